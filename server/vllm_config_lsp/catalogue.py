@@ -1,0 +1,191 @@
+"""vLLM's flags, config classes and enums for one release, read from `schemas/`.
+
+The schema files are generated from vLLM's wheels (tools/generate_schemas.py); this module
+only reads their `x-vllm` part (docs/schema-format.md). Loading is lazy and cached because
+the language server may never need a second version.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache, cached_property
+from pathlib import Path
+from typing import Any
+
+DEFAULT_VERSION = "0.33.0"
+
+_PACKAGED = Path(__file__).parent / "schemas"
+_CHECKOUT = Path(__file__).resolve().parents[2] / "schemas"
+
+
+def schema_dir() -> Path:
+    """Installed wheels carry the schemas as package data; a checkout uses the repo copy."""
+    return _PACKAGED if _PACKAGED.is_dir() else _CHECKOUT
+
+
+def schema_path(version: str) -> Path:
+    return schema_dir() / f"vllm-{version}.schema.json"
+
+
+def available_versions() -> list[str]:
+    found = []
+    for path in schema_dir().glob("vllm-*.schema.json"):
+        match = re.fullmatch(r"vllm-(.+)\.schema\.json", path.name)
+        if match:
+            found.append(match.group(1))
+    return sorted(found, key=_version_key)
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", version))
+
+
+@dataclass(frozen=True)
+class FlagSpec:
+    """One argparse option of `vllm serve`, as `_compute_kwargs`/`add_cli_args` built it."""
+
+    name: str  # dash spelling, no leading dashes
+    options: tuple[str, ...]
+    dest: str
+    field: str | None
+    action: str
+    nargs: str | int | None
+    parse: str
+    optional: bool
+    choices: tuple[Any, ...] | None
+    suggested: tuple[Any, ...] | None
+    default: Any
+    help: str
+    deprecated: str | None
+    negatives: tuple[str, ...]
+    source: str | None
+    validates_as: str | None
+    positional: bool
+
+    @property
+    def takes_value(self) -> bool:
+        return self.action not in ("store_true", "store_false", "store_const", "boolean_optional")
+
+    @property
+    def dataclass_name(self) -> str | None:
+        """Class validated at parse time (`dataclass:X`) or later (`validates_as`)."""
+        if self.parse.startswith("dataclass:"):
+            return self.parse.split(":", 1)[1]
+        return self.validates_as
+
+    @property
+    def is_json(self) -> bool:
+        return self.parse in ("json", "dict_or_str") or self.parse.startswith("dataclass:")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str
+    annotation: str
+    type: dict[str, Any]
+    default: Any
+    required: bool
+    init: bool
+    constraints: dict[str, Any]
+    doc: str
+    source: str | None
+
+
+@dataclass(frozen=True)
+class ClassSpec:
+    name: str
+    source: str | None
+    doc: str
+    extra_forbid: bool
+    fields: dict[str, FieldSpec]
+
+
+class Catalogue:
+    """Everything the engine knows about one vLLM release."""
+
+    def __init__(self, version: str, data: dict[str, Any]) -> None:
+        self.version = version
+        self._data = data
+
+    @cached_property
+    def flags(self) -> dict[str, FlagSpec]:
+        out: dict[str, FlagSpec] = {}
+        for name, raw in self._data["flags"].items():
+            out[name] = FlagSpec(
+                name=name,
+                options=tuple(raw.get("options") or ()),
+                dest=raw.get("dest") or name.replace("-", "_"),
+                field=raw.get("field"),
+                action=raw.get("action") or "store",
+                nargs=raw.get("nargs"),
+                parse=raw.get("parse") or "str",
+                optional=bool(raw.get("optional")),
+                choices=tuple(raw["choices"]) if raw.get("choices") is not None else None,
+                suggested=tuple(raw["suggested"]) if raw.get("suggested") else None,
+                default=raw.get("default"),
+                help=raw.get("help") or "",
+                deprecated=raw.get("deprecated"),
+                negatives=tuple(raw.get("negatives") or ()),
+                source=raw.get("source"),
+                validates_as=raw.get("validates_as"),
+                positional=bool(raw.get("positional")),
+            )
+        return out
+
+    @cached_property
+    def option_index(self) -> dict[str, FlagSpec]:
+        """Every option string (incl. negatives like `--no-x`) → the flag it belongs to."""
+        index: dict[str, FlagSpec] = {}
+        for spec in self.flags.values():
+            if spec.positional:
+                continue
+            for option in (*spec.options, *spec.negatives):
+                index[option] = spec
+        return index
+
+    @cached_property
+    def classes(self) -> dict[str, ClassSpec]:
+        out: dict[str, ClassSpec] = {}
+        for name, raw in self._data["classes"].items():
+            fields = {
+                fname: FieldSpec(
+                    name=fname,
+                    annotation=f.get("annotation") or "",
+                    type=f.get("type") or {"kind": "unknown", "text": ""},
+                    default=f.get("default"),
+                    required=bool(f.get("required")),
+                    init=f.get("init", True) is not False,
+                    constraints=f.get("constraints") or {},
+                    doc=f.get("doc") or "",
+                    source=f.get("source"),
+                )
+                for fname, f in raw.get("fields", {}).items()
+            }
+            out[name] = ClassSpec(
+                name=name,
+                source=raw.get("source"),
+                doc=raw.get("doc") or "",
+                extra_forbid=raw.get("extra_forbid", True) is not False,
+                fields=fields,
+            )
+        return out
+
+    @cached_property
+    def enums(self) -> dict[str, dict[str, Any]]:
+        return {name: dict(raw.get("members") or {}) for name, raw in self._data["enums"].items()}
+
+    def flag_for_dest(self, dest: str) -> FlagSpec | None:
+        for spec in self.flags.values():
+            if spec.dest == dest:
+                return spec
+        return None
+
+
+@cache
+def load_catalogue(version: str = DEFAULT_VERSION) -> Catalogue:
+    path = schema_path(version)
+    with path.open(encoding="utf-8") as handle:
+        data = json.load(handle)
+    return Catalogue(version, data["x-vllm"])

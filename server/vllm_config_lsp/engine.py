@@ -1,0 +1,82 @@
+"""One entry point for every front end: text in, findings out.
+
+The CLI and the language server both call `lint`; neither holds rule logic. Rules run in
+code order and a crashing rule becomes an internal-error finding instead of a traceback, so
+one bug never hides the other diagnostics.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .catalogue import DEFAULT_VERSION, load_catalogue
+from .config_model import ConfigModel, build_model
+from .findings import Finding, Severity
+from .rules import Rule, all_rules
+
+#: Files larger than this are not parsed (a config is a few KB; this keeps editors responsive).
+MAX_BYTES = 2_000_000
+
+INTERNAL_ERROR = "VC000"
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding]
+    model: ConfigModel | None
+
+
+def _selected(
+    rules: Iterable[Rule], select: set[str] | None, ignore: set[str] | None
+) -> list[Rule]:
+    chosen = []
+    for rule in rules:
+        if select and not any(rule.code.startswith(s) for s in select):
+            continue
+        if ignore and any(rule.code.startswith(s) for s in ignore):
+            continue
+        chosen.append(rule)
+    return chosen
+
+
+def lint(
+    text: str,
+    *,
+    version: str = DEFAULT_VERSION,
+    select: set[str] | None = None,
+    ignore: set[str] | None = None,
+    model_on_cli: bool | None = None,
+) -> LintResult:
+    if len(text) > MAX_BYTES:
+        return LintResult(
+            [
+                Finding(
+                    INTERNAL_ERROR,
+                    Severity.ERROR,
+                    0,
+                    0,
+                    f"file is larger than {MAX_BYTES:,} characters; not checked",
+                )
+            ],
+            None,
+        )
+    model = build_model(text, load_catalogue(version), model_on_cli=model_on_cli)
+    findings: list[Finding] = []
+    for rule in _selected(all_rules(), select, ignore):
+        try:
+            findings.extend(rule.check(model))
+        except Exception:  # a rule bug must not take the other diagnostics down
+            detail = traceback.format_exc(limit=-1).strip().splitlines()[-1]
+            findings.append(
+                Finding(
+                    INTERNAL_ERROR,
+                    Severity.WARNING,
+                    0,
+                    0,
+                    f"internal error in rule {rule.code}: {detail}",
+                )
+            )
+    findings.sort(key=Finding.sort_key)
+    return LintResult(findings, model)

@@ -1,0 +1,63 @@
+"""The rule registry: every module in this package is one rule.
+
+A rule module has a docstring (its documentation: what vLLM does, a bad example, a fixed
+one), `CODE`, `NAME`, `VLLM_SOURCE` (the line of vLLM it mirrors, or None for rules about
+YAML itself) and `check(model) -> Iterable[Finding]`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+
+from ..config_model import ConfigModel
+from ..findings import Finding
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    doc: str
+    vllm_source: str | None
+    catalogue: tuple[str, ...]
+    check: Callable[[ConfigModel], Iterable[Finding]]
+    module: ModuleType
+
+    @property
+    def summary(self) -> str:
+        return self.doc.strip().splitlines()[0].rstrip(".")
+
+
+@cache
+def all_rules() -> tuple[Rule, ...]:
+    rules = []
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        rules.append(
+            Rule(
+                code=module.CODE,
+                name=module.NAME,
+                doc=module.__doc__ or "",
+                vllm_source=getattr(module, "VLLM_SOURCE", None),
+                catalogue=tuple(getattr(module, "CATALOGUE", ())),
+                check=module.check,
+                module=module,
+            )
+        )
+    rules.sort(key=lambda rule: rule.code)
+    codes = [rule.code for rule in rules]
+    duplicates = {code for code in codes if codes.count(code) > 1}
+    if duplicates:
+        raise RuntimeError(f"duplicate rule codes: {sorted(duplicates)}")
+    return tuple(rules)
+
+
+def rule_by_code(code: str) -> Rule | None:
+    return next((rule for rule in all_rules() if rule.code == code), None)

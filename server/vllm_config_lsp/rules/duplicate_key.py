@@ -1,0 +1,51 @@
+"""A top-level key appears twice; vLLM silently keeps the last value.
+
+## What vLLM does
+`yaml.safe_load` builds a dict, so a repeated key replaces the earlier value without a word
+(the first occurrence keeps its place in the argument order). Only the last one counts.
+
+## Example
+```yaml
+model: Qwen/Qwen3-8B
+max-model-len: 8192
+max-model-len: 32768
+```
+
+## Fixed
+```yaml
+model: Qwen/Qwen3-8B
+max-model-len: 32768
+```
+"""
+
+from collections.abc import Iterator
+
+from ..config_model import ConfigModel
+from ..edits import content_end, remove_lines
+from ..findings import Finding, Fix, Severity
+from ..rule_support import finding, span
+
+CODE = "VC004"
+NAME = "duplicate-key"
+VLLM_SOURCE = "vllm/utils/argparse_utils.py:646"
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    for pair in model.pairs:
+        line = model.index.line_col(pair.key_node.start_mark.index)[0] + 1
+        for key_node, value_node in pair.shadowed:
+            edit = remove_lines(
+                model.text, key_node.start_mark.index, content_end(model.text, value_node)
+            )
+            fixes = (
+                [Fix(f"Remove the ignored `{pair.key}`", (edit,), preferred=True)] if edit else []
+            )
+            yield finding(
+                CODE,
+                Severity.WARNING,
+                span(key_node),
+                f"duplicate key `{pair.key}`: YAML keeps only the last value (line {line}), "
+                "so vLLM ignores this one",
+                source=VLLM_SOURCE,
+                fixes=fixes,
+            )

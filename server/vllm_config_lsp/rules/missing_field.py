@@ -1,0 +1,44 @@
+"""A JSON-valued config lacks a field vLLM requires.
+
+## What vLLM does
+Config classes with a field that has no default refuse to be built without it; pydantic
+reports `Missing required argument`.
+
+## Example
+```yaml
+model: Qwen/Qwen3-8B
+kv-transfer-config: {}
+```
+
+## Fixed
+```yaml
+model: Qwen/Qwen3-8B
+kv-transfer-config:
+  kv_connector: NixlConnector
+  kv_role: kv_both
+```
+"""
+
+from collections.abc import Iterator
+
+from ..config_model import ConfigModel
+from ..findings import Finding, Severity
+from ..rule_support import field_issues, field_path, finding
+
+CODE = "VC207"
+NAME = "missing-field"
+VLLM_SOURCE = "vllm/config/utils.py:71"
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    for value, issue in field_issues(model, {"missing_argument"}):
+        node = issue.node
+        if node is None:
+            continue
+        yield finding(
+            CODE,
+            Severity.ERROR,
+            (node.start, node.end),
+            f"Missing required argument `{field_path(value.spec.name, issue.path)}`",
+            source=VLLM_SOURCE,
+        )

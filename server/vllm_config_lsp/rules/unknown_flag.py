@@ -1,0 +1,88 @@
+"""A key is not a `vllm serve` flag (misspelt, removed, or a short alias like `tp`).
+
+## What vLLM does
+Every key becomes `--key`; argparse rejects what no option matches with
+`unrecognized arguments: --key` and vLLM exits. Short aliases (`-tp`) cannot be used as keys
+(`tp:` becomes `--tp`). Flags removed in recent releases are named with their replacement.
+A key whose value is `false` never reaches argparse (vLLM drops it), so it is only a warning.
+
+## Example
+```yaml
+model: Qwen/Qwen3-8B
+tensor-paralel-size: 2
+```
+
+## Fixed
+```yaml
+model: Qwen/Qwen3-8B
+tensor-parallel-size: 2
+```
+"""
+
+from collections.abc import Iterator
+
+from ..argv import Pair
+from ..config_model import ConfigModel
+from ..findings import Finding, Fix, Severity
+from ..flag_history import removed_flag
+from ..rule_support import closest, finding, remove_pair_fix, rename_key_fix, span, spell_like
+
+CODE = "VC101"
+NAME = "unknown-flag"
+VLLM_SOURCE = "vllm/utils/argparse_utils.py:182"
+
+
+def _suggestion(model: ConfigModel, key: str) -> str | None:
+    """A short alias written as a key, else the closest long option name."""
+    head = key.split(".", 1)[0]
+    for spec in model.catalogue.flags.values():
+        if "-" + head in spec.options and ("--" + head) not in spec.options:
+            return spec.name
+    names = [o[2:] for o in model.catalogue.option_index if o.startswith("--")]
+    return closest(head.replace("_", "-"), names)
+
+
+def _findings_for(model: ConfigModel, pair: Pair, severity: Severity, tail: str) -> Finding:
+    key_text = "--" + pair.key.split(".", 1)[0].replace("_", "-")
+    message = f"unrecognized arguments: {key_text}"
+    fixes: list[Fix] = []
+    history = removed_flag(key_text[2:])
+    if history is not None:
+        message += f": {history.message}"
+        if history.rename_to:
+            fixes.append(rename_key_fix(model, pair, spell_like(pair.key, history.rename_to)))
+    else:
+        suggestion = _suggestion(model, pair.key)
+        if suggestion:
+            new_key = spell_like(pair.key, suggestion) + (
+                "." + pair.key.split(".", 1)[1] if "." in pair.key else ""
+            )
+            message += f": did you mean `{new_key}`?"
+            fixes.append(rename_key_fix(model, pair, new_key, safe=False))
+    removal = remove_pair_fix(model, pair)
+    if removal:
+        fixes.append(removal)
+    return finding(
+        CODE, severity, span(pair.key_node), message + tail, source=VLLM_SOURCE, fixes=fixes
+    )
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    for token in model.result.extras:
+        if token.is_key and token.pair is not None and token.text.startswith("-"):
+            yield _findings_for(model, token.pair, Severity.ERROR, "")
+    for event in model.events:
+        if event.kind == "false-dropped" and event.pair is not None:
+            pair = event.pair
+            head = "--" + pair.key.split(".", 1)[0].replace("_", "-")
+            if head not in model.catalogue.option_index and not _abbreviates(model, head):
+                yield _findings_for(
+                    model,
+                    pair,
+                    Severity.WARNING,
+                    " (vLLM drops `false` values before parsing, so it says nothing)",
+                )
+
+
+def _abbreviates(model: ConfigModel, option: str) -> bool:
+    return any(name.startswith(option) for name in model.catalogue.option_index)

@@ -1,0 +1,181 @@
+"""The YAML file as PyYAML sees it, with exact positions, surviving broken input.
+
+vLLM reads the file with `yaml.safe_load` (vllm/utils/argparse_utils.py:646), so values
+must be built with SafeLoader's rules (YAML 1.1 booleans, octals, merge keys, last duplicate
+wins). The composer's node tree keeps the character offsets we need for diagnostics, and
+values are built from it with the same constructor, without ever expanding aliases twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+MERGE_TAG = "tag:yaml.org,2002:merge"
+STR_TAG = "tag:yaml.org,2002:str"
+
+#: Alias-expanded node count above which values are not built (an alias bomb would make
+#: vLLM's own `json.dumps`/`str()` of the value explode; we must stay responsive).
+EXPANSION_LIMIT = 200_000
+#: How many syntax errors we step over to keep checking the rest of the file.
+MAX_RECOVERIES = 20
+
+
+@dataclass
+class YamlProblem:
+    start: int
+    end: int
+    message: str
+
+
+@dataclass
+class ParsedYaml:
+    root: Node | None
+    problems: list[YamlProblem] = field(default_factory=list)
+    extra_documents: list[Node] = field(default_factory=list)
+    #: The text that was finally composed (syntax-error lines blanked out).
+    recovered_text: str = ""
+
+
+def _problem_from_error(text: str, error: yaml.YAMLError) -> YamlProblem:
+    if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
+        offset = min(error.problem_mark.index, len(text))
+        parts = [p for p in (error.context, error.problem) if p]
+        message = ", ".join(parts) or str(error)
+    elif isinstance(error, yaml.reader.ReaderError):
+        offset = min(error.position, len(text))
+        message = f"unacceptable character #x{error.character:04x}: {error.reason}"
+    else:  # pragma: no cover - every PyYAML error is one of the above
+        offset, message = 0, str(error)
+    end = offset + 1 if offset < len(text) and text[offset] not in "\r\n" else offset
+    return YamlProblem(offset, end, message)
+
+
+def _blank_line(text: str, offset: int) -> str:
+    """Replace the line holding `offset` by spaces, keeping every other position valid."""
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    if end == -1:
+        end = len(text)
+    line = text[start:end]
+    blank = "".join(ch if ch == "\r" else " " for ch in line)
+    return text[:start] + blank + text[end:]
+
+
+def _compose_all(text: str) -> list[Node]:
+    return [node for node in yaml.compose_all(text, Loader=yaml.SafeLoader) if node is not None]
+
+
+def parse_yaml(text: str) -> ParsedYaml:
+    """Compose every document; on a syntax error, report it and retry without that line."""
+    problems: list[YamlProblem] = []
+    current = text
+    for _ in range(MAX_RECOVERIES + 1):
+        try:
+            documents = _compose_all(current)
+        except yaml.YAMLError as error:
+            problem = _problem_from_error(current, error)
+            problems.append(problem)
+            blanked = _blank_line(current, max(0, min(problem.start, len(current) - 1)))
+            if blanked == current:
+                break
+            current = blanked
+            continue
+        root = documents[0] if documents else None
+        return ParsedYaml(root, problems, documents[1:], current)
+    return ParsedYaml(None, problems, [], current)
+
+
+def node_span(node: Node) -> tuple[int, int]:
+    """Offsets of a node's text. Block scalars and collections end after trailing breaks;
+    trim those so a diagnostic never spills onto the next line."""
+    return node.start_mark.index, node.end_mark.index
+
+
+def mapping_pairs(node: MappingNode) -> list[tuple[Node, Node]]:
+    """Key/value pairs as SafeConstructor sees them: `<<` merges flattened, merged pairs
+    first, explicit pairs after (so they win), in document order otherwise."""
+    merged: list[tuple[Node, Node]] = []
+    own: list[tuple[Node, Node]] = []
+    for key, value in node.value:
+        if key.tag == MERGE_TAG:
+            sources = value.value if isinstance(value, SequenceNode) else [value]
+            for source in sources:
+                if isinstance(source, MappingNode):
+                    merged.extend(mapping_pairs(source))
+        else:
+            own.append((key, value))
+    return merged + own
+
+
+class ExpansionTooLarge(Exception):
+    """Raised when building a value would expand aliases beyond EXPANSION_LIMIT nodes."""
+
+
+def expanded_size(node: Node, memo: dict[int, int] | None = None) -> int:
+    """Node count with aliases expanded, computed without expanding them (memoised)."""
+    memo = {} if memo is None else memo
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    memo[key] = 1  # cycles (recursive aliases) count once
+    if isinstance(node, MappingNode):
+        total = 1 + sum(expanded_size(k, memo) + expanded_size(v, memo) for k, v in node.value)
+    elif isinstance(node, SequenceNode):
+        total = 1 + sum(expanded_size(item, memo) for item in node.value)
+    else:
+        total = 1
+    memo[key] = total
+    return total
+
+
+class _Constructor(yaml.constructor.SafeConstructor):
+    """SafeConstructor restricted to scalars: collections are rebuilt by `construct_value`
+    so merge keys and duplicate keys behave exactly as in `yaml.safe_load`."""
+
+
+def construct_scalar(node: ScalarNode) -> Any:
+    constructor = _Constructor()
+    try:
+        return constructor.construct_object(node, deep=True)
+    except yaml.constructor.ConstructorError:
+        return node.value
+
+
+def construct_value(node: Node) -> Any:
+    """The Python value `yaml.safe_load` gives for `node` (shared for aliased nodes)."""
+    if expanded_size(node) > EXPANSION_LIMIT:
+        raise ExpansionTooLarge
+    memo: dict[int, Any] = {}
+
+    def build(current: Node) -> Any:
+        key = id(current)
+        if key in memo:
+            return memo[key]
+        if isinstance(current, ScalarNode):
+            value = construct_scalar(current)
+            memo[key] = value
+            return value
+        if isinstance(current, SequenceNode):
+            items: list[Any] = []
+            memo[key] = items
+            items.extend(build(item) for item in current.value)
+            return items
+        mapping: dict[Any, Any] = {}
+        memo[key] = mapping
+        for key_node, value_node in mapping_pairs(current):  # type: ignore[arg-type]
+            mapping[_hashable(build(key_node))] = build(value_node)
+        return mapping
+
+    return build(node)
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), str(v)) for k, v in value.items()))
+    return value
