@@ -1,0 +1,238 @@
+"""Extract config dataclasses (fields, defaults, bounds, docs) and enums from the AST."""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import inspect
+from dataclasses import dataclass, field
+from typing import Any
+
+from .modules import Ref, SourceIndex
+from .typetree import TNode, TypeResolver, call_constraints
+from .values import NotConstant, const_eval, default_repr, factory_repr
+
+_FIELD_FUNCS = {"pydantic.Field", "pydantic.fields.Field", "dataclasses.field"}
+_SKIP_ANN = {"typing.ClassVar", "typing_extensions.ClassVar"}
+_INITVAR = {"dataclasses.InitVar"}
+
+
+@dataclass
+class FieldInfo:
+    name: str
+    annotation: str
+    type: TNode
+    default: Any
+    required: bool
+    init: bool
+    initvar: bool
+    constraints: dict[str, Any]
+    doc: str
+    source: str
+    before_validator: str | None = None
+    validator_input: TNode | None = None
+
+
+@dataclass
+class ClassInfo:
+    name: str
+    ref: Ref
+    doc: str
+    source: str
+    extra_forbid: bool
+    fields: dict[str, FieldInfo] = field(default_factory=dict)
+
+
+@dataclass
+class EnumInfo:
+    name: str
+    doc: str
+    source: str
+    members: dict[str, Any]
+    value_type: str  # "int", "str" or "object": what the members' values are
+    mixin: str | None  # "int"/"str" for IntEnum/StrEnum/(str, Enum): values are that type
+
+
+def _docstring_after(body: list[ast.stmt], i: int) -> str:
+    if i + 1 < len(body):
+        nxt = body[i + 1]
+        if (
+            isinstance(nxt, ast.Expr)
+            and isinstance(nxt.value, ast.Constant)
+            and isinstance(nxt.value.value, str)
+        ):
+            return inspect.cleandoc(nxt.value.value)
+    return ""
+
+
+class ClassExtractor:
+    """Builds ``ClassInfo``/``EnumInfo`` for dataclasses and enums found by the resolver."""
+
+    def __init__(self, index: SourceIndex, types: TypeResolver) -> None:
+        self.index = index
+        self.types = types
+        self._cache: dict[str, ClassInfo] = {}
+
+    def extra_forbid(self, ref: Ref) -> bool:
+        """``@config`` forbids extras unless overridden; pydantic dataclasses ignore them;
+        stdlib dataclasses reject unknown keyword arguments (TypeError)."""
+        assert isinstance(ref.node, ast.ClassDef)
+        deco = self.types.dataclass_decorator(ref)
+        if deco is None:  # inherits dataclass-ness
+            bases = [b for b in self.types.class_bases(ref) if self.types.is_dataclass(b)]
+            return self.extra_forbid(bases[0]) if bases else True
+        extra: Any = "forbid" if deco.endswith(".config") else "ignore"
+        if deco == "dataclasses.dataclass":
+            extra = "forbid"
+        for d in ref.node.decorator_list:
+            if not isinstance(d, ast.Call):
+                continue
+            for kw in d.keywords:
+                if kw.arg == "config" and isinstance(kw.value, ast.Call):
+                    for ckw in kw.value.keywords:
+                        if ckw.arg == "extra":
+                            with contextlib.suppress(NotConstant):
+                                extra = const_eval(self.index, ref.module, ckw.value)
+        return bool(extra == "forbid")
+
+    def extract(self, ref: Ref) -> ClassInfo:
+        if ref.qualname in self._cache:
+            return self._cache[ref.qualname]
+        node = ref.node
+        assert isinstance(node, ast.ClassDef)
+        info = ClassInfo(
+            name=node.name,
+            ref=ref,
+            doc=inspect.cleandoc(ast.get_docstring(node, clean=False) or ""),
+            source=self.index.source_of(ref.module, node),
+            extra_forbid=self.extra_forbid(ref),
+        )
+        self._cache[ref.qualname] = info
+        # Dataclass semantics: base fields first (in MRO order), then own fields.
+        for base in reversed(self.types.class_bases(ref)):
+            if base.kind == "class" and self.types.is_dataclass(base):
+                info.fields.update(self.extract(base).fields)
+        validators = self._before_validators(ref)
+        for i, st in enumerate(node.body):
+            if not isinstance(st, ast.AnnAssign) or not isinstance(st.target, ast.Name):
+                continue
+            f = self._field(ref, node, st, _docstring_after(node.body, i))
+            if f is None:
+                continue
+            if f.name in validators:
+                f.before_validator, f.validator_input = validators[f.name]
+            elif f.name in info.fields and info.fields[f.name].before_validator:
+                f.before_validator = info.fields[f.name].before_validator
+                f.validator_input = info.fields[f.name].validator_input
+            if not f.doc and f.name in info.fields:
+                f.doc = info.fields[f.name].doc
+            info.fields[f.name] = f
+        return info
+
+    def _annotation_head(self, module: str, ann: ast.expr) -> str:
+        target = ann.value if isinstance(ann, ast.Subscript) else ann
+        r = self.index.resolve_expr(module, target)
+        return r.qualname if r is not None else ""
+
+    def _field(self, ref: Ref, cls: ast.ClassDef, st: ast.AnnAssign, doc: str) -> FieldInfo | None:
+        assert isinstance(st.target, ast.Name)
+        module = ref.module
+        head = self._annotation_head(module, st.annotation)
+        if head in _SKIP_ANN:
+            return None
+        tree = self.types.resolve(module, st.annotation)
+        constraints: dict[str, Any] = dict(tree.get("_constraints", {}))
+        required, init = st.value is None, True
+        default: Any = None
+        value = st.value
+        if isinstance(value, ast.Call):
+            fr = self.index.resolve_expr(module, value.func)
+            if fr is not None and fr.qualname in _FIELD_FUNCS:
+                kws = {kw.arg: kw.value for kw in value.keywords if kw.arg}
+                if value.args:
+                    default = default_repr(self.index, module, value.args[0], cls)
+                elif "default" in kws:
+                    default = default_repr(self.index, module, kws["default"], cls)
+                elif "default_factory" in kws:
+                    default = factory_repr(self.index, module, kws["default_factory"])
+                else:
+                    required = True
+                if "init" in kws:
+                    with contextlib.suppress(NotConstant):
+                        init = bool(const_eval(self.index, module, kws["init"]))
+                constraints.update(call_constraints(self.index, module, value))
+                value = None
+        if value is not None:
+            default = default_repr(self.index, module, value, cls)
+        return FieldInfo(
+            name=st.target.id,
+            annotation=ast.unparse(st.annotation),
+            type=tree,
+            default=None if required else default,
+            required=required,
+            init=init,
+            initvar=head in _INITVAR,
+            constraints=constraints,
+            doc=doc,
+            source=self.index.source_of(module, st),
+        )
+
+    def _before_validators(self, ref: Ref) -> dict[str, tuple[str, TNode | None]]:
+        """Fields pre-processed by ``@field_validator(..., mode="before"|"plain")``.
+
+        Their declared type describes the value *after* the validator, so the input may
+        legitimately look different (e.g. ``{"image": 16}`` for ``limit_per_prompt``).
+        """
+        assert isinstance(ref.node, ast.ClassDef)
+        out: dict[str, tuple[str, TNode | None]] = {}
+        for st in ref.node.body:
+            if not isinstance(st, ast.FunctionDef):
+                continue
+            for d in st.decorator_list:
+                if not (
+                    isinstance(d, ast.Call) and ast.unparse(d.func).endswith("field_validator")
+                ):
+                    continue
+                mode = next(
+                    (
+                        kw.value.value
+                        for kw in d.keywords
+                        if kw.arg == "mode" and isinstance(kw.value, ast.Constant)
+                    ),
+                    "after",
+                )
+                if mode not in ("before", "plain"):
+                    continue
+                params = st.args.args
+                ann = params[1].annotation if len(params) > 1 else None
+                tin = self.types.resolve(ref.module, ann) if ann is not None else None
+                if tin is not None and tin["kind"] in ("any", "unknown"):
+                    tin = None
+                src = self.index.source_of(ref.module, st)
+                for a in d.args:
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str):
+                        out[a.value] = (src, tin)
+        return out
+
+    def extract_enum(self, ref: Ref) -> EnumInfo:
+        node = ref.node
+        assert isinstance(node, ast.ClassDef)
+        members: dict[str, Any] = {}
+        for st in node.body:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1:
+                t = st.targets[0]
+                if isinstance(t, ast.Name) and not t.id.startswith("_"):
+                    members[t.id] = default_repr(self.index, ref.module, st.value, node)
+        bases = {ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases}
+        mixin = "int" if bases & {"IntEnum", "IntFlag", "int"} else None
+        mixin = "str" if bases & {"StrEnum", "str"} else mixin
+        kinds = {type(v).__name__ for v in members.values()}
+        vt = "int" if kinds == {"int"} else "str" if kinds == {"str"} else "object"
+        return EnumInfo(
+            name=node.name,
+            doc=inspect.cleandoc(ast.get_docstring(node, clean=False) or ""),
+            source=self.index.source_of(ref.module, node),
+            members=members,
+            value_type=vt,
+            mixin=mixin,
+        )
