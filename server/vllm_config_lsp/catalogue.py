@@ -91,6 +91,10 @@ class FieldSpec:
     constraints: dict[str, Any]
     doc: str
     source: str | None
+    #: A `mode="before"` validator reshapes the input first (vLLM accepts e.g. enum names
+    #: in any case); its declared input type, when more specific than Any.
+    before_validator: str | None = None
+    validator_input: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,8 @@ class Catalogue:
                     constraints=f.get("constraints") or {},
                     doc=f.get("doc") or "",
                     source=f.get("source"),
+                    before_validator=f.get("before_validator"),
+                    validator_input=f.get("validator_input"),
                 )
                 for fname, f in raw.get("fields", {}).items()
             }

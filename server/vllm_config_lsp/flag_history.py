@@ -71,6 +71,10 @@ _FLAGS = {
         Removed(
             "disable-mm-preprocessor-cache", "removed by vLLM 0.15; use `mm-processor-cache-gb: 0`"
         ),
+        Removed(
+            "device",
+            "removed (vLLM detects the platform; `DeviceConfig.device` is deprecated); delete it",
+        ),
         Removed("preemption-mode", "removed with the V0 engine; delete it"),
         Removed("num-lookahead-slots", "removed by vLLM 0.15; delete it"),
         Removed("enable-lora-bias", "removed by vLLM 0.15; delete it"),

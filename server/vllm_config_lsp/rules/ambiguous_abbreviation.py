@@ -18,6 +18,7 @@ max-num-seqs: 256
 ```
 """
 
+import difflib
 from collections.abc import Iterator
 
 from ..config_model import ConfigModel
@@ -29,38 +30,32 @@ CODE = "VC102"
 NAME = "ambiguous-abbreviation"
 VLLM_SOURCE = "vllm/utils/argparse_utils.py:521"
 
+#: argparse lists every match; a prefix like `n` matches a hundred options.
+SHOWN = 6
+
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     for error in model.result.errors:
         if not error.message.startswith("ambiguous option") or error.token is None:
             continue
         pair = error.token.pair
-        message = error.message
+        head, _, matches = error.message.partition(" could match ")
+        candidates = matches.split(", ")
+        shown = ", ".join(candidates[:SHOWN])
+        more = f" (and {len(candidates) - SHOWN} more)" if len(candidates) > SHOWN else ""
+        message = f"{head} could match {shown}{more}"
         fixes = []
         if pair is not None and error.token.is_key:
             history = removed_flag(pair.key.replace("_", "-"))
             if history is not None:
                 message += f": `{pair.key}` was {history.message}"
-            candidates = message.split(" could match ", 1)[1].split(": ", 1)[0].split(", ")
-            for option in candidates[:5]:
-                if option.startswith("--"):
-                    fixes.append(
-                        rename_key_fix(
-                            model,
-                            pair,
-                            spell_like(pair.key, option[2:]),
-                            preferred=False,
-                            safe=False,
-                        )
-                    )
+            written = "--" + pair.key.replace("_", "-")
+            close = difflib.get_close_matches(written, candidates, n=3, cutoff=0.0)
+            for option in close if history is None else []:
+                new_key = spell_like(pair.key, option[2:])
+                fixes.append(rename_key_fix(model, pair, new_key, preferred=False, safe=False))
             removal = remove_pair_fix(model, pair)
             if removal:
                 fixes.append(removal)
-        yield finding(
-            CODE,
-            Severity.ERROR,
-            token_span(model, error.token),
-            message,
-            source=VLLM_SOURCE,
-            fixes=fixes,
-        )
+        where = token_span(model, error.token)
+        yield finding(CODE, Severity.ERROR, where, message, source=VLLM_SOURCE, fixes=fixes)

@@ -2,20 +2,22 @@
 
 ## What vLLM does
 Config classes with a field that has no default refuse to be built without it; pydantic
-reports `Missing required argument`.
+reports `Missing required argument` (e.g. the watermark's secret `key`,
+vllm/config/watermarking.py:30).
 
 ## Example
 ```yaml
 model: Qwen/Qwen3-8B
-kv-transfer-config: {}
+watermark-config:
+  algorithm: gumbel
 ```
 
 ## Fixed
 ```yaml
 model: Qwen/Qwen3-8B
-kv-transfer-config:
-  kv_connector: NixlConnector
-  kv_role: kv_both
+watermark-config:
+  algorithm: gumbel
+  key: 42
 ```
 """
 

@@ -2,19 +2,18 @@
 
 ## What vLLM does
 `load_config_file` builds `"--" + key`; a key that YAML reads as a number or boolean (`yes:`,
-`1:`) makes that a `TypeError`, and a list or mapping key is refused by `yaml.safe_load`
+`on:`, `1:`) makes that a `TypeError`, and a list or mapping key is refused by `yaml.safe_load`
 (`found unhashable key`). Either way vLLM does not start.
 
 ## Example
 ```yaml
 model: Qwen/Qwen3-8B
-on: 1
+on: true
 ```
 
 ## Fixed
 ```yaml
 model: Qwen/Qwen3-8B
-"on": 1
 ```
 """
 

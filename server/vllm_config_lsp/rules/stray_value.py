@@ -45,8 +45,9 @@ def _cause(model: ConfigModel, token: Token) -> str:
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    # The value of an unrecognized key is reported with the key (VC101), whose fix removes both.
+    # The value of an unrecognized or ambiguous key is reported with the key (VC101, VC102).
     unknown = {id(t.pair) for t in model.result.extras if t.is_key}
+    unknown |= {id(e.token.pair) for e in model.result.errors if e.token and e.token.is_key}
     tag = model.result.model_tag
     if tag is not None and tag.pair is not None and id(tag.pair) not in unknown:
         yield finding(

@@ -1,7 +1,7 @@
 """A word like `yes`, `no`, `on` or `off` is read by YAML as a boolean, not as text.
 
 ## What vLLM does
-PyYAML follows YAML 1.1: unquoted `yes/no/on/off/y/n` (any case) are booleans. In a list,
+PyYAML follows YAML 1.1: unquoted `yes/no/on/off` (also `Yes`, `ON`, …) are booleans. In a list,
 vLLM passes `str(True)`, so `served-model-name: [yes]` serves the model as `True`; as the
 value of a flag that takes text, `no`/`off` is a `false`, which vLLM drops without a word
 (`yes`/`on` becomes the bare flag, an argparse error, see VC111).
@@ -31,8 +31,6 @@ CODE = "VC105"
 NAME = "yaml11-boolean"
 VLLM_SOURCE = "vllm/utils/argparse_utils.py:671"
 
-_WORDS = {"yes", "no", "on", "off", "y", "n"}
-
 
 def _yaml11_booleans(node: Node) -> Iterator[ScalarNode]:
     nodes = node.value if isinstance(node, SequenceNode) else [node]
@@ -41,7 +39,7 @@ def _yaml11_booleans(node: Node) -> Iterator[ScalarNode]:
             isinstance(item, ScalarNode)
             and item.style is None
             and item.tag.endswith(":bool")
-            and item.value.lower() in _WORDS
+            and item.value.lower() not in ("true", "false")
         ):
             yield item
 
@@ -54,7 +52,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         in_list = isinstance(pair.value_node, SequenceNode)
         for node in _yaml11_booleans(pair.value_node):
             word = node.value
-            truth = word.lower() in ("yes", "on", "y")
+            truth = word.lower() in ("yes", "on")
             if in_list:
                 effect = f"vLLM passes `{'True' if truth else 'False'}`, not `{word}`"
             elif truth:

@@ -1,0 +1,71 @@
+"""Each rule's docstring is its documentation and its fixture: the `## Example` block must
+trigger the rule, the `## Fixed` block must not, and every fix offered on the example must
+remove the finding, keep the file valid YAML, and leave comments elsewhere alone."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+
+from support import REPO, apply_fix, comment_lines, findings_of
+from vllm_config_lsp.engine import lint
+from vllm_config_lsp.rules import Rule, all_rules
+
+sys.path.insert(0, str(REPO / "tools"))
+from generate_rule_docs import render_all  # noqa: E402
+
+RULES = {rule.code: rule for rule in all_rules()}
+
+
+def _block(rule: Rule, heading: str) -> str:
+    match = re.search(rf"## {heading}\n```yaml\n(.*?)```", rule.doc, re.S)
+    assert match, f"{rule.code}: docstring lacks a '## {heading}' yaml block"
+    return match.group(1)
+
+
+@pytest.mark.parametrize("code", sorted(RULES))
+def test_docstring_has_the_sections(code: str) -> None:
+    doc = RULES[code].doc
+    assert "## What vLLM does" in doc
+    _block(RULES[code], "Example")
+    _block(RULES[code], "Fixed")
+
+
+@pytest.mark.parametrize("code", sorted(RULES))
+def test_example_triggers_and_fixed_does_not(code: str) -> None:
+    rule = RULES[code]
+    example, fixed = _block(rule, "Example"), _block(rule, "Fixed")
+    assert findings_of(example, code), f"{code}: its Example does not trigger it"
+    assert not findings_of(fixed, code), f"{code}: its Fixed example still triggers it"
+    assert not [f for f in lint(fixed).findings if f.severity == 3], lint(fixed).findings
+
+
+@pytest.mark.parametrize("code", sorted(RULES))
+def test_every_fix_on_the_example_works(code: str) -> None:
+    example = "# keep this comment\n" + _block(RULES[code], "Example") + "# and this one\n"
+    found = findings_of(example, code)
+    if not found or example.count("\n") > 40:
+        pytest.skip("no finding to fix")
+    for finding in found:
+        for fix in finding.fixes:
+            fixed = apply_fix(example, fix)
+            assert comment_lines(fixed) == comment_lines(example), fix.title
+            after = [f for f in findings_of(fixed, code) if f.start == finding.start]
+            assert len(findings_of(fixed, code)) < len(found) or not after, (fix.title, fixed)
+
+
+def test_generated_docs_are_current() -> None:
+    pages = render_all()
+    folder = REPO / "docs" / "rules"
+    committed = {path.name: path.read_text(encoding="utf-8") for path in folder.glob("*.md")}
+    assert committed == pages, "run: python tools/generate_rule_docs.py"
+
+
+def test_codes_are_unique_and_listed_by_the_cli() -> None:
+    from support import cli
+
+    listing = cli("rules").stdout
+    for code, rule in RULES.items():
+        assert f"{code}  {rule.name}" in listing
