@@ -8,12 +8,11 @@ import sys
 from pathlib import Path
 
 import yaml
-
 from vllm_config_lsp.engine import lint
 from vllm_config_lsp.findings import Finding, Fix, apply_edits
 
 REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO.parent / "shared" / "corpus"
+CORPUS = REPO / "tests" / "corpus"
 
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

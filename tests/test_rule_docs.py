@@ -8,13 +8,12 @@ import re
 import sys
 
 import pytest
-
 from support import REPO, apply_fix, comment_lines, findings_of
 from vllm_config_lsp.engine import lint
 from vllm_config_lsp.rules import Rule, all_rules
 
 sys.path.insert(0, str(REPO / "tools"))
-from generate_rule_docs import render_all  # noqa: E402
+from generate_rule_docs import render_all
 
 RULES = {rule.code: rule for rule in all_rules()}
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from support import cli
 
 SEED = """model: Qwen/Qwen2.5-VL-7B-Instruct
@@ -21,8 +20,7 @@ compilation-config:
 SPELLINGS = {
     "mapping": (SEED, 4, 37),
     "json-string": (
-        "model: m\n"
-        "compilation-config: '{\"encoder_cudagraph_token_budgets\": [0, 2048]}'\n",
+        "model: m\ncompilation-config: '{\"encoder_cudagraph_token_budgets\": [0, 2048]}'\n",
         2,
         59,
     ),
@@ -47,8 +45,7 @@ SPELLINGS = {
         41,
     ),
     "folded-json": (
-        "model: m\ncompilation-config: >\n"
-        '  {"encoder_cudagraph_token_budgets":\n  [4096, 0]}\n',
+        'model: m\ncompilation-config: >\n  {"encoder_cudagraph_token_budgets":\n  [4096, 0]}\n',
         4,
         10,
     ),
@@ -68,7 +65,9 @@ def test_points_at_the_zero(tmp_path: Path, name: str) -> None:
     path.write_text(text)
     [row] = _seed_rows(path)
     assert row["severity"] == "error"
-    assert str(row["message"]).startswith("All encoder_cudagraph_token_budgets must be positive, got [")
+    assert str(row["message"]).startswith(
+        "All encoder_cudagraph_token_budgets must be positive, got ["
+    )
     source_line = text.splitlines()[int(row["line"]) - 1]  # type: ignore[call-overload]
     assert source_line[int(row["column"]) - 1] == "0"  # type: ignore[call-overload]
     assert int(row["end_column"]) == int(row["column"]) + 1  # type: ignore[call-overload]

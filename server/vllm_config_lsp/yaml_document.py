@@ -22,6 +22,9 @@ STR_TAG = "tag:yaml.org,2002:str"
 EXPANSION_LIMIT = 200_000
 #: How many syntax errors we step over to keep checking the rest of the file.
 MAX_RECOVERIES = 20
+#: A failed construct spanning at most this many lines is blanked whole during recovery;
+#: a longer one (the root mapping) would take the rest of the file with it.
+CONTEXT_LINES = 5
 
 
 @dataclass
@@ -29,6 +32,8 @@ class YamlProblem:
     start: int
     end: int
     message: str
+    #: Where the construct that failed began (e.g. an unclosed `[`), when PyYAML says.
+    context_start: int | None = None
 
 
 @dataclass
@@ -41,9 +46,15 @@ class ParsedYaml:
 
 
 def _problem_from_error(text: str, error: yaml.YAMLError) -> YamlProblem:
+    context_start = None
     if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
         offset = min(error.problem_mark.index, len(text))
-        parts = [p for p in (error.context, error.problem) if p]
+        context = error.context
+        if context and error.context_mark is not None:
+            context_start = min(error.context_mark.index, offset)
+            if error.context_mark.line != error.problem_mark.line:
+                context += f" (line {error.context_mark.line + 1})"
+        parts = [p for p in (context, error.problem) if p]
         message = ", ".join(parts) or str(error)
     elif isinstance(error, yaml.reader.ReaderError):
         offset = min(error.position, len(text))
@@ -51,12 +62,12 @@ def _problem_from_error(text: str, error: yaml.YAMLError) -> YamlProblem:
     else:  # pragma: no cover - every PyYAML error is one of the above
         offset, message = 0, str(error)
     end = offset + 1 if offset < len(text) and text[offset] not in "\r\n" else offset
-    return YamlProblem(offset, end, message)
+    return YamlProblem(offset, end, message, context_start)
 
 
-def _blank_line(text: str, offset: int) -> str:
-    """Replace the line holding `offset` by spaces, keeping every other position valid."""
-    start = text.rfind("\n", 0, offset) + 1
+def _blank_lines(text: str, first: int, offset: int) -> str:
+    """Replace the lines from `first` to `offset` by spaces, keeping positions valid."""
+    start = text.rfind("\n", 0, first) + 1
     end = text.find("\n", offset)
     if end == -1:
         end = len(text)
@@ -79,7 +90,12 @@ def parse_yaml(text: str) -> ParsedYaml:
         except yaml.YAMLError as error:
             problem = _problem_from_error(current, error)
             problems.append(problem)
-            blanked = _blank_line(current, max(0, min(problem.start, len(current) - 1)))
+            at = max(0, min(problem.start, len(current) - 1))
+            first = at
+            context = problem.context_start
+            if context is not None and current.count("\n", context, at) <= CONTEXT_LINES:
+                first = context  # e.g. an unclosed `[` a line above: drop the whole construct
+            blanked = _blank_lines(current, first, at)
             if blanked == current:
                 break
             current = blanked

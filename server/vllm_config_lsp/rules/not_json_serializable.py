@@ -35,17 +35,27 @@ VLLM_SOURCE = "vllm/utils/argparse_utils.py:667"
 _NON_JSON_TAGS = ("timestamp", "binary", "set")
 
 
-def _offenders(node: Node) -> Iterator[ScalarNode]:
-    if isinstance(node, ScalarNode):
-        if node.tag.rsplit(":", 1)[-1] in _NON_JSON_TAGS:
-            yield node
-    elif isinstance(node, SequenceNode):
-        for item in node.value:
-            yield from _offenders(item)
-    elif isinstance(node, MappingNode):
-        for key, value in node.value:
-            yield from _offenders(key)
-            yield from _offenders(value)
+def _offenders(root: Node) -> list[Node]:
+    """Scalars json.dumps refuses; for a self-referencing alias, the alias's anchor node."""
+    found: list[Node] = []
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            if not isinstance(node, ScalarNode) and node not in found:
+                found.append(node)  # only collections can refer back to themselves
+            continue
+        seen.add(id(node))
+        if isinstance(node, ScalarNode):
+            if node.tag.rsplit(":", 1)[-1] in _NON_JSON_TAGS:
+                found.append(node)
+        elif isinstance(node, SequenceNode):
+            stack.extend(reversed(node.value))
+        elif isinstance(node, MappingNode):
+            for key, value in reversed(node.value):
+                stack.extend((value, key))
+    return found
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
@@ -54,6 +64,18 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             continue
         for node in _offenders(event.pair.value_node):
             start, end = span(node)
+            if not isinstance(node, ScalarNode):
+                yield finding(
+                    CODE,
+                    Severity.ERROR,
+                    (
+                        start,
+                        max(start, min(end, model.index.line_end(model.index.line_col(start)[0]))),
+                    ),
+                    f"{event.detail}: this value contains itself through a YAML alias",
+                    source=VLLM_SOURCE,
+                )
+                continue
             yield finding(
                 CODE,
                 Severity.ERROR,
