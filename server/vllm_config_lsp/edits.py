@@ -90,8 +90,8 @@ def remove_items(text: str, container: ValueNode, drop: set[int]) -> list[TextEd
     if container.meta.get("block"):
         if len(drop) >= len(items):
             return None
-        edits = [_remove_block_item(text, items[i]) for i in sorted(drop)]
-        return None if any(e is None for e in edits) else [e for e in edits if e is not None]
+        lines = [_remove_block_item(text, items[i]) for i in sorted(drop)]
+        return None if any(e is None for e in lines) else [e for e in lines if e is not None]
     edits: list[TextEdit] = []
     index = 0
     while index < len(items):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -341,7 +342,7 @@ def _constraint_issues(
     number = _number(value)
     if number is None:
         return []
-    checks = (
+    checks: tuple[tuple[str, Callable[[float], bool], str], ...] = (
         ("gt", lambda lim: number > lim, "greater than"),
         ("ge", lambda lim: number >= lim, "greater than or equal to"),
         ("lt", lambda lim: number < lim, "less than"),

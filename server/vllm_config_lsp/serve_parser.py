@@ -64,8 +64,8 @@ def _classify(
         options = ", ".join(option for option, _ in matches)
         return ParseError(f"ambiguous option: {text.split('=', 1)[0]} could match {options}", None)
     if len(matches) == 1:
-        option, explicit = matches[0]
-        return index[option], option, explicit, True
+        option, abbreviated_explicit = matches[0]
+        return index[option], option, abbreviated_explicit, True
     if _NEGATIVE_NUMBER.match(text):
         return None
     if " " in text:

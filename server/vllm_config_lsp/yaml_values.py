@@ -36,7 +36,7 @@ def _json_key(value: Any) -> str:
 def yaml_to_value(node: Node, text: str) -> ValueNode:
     """The value `json.loads(json.dumps(yaml_value))` gives, positioned on YAML nodes."""
     start, end = node.start_mark.index, node.end_mark.index
-    block = {"block": not node.flow_style} if not isinstance(node, ScalarNode) else {}
+    block = {} if isinstance(node, ScalarNode) else {"block": not node.flow_style}  # type: ignore[attr-defined]
     if isinstance(node, MappingNode):
         entries: list[Entry] = []
         result: dict[str, Any] = {}
@@ -113,4 +113,4 @@ def _convert(node: JsonNode, place: Any) -> ValueNode:
     if isinstance(node, JsonArray):
         items = [_convert(item, place) for item in node.items]
         return ValueNode(start, end, [i.value for i in items], items=items, origin="json")
-    return ValueNode(start, end, node.value, origin="json")  # type: ignore[attr-defined]
+    return ValueNode(start, end, node.value, origin="json")

@@ -27,16 +27,18 @@ from ..edits import remove_entry
 from ..findings import Finding, Fix, Severity
 from ..flag_history import removed_field
 from ..rule_support import closest, field_issues, field_path, finding, rename_in_place
+from ..value_tree import ValueNode
 
 CODE = "VC204"
 NAME = "unknown-field"
 VLLM_SOURCE = "vllm/config/utils.py:71"
 
 
-def _container(value_tree, path):  # type: ignore[no-untyped-def]
-    node = value_tree
+def _container(value_tree: ValueNode, path: list[str]) -> ValueNode | None:
+    """The object holding the last key of `path`."""
+    node: ValueNode | None = value_tree
     for key in path[:-1]:
-        node = node.get(key) if node.is_object else None
+        node = node.get(key) if node is not None and node.is_object else None
         if node is None:
             return None
     return node
