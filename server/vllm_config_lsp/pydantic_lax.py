@@ -183,11 +183,14 @@ class Validator:
                     )
                 ]
             issues: list[FieldIssue] = []
-            items = tree.get("items") if kind == "tuple" and not tree.get("variadic") else None
+            fixed = (
+                list(tree.get("items") or [])
+                if kind == "tuple" and not tree.get("variadic")
+                else []
+            )
+            default = tree.get("item") or {"kind": "any"}
             for index, item in enumerate(node.items or ()):
-                item_tree = (
-                    items[index] if items and index < len(items) else tree.get("item")
-                ) or ((items or [{"kind": "any"}])[-1] if items else {"kind": "any"})
+                item_tree = fixed[index] if index < len(fixed) else default
                 issues.extend(self.validate_type(item_tree, item, [*path, str(index)]))
             return issues
         if kind == "dict":
@@ -211,19 +214,26 @@ class Validator:
     def _check_enum(
         self, tree: dict[str, Any], node: ValueNode, path: list[str]
     ) -> list[FieldIssue]:
-        """Enum fields: vLLM pairs them with `mode='before'` validators that accept member
-        names case-insensitively; the exact failure message is a rule module's business."""
+        """Enum fields: pydantic takes member values; vLLM's `mode='before'` validators add
+        member names in any case. A rule module may say it in the field's own words."""
         members = self.catalogue.enums.get(tree.get("name", ""), {})
         value = node.value
         if not members:
             return []
-        if isinstance(value, str) and value.upper() in {m.upper() for m in members}:
-            return []
+        if isinstance(value, str):
+            if value.upper() in {name.upper() for name in members}:
+                return []
+            names = ", ".join(members)
+            return [
+                FieldIssue("enum", f"Invalid value {value!r}; valid names: {names}", path, node)
+            ]
         if any(value == v and type(value) is type(v) for v in members.values()):
             return []
-        if _is_int(value) and value in members.values():
-            return []
-        values = list(members.values())
+        values = (
+            sorted(members.values(), key=repr)
+            if not all(_is_int(v) for v in members.values())
+            else sorted(members.values())
+        )
         return [FieldIssue("enum", f"Input should be {_join_choices(values)}", path, node)]
 
 

@@ -2,7 +2,8 @@
 
 ## What vLLM does
 `yaml.safe_load` builds a dict, so a repeated key replaces the earlier value without a word
-(the first occurrence keeps its place in the argument order). Only the last one counts.
+(the first occurrence keeps its place in the argument order). Only the last one counts. The
+same holds inside JSON-valued flags, for YAML mappings and JSON strings alike.
 
 ## Example
 ```yaml
@@ -21,9 +22,10 @@ max-model-len: 32768
 from collections.abc import Iterator
 
 from ..config_model import ConfigModel
-from ..edits import content_end, remove_lines
+from ..edits import content_end, remove_entry, remove_lines
 from ..findings import Finding, Fix, Severity
 from ..rule_support import finding, span
+from ..value_tree import ValueNode
 
 CODE = "VC004"
 NAME = "duplicate-key"
@@ -49,3 +51,30 @@ def check(model: ConfigModel) -> Iterator[Finding]:
                 source=VLLM_SOURCE,
                 fixes=fixes,
             )
+    for value in model.values:
+        if value.tree is not None:
+            yield from _nested(model, value.spec.name, value.tree)
+
+
+def _nested(model: ConfigModel, where: str, node: ValueNode) -> Iterator[Finding]:
+    """Inside JSON-valued flags: YAML mappings and JSON objects both keep the last key."""
+    entries = node.entries or []
+    for index, entry in enumerate(entries):
+        later = next((e for e in entries[index + 1 :] if e.key == entry.key), None)
+        if later is not None:
+            line = model.index.line_col(later.key_start)[0] + 1
+            removal = remove_entry(model.text, node, entry)
+            fixes = [Fix(f"Remove the ignored `{entry.key}`", (removal,), preferred=True)]
+            yield finding(
+                CODE,
+                Severity.WARNING,
+                (entry.key_start, entry.key_end),
+                f"duplicate key `{entry.key}` in `{where}`: only the last value counts "
+                f"(line {line}), so vLLM ignores this one",
+                source=VLLM_SOURCE,
+                fixes=fixes if removal else [],
+            )
+    for entry in entries:
+        yield from _nested(model, f"{where}.{entry.key}", entry.value)
+    for item in node.items or []:
+        yield from _nested(model, where, item)
