@@ -221,6 +221,53 @@ def test_type_tree_names_resolve(xv: dict[str, Any]) -> None:
             assert flag["parse"].split(":", 1)[1] in xv["classes"]
 
 
+# -- value sets ---------------------------------------------------------------------------
+def test_value_sets(xv: dict[str, Any]) -> None:
+    sets = xv["value_sets"]
+    for name, entry in sets.items():
+        assert set(entry) >= {"values", "source", "open"}, name
+        assert entry["values"] and len(entry["values"]) == len(set(entry["values"])), name
+        assert re.fullmatch(r"vllm/\S+\.py:\d+", entry["source"]), name
+        assert entry["open"] is bool(entry["extended_by"]), name
+    quant = sets["quantization_methods"]
+    assert {"fp8", "gptq_marlin", "awq", "compressed-tensors", "online"} <= set(quant["values"])
+    assert "bitsandbytes" not in quant["values"]  # removed before 0.33.0
+    assert len(quant["values"]) == 30 and quant["values"][:3] == ["awq", "auto_awq", "fp8"]
+    assert quant["open"] is True
+    assert "register_quantization_config" in quant["extended_by"][0]
+    assert quant["source"] == "vllm/model_executor/layers/quantization/__init__.py:50"
+    assert sets["deprecated_quantization_methods"]["values"] == ["fbgemm_fp8", "fp_quant"]
+    assert set(sets["deprecated_quantization_methods"]["values"]) <= set(quant["values"])
+    spec = sets["speculative_methods"]["values"]
+    assert {"eagle3", "mtp", "dflash", "ngram", "draft_model", "ngram_gpu", "dspark"} <= set(spec)
+    assert "deepseek_mtp" in spec and len(spec) == 38  # nested Literal aliases flattened
+    assert set(sets["mtp_model_types"]["values"]) <= set(spec)
+    assert sets["speculative_methods"]["open"] is False
+    kv = sets["kv_cache_dtypes"]
+    assert kv["open"] is True and "fp8_e4m3" in kv["values"]
+    assert set(kv["values"]) == set(xv["flags"]["kv-cache-dtype"]["suggested"])
+    assert "runai_streamer" in sets["load_formats"]["values"] and sets["load_formats"]["open"]
+    backends = sets["attention_backends"]
+    assert len(backends["values"]) == 50 and "FLASH_ATTN" in backends["values"]
+    assert set(backends["values"]) == set(xv["enums"]["AttentionBackendEnum"]["members"])
+    assert "token_embed" in sets["pooling_tasks"]["values"]
+    assert sets["reasoning_efforts"]["values"][0] == "none"
+    assert "mxfp4" in sets["online_quantization_shorthands"]["values"]
+
+
+def test_catalogue_value_sets() -> None:
+    sys.path.insert(0, str(ROOT / "server"))
+    from vllm_config_lsp.catalogue import load_catalogue
+
+    sets = load_catalogue("0.33.0").value_sets
+    quant = sets["quantization_methods"]
+    assert "fp8" in quant and "gptq_marlin" in quant.values and "bitsandbytes" not in quant
+    assert quant.open and quant.source and quant.source.endswith("__init__.py:50")
+    assert "fbgemm_fp8" in sets["deprecated_quantization_methods"]
+    assert "eagle3" in sets["speculative_methods"] and "mtp" in sets["speculative_methods"]
+    assert not sets["speculative_methods"].open
+
+
 # -- JSON Schema behaviour on sample configs ---------------------------------------------
 GOOD: list[dict[str, Any]] = [
     {"model": "Qwen/Qwen3-0.6B", "tensor-parallel-size": 2, "max_model_len": "32k"},

@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vllm_source.build import Extraction, class_json, enum_json
 from vllm_source.jsonschema_out import SchemaBuilder, key_pattern
+from vllm_source.value_sets import value_sets
 from vllm_source.wheel import DEFAULT_CACHE, fetch_wheel
 
 GENERATOR = "tools/generate_schemas.py"
@@ -102,6 +103,7 @@ def build_document(version: str, wheel: Path) -> dict[str, Any]:
             "classes": classes,
             "enums": enums,
             "plugin_hooks": ex.parser.hooks,
+            "value_sets": value_sets(ex.index, ex.types, ex.extractor),
         },
     }
 
@@ -125,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     xv = doc["x-vllm"]
     print(
         f"wrote {path}: {len(xv['flags'])} flags, {len(xv['classes'])} classes, "
-        f"{len(xv['enums'])} enums",
+        f"{len(xv['enums'])} enums, {len(xv['value_sets'])} value sets",
         file=sys.stderr,
     )
     return 0

@@ -106,6 +106,20 @@ class ClassSpec:
     fields: dict[str, FieldSpec]
 
 
+@dataclass(frozen=True)
+class ValueSet:
+    """Built-in values vLLM checks by hand (`x-vllm.value_sets`). `open`: plugins can add
+    members at runtime (a `register_*` hook), so a value outside `values` may still work."""
+
+    name: str
+    values: tuple[Any, ...]
+    source: str | None
+    open: bool
+
+    def __contains__(self, value: object) -> bool:
+        return value in self.values
+
+
 class Catalogue:
     """Everything the engine knows about one vLLM release."""
 
@@ -181,6 +195,19 @@ class Catalogue:
     @cached_property
     def enums(self) -> dict[str, dict[str, Any]]:
         return {name: dict(raw.get("members") or {}) for name, raw in self._data["enums"].items()}
+
+    @cached_property
+    def value_sets(self) -> dict[str, ValueSet]:
+        """name → `ValueSet` (empty for schemas generated before value sets existed)."""
+        return {
+            name: ValueSet(
+                name=name,
+                values=tuple(raw.get("values") or ()),
+                source=raw.get("source"),
+                open=bool(raw.get("open")),
+            )
+            for name, raw in (self._data.get("value_sets") or {}).items()
+        }
 
     def flag_for_dest(self, dest: str) -> FlagSpec | None:
         for spec in self.flags.values():

@@ -66,13 +66,13 @@ def _problem_from_error(text: str, error: yaml.YAMLError) -> YamlProblem:
 
 
 def _blank_lines(text: str, first: int, offset: int) -> str:
-    """Replace the lines from `first` to `offset` by spaces, keeping positions valid."""
-    start = text.rfind("\n", 0, first) + 1
+    """Replace the lines from `first` to `offset` by spaces, keeping every line break so
+    that all other offsets stay valid."""
+    start = text.rfind("\n", 0, min(first, offset)) + 1
     end = text.find("\n", offset)
     if end == -1:
         end = len(text)
-    line = text[start:end]
-    blank = "".join(ch if ch == "\r" else " " for ch in line)
+    blank = "".join(ch if ch in "\r\n" else " " for ch in text[start:end])
     return text[:start] + blank + text[end:]
 
 

@@ -1,0 +1,272 @@
+"""Named lists of built-in values that vLLM checks imperatively (``x-vllm.value_sets``).
+
+Some values are not argparse ``choices`` or pydantic ``Literal`` fields but are looked up
+by hand later (``if self.quantization not in QUANTIZATION_METHODS: raise ...``), and some
+of those lists grow at runtime when a plugin calls a ``register_*`` hook. The table below
+only names *where* each list lives and which hooks extend it; the values themselves are
+read from the wheel with ``ast`` (literal aliases, list/tuple constants, ``get_args``,
+``dict`` keys, enum member names), so nothing here goes stale when vLLM changes a list.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any
+
+from .classes import ClassExtractor
+from .modules import Ref, SourceIndex
+from .typetree import TypeResolver
+from .values import NotConstant, const_eval
+
+_SEQ_CALLS = {
+    "builtins.list",
+    "builtins.tuple",
+    "builtins.set",
+    "builtins.frozenset",
+    "builtins.sorted",
+}
+_GET_ARGS = {"typing.get_args", "typing_extensions.get_args"}
+
+
+@dataclass(frozen=True)
+class ValueSetSpec:
+    """Where one value set lives: a module-level symbol and the hooks that extend it."""
+
+    name: str
+    module: str
+    symbol: str
+    #: Functions (dotted, as seen from ``module``) through which plugins add members at
+    #: runtime. The set is ``open`` when one of them exists in the wheel.
+    hooks: tuple[str, ...] = ()
+    doc: str = ""
+
+
+SPECS: tuple[ValueSetSpec, ...] = (
+    ValueSetSpec(
+        "quantization_methods",
+        "vllm.model_executor.layers.quantization",
+        "QUANTIZATION_METHODS",
+        ("register_quantization_config",),
+        "`--quantization` values ModelConfig._verify_quantization accepts",
+    ),
+    ValueSetSpec(
+        "deprecated_quantization_methods",
+        "vllm.model_executor.layers.quantization",
+        "DEPRECATED_QUANTIZATION_METHODS",
+        (),
+        "quantization methods refused unless `--allow-deprecated-quantization`",
+    ),
+    ValueSetSpec(
+        "online_quantization_shorthands",
+        "vllm.config.quantization",
+        "ONLINE_QUANT_SHORTHAND_NAMES",
+        (),
+        "`--quantization` names that desugar into a quantization_config",
+    ),
+    ValueSetSpec(
+        "quant_key_names",
+        "vllm.config.quantization",
+        "QUANT_KEY_NAMES",
+        (),
+        "names accepted for quantization-config weight/activation keys",
+    ),
+    ValueSetSpec(
+        "speculative_methods",
+        "vllm.config.speculative",
+        "SpeculativeMethod",
+        (),
+        "speculative-config.method values",
+    ),
+    ValueSetSpec(
+        "mtp_model_types",
+        "vllm.config.speculative",
+        "MTPModelTypes",
+        (),
+        "speculative methods SpeculativeConfig rewrites to `mtp`",
+    ),
+    ValueSetSpec(
+        "kv_cache_dtypes",
+        "vllm.config.cache",
+        "KV_CACHE_DTYPES",
+        ("register_kv_cache_dtype",),
+        "`--kv-cache-dtype` values",
+    ),
+    ValueSetSpec(
+        "load_formats",
+        "vllm.model_executor.model_loader",
+        "LoadFormats",
+        ("register_model_loader",),
+        "`--load-format` values with a built-in model loader",
+    ),
+    ValueSetSpec(
+        "attention_backends",
+        "vllm.v1.attention.backends.registry",
+        "AttentionBackendEnum",
+        ("register_backend", "AttentionBackendEnum.register"),
+        "AttentionBackendEnum member names (`--attention-backend`)",
+    ),
+    ValueSetSpec(
+        "mamba_attention_backends",
+        "vllm.v1.attention.backends.registry",
+        "MambaAttentionBackendEnum",
+        ("register_backend", "MambaAttentionBackendEnum.register"),
+        "MambaAttentionBackendEnum member names",
+    ),
+    ValueSetSpec(
+        "mla_prefill_backends",
+        "vllm.v1.attention.backends.mla.prefill.registry",
+        "MLAPrefillBackendEnum",
+        ("register_mla_prefill_backend", "MLAPrefillBackendEnum.register"),
+        "MLAPrefillBackendEnum member names",
+    ),
+    ValueSetSpec(
+        "kv_cache_spec_kinds",
+        "vllm.v1.kv_cache_interface",
+        "KVCacheSpecKind",
+        (),
+        "KVCacheSpecKind member names (attention-config backend_per_kind keys)",
+    ),
+    ValueSetSpec(
+        "pooling_tasks",
+        "vllm.tasks",
+        "POOLING_TASKS",
+        (),
+        "pooling tasks",
+    ),
+    ValueSetSpec(
+        "reasoning_efforts",
+        "vllm.renderers.params",
+        "ReasoningEffort",
+        (),
+        "reasoning effort levels",
+    ),
+    ValueSetSpec(
+        "histogram_bucket_families",
+        "vllm.v1.metrics.buckets",
+        "BUCKET_FAMILY_KEYS",
+        (),
+        "histogram bucket family keys (`--custom-histogram-buckets`)",
+    ),
+    ValueSetSpec(
+        "reasoning_parsers",
+        "vllm.reasoning",
+        "_REASONING_PARSERS_TO_REGISTER",
+        ("ReasoningParserManager.register_module", "ReasoningParserManager.register_lazy_module"),
+        "built-in `--reasoning-parser` names (plus `--reasoning-parser-plugin`)",
+    ),
+    ValueSetSpec(
+        "tool_parsers",
+        "vllm.tool_parsers",
+        "_TOOL_PARSERS_TO_REGISTER",
+        ("ToolParserManager.register_module", "ToolParserManager.register_lazy_module"),
+        "built-in `--tool-call-parser` names (plus `--tool-parser-plugin`)",
+    ),
+)
+
+
+class NotAValueSet(Exception):
+    """The symbol's value is not a statically known sequence of constants."""
+
+
+class ValueSetReader:
+    def __init__(self, index: SourceIndex, types: TypeResolver, extractor: ClassExtractor):
+        self.index = index
+        self.types = types
+        self.extractor = extractor
+
+    # -- public -------------------------------------------------------------------
+    def read(self, spec: ValueSetSpec) -> dict[str, Any]:
+        ref = self.index.resolve(spec.module, spec.symbol)
+        if ref.kind not in ("value", "class") or ref.node is None:
+            raise RuntimeError(f"value set {spec.name}: {spec.module}.{spec.symbol} not found")
+        values = self._values(ref)
+        hooks = [h for h in (self._hook(spec.module, name) for name in spec.hooks) if h]
+        return {
+            "values": values,
+            "source": self.index.source_of(ref.module, ref.node),
+            "open": bool(hooks),
+            "extended_by": hooks,
+            "symbol": ref.qualname,
+            "doc": spec.doc,
+        }
+
+    # -- evaluation ---------------------------------------------------------------
+    def _values(self, ref: Ref) -> list[Any]:
+        if ref.kind == "class":
+            if not self.types.is_enum(ref):
+                raise NotAValueSet(f"{ref.qualname} is a class but not an enum")
+            return list(self.extractor.extract_enum(ref).members)
+        assert isinstance(ref.node, ast.expr)
+        return self._seq(ref.module, ref.node, 0)
+
+    def _seq(self, module: str, node: ast.expr, depth: int) -> list[Any]:
+        """Evaluate an expression that denotes a sequence of constants."""
+        if depth > 30:
+            raise NotAValueSet("too deep")
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            out: list[Any] = []
+            for elt in node.elts:
+                if isinstance(elt, ast.Starred):
+                    out += self._seq(module, elt.value, depth + 1)
+                elif isinstance(elt, ast.Constant):
+                    out.append(elt.value)
+                else:
+                    out += [self._scalar(module, elt, depth + 1)]
+            return _unique(out)
+        if isinstance(node, ast.Dict):  # iterating a dict: its keys
+            if any(k is None for k in node.keys):
+                raise NotAValueSet("dict unpacking")
+            return _unique([self._scalar(module, k, depth + 1) for k in node.keys if k])
+        if isinstance(node, ast.Subscript):  # Literal[...] (possibly nested aliases)
+            tree = self.types.resolve(module, node)
+            if tree["kind"] != "literal":
+                raise NotAValueSet(ast.unparse(node))
+            return list(tree["values"])
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            ref = self.index.resolve_expr(module, node)
+            if ref is None or ref.node is None or ref.kind not in ("value", "class"):
+                raise NotAValueSet(ast.unparse(node))
+            return self._values(ref)
+        if isinstance(node, ast.Call):
+            func = self.index.resolve_expr(module, node.func)
+            qual = func.qualname if func else ""
+            if qual in _SEQ_CALLS and len(node.args) == 1 and not node.keywords:
+                return self._seq(module, node.args[0], depth + 1)
+            if qual in _GET_ARGS and len(node.args) == 1:
+                tree = self.types.resolve(module, node.args[0])
+                if tree["kind"] != "literal":
+                    raise NotAValueSet(ast.unparse(node))
+                return list(tree["values"])
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "keys" and not node.args:
+                return self._seq(module, node.func.value, depth + 1)
+        raise NotAValueSet(ast.unparse(node))
+
+    def _scalar(self, module: str, node: ast.expr, depth: int) -> Any:
+        try:
+            return const_eval(self.index, module, node)
+        except NotConstant as exc:
+            raise NotAValueSet(ast.unparse(node)) from exc
+
+    def _hook(self, module: str, dotted: str) -> str | None:
+        """``path:line name`` of a hook function when the wheel defines it."""
+        expr = ast.parse(dotted, mode="eval").body
+        ref = self.index.resolve_expr(module, expr)
+        if ref is None or ref.kind != "func" or ref.node is None:
+            return None
+        return f"{self.index.source_of(ref.module, ref.node)} {dotted}"
+
+
+def _unique(values: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for v in values:
+        if v not in out:
+            out.append(v)
+    return out
+
+
+def value_sets(
+    index: SourceIndex, types: TypeResolver, extractor: ClassExtractor
+) -> dict[str, dict[str, Any]]:
+    reader = ValueSetReader(index, types, extractor)
+    return {spec.name: reader.read(spec) for spec in SPECS}
