@@ -44,6 +44,34 @@ class FlagValue:
     def spec(self) -> FlagSpec:
         return self.use.spec
 
+    def value_span(self) -> tuple[int, int]:
+        """The value's text (the key, for on/off flags without a value)."""
+        tokens = self.use.values or [self.use.token]
+        first, last = tokens[0].node, tokens[-1].node
+        if first is None or last is None:
+            return 0, 0
+        return first.start_mark.index, last.end_mark.index
+
+
+@dataclass
+class Setting:
+    """One config field's effective value and where the file says it (if it does)."""
+
+    value: Any
+    explicit: bool
+    start: int
+    end: int
+    flag: str | None
+    node: ValueNode | None = None
+    entry: Entry | None = None
+
+
+def _plain(default: Any) -> Any:
+    """Schema defaults that are expressions or factories are unknown until vLLM runs."""
+    if isinstance(default, dict) and ("expr" in default or "factory" in default):
+        return default.get("value")
+    return default
+
 
 @dataclass(eq=False)
 class ConfigModel:
@@ -89,6 +117,51 @@ class ConfigModel:
         if value is None or value.tree is None or self.field_issues.get(id(value)):
             return None
         return value.tree
+
+    def setting(self, class_name: str, field_name: str) -> Setting:
+        """What vLLM will use for `Class.field`: the file's value (a plain flag filling that
+        field, or a key of the JSON-valued flag validated as that class), else the default
+        argparse or the class gives. Rules that are static only when the user sets an input
+        check `explicit` (defaults of many fields are resolved from the model later)."""
+        for spec in self.catalogue.flags.values():
+            if spec.dataclass_name != class_name:
+                continue
+            value = self.flag(spec.name)
+            tree = self.json_tree(spec.name) if value is not None else None
+            entry = tree.entry(field_name) if tree is not None else None
+            if entry is not None:
+                node = entry.value
+                return Setting(node.value, True, node.start, node.end, spec.name, node, entry)
+        target = f"{class_name}.{field_name}"
+        default_flag: FlagSpec | None = None
+        for spec in self.catalogue.flags.values():
+            if spec.field != target:
+                continue
+            default_flag = default_flag or spec
+            value = self.flag(spec.name)
+            if value is not None and value.error is None:
+                start, end = value.value_span()
+                return Setting(value.value, True, start, end, spec.name)
+        if default_flag is not None:
+            return Setting(_plain(default_flag.default), False, 0, 0, default_flag.name)
+        cls = self.catalogue.classes.get(class_name)
+        field_spec = cls.fields.get(field_name) if cls else None
+        default = _plain(field_spec.default) if field_spec else None
+        return Setting(default, False, 0, 0, None)
+
+    def json_setting(self, flag_name: str, *path: str) -> Setting | None:
+        """A nested key of a JSON-valued flag (`compilation-config`, `pass_config`, …), or
+        None when the file does not set it."""
+        node = self.json_tree(flag_name)
+        entry: Entry | None = None
+        for key in path:
+            if node is None or not node.is_object:
+                return None
+            entry = node.entry(key)
+            node = entry.value if entry is not None else None
+        if node is None:
+            return None
+        return Setting(node.value, True, node.start, node.end, flag_name, node, entry)
 
     def pair_for(self, key: str) -> Pair | None:
         for pair in self.pairs:
