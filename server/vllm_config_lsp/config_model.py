@@ -15,8 +15,17 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from .argv import LoadEvent, Pair, Token, config_tokens, rewrite_tokens, top_level_pairs
+from .argv import (
+    DottedPiece,
+    LoadEvent,
+    Pair,
+    Token,
+    config_tokens,
+    rewrite_tokens,
+    top_level_pairs,
+)
 from .catalogue import Catalogue, FlagSpec
+from .edits import content_end
 from .flag_values import convert_values
 from .pydantic_lax import FieldIssue, Validator
 from .serve_parser import OptionUse, ParseResult, parse
@@ -295,7 +304,13 @@ def _dotted_tree(model: ConfigModel, token: Token, human: bool) -> ValueNode | J
         key_node = piece.key_token.node
         key_start = key_node.start_mark.index if key_node else 0
         key_end = key_node.end_mark.index if key_node else 0
-        leaf = _piece_value(model, piece.value_token, piece.value, human)
+        # A bare `--a.b` swallows the next argument: place the value on the key's own line.
+        own = (
+            piece.value_token
+            if piece.value_token and piece.value_token.pair is piece.key_token.pair
+            else None
+        )
+        leaf = _piece_value(model, own, piece.value, human) if own else _key_value(piece, model)
         target = root
         for depth, key in enumerate(piece.path):
             last = depth == len(piece.path) - 1
@@ -328,6 +343,14 @@ def _refresh(node: ValueNode) -> None:
         for entry in node.entries:
             _refresh(entry.value)
         node.value = {e.key: e.value.value for e in node.entries}
+
+
+def _key_value(piece: DottedPiece, model: ConfigModel) -> ValueNode:
+    pair = piece.key_token.pair
+    node = pair.value_node if pair is not None else piece.key_token.node
+    if node is None:
+        return from_json_value(piece.value, 0, 0)
+    return from_json_value(piece.value, node.start_mark.index, content_end(model.text, node))
 
 
 def _piece_value(model: ConfigModel, token: Token | None, value: Any, human: bool) -> ValueNode:

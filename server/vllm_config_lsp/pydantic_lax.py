@@ -89,8 +89,8 @@ class Validator:
             if field.required and field.init and name not in seen:
                 issues.append(
                     FieldIssue(
-                        "missing_argument",
-                        "Missing required argument",
+                        "missing",
+                        "Field required",
                         [*path, name],
                         node,
                         None,

@@ -33,7 +33,7 @@ VLLM_SOURCE = "vllm/engine/arg_utils.py:369"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    other = BOUND_KINDS | {"unexpected_keyword_argument", "missing_argument"}
+    other = BOUND_KINDS | {"unexpected_keyword_argument", "missing"}
     for value, issue in field_issues(model, other, exclude=True):
         node = issue.node
         if node is None:

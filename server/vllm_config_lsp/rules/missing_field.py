@@ -2,7 +2,7 @@
 
 ## What vLLM does
 Config classes with a field that has no default refuse to be built without it; pydantic
-reports `Missing required argument` (e.g. the watermark's secret `key`,
+reports `Field required` (e.g. the watermark's secret `key`,
 vllm/config/watermarking.py:30).
 
 ## Example
@@ -33,7 +33,7 @@ VLLM_SOURCE = "vllm/config/utils.py:71"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    for value, issue in field_issues(model, {"missing_argument"}):
+    for value, issue in field_issues(model, {"missing"}):
         node = issue.node
         if node is None:
             continue
@@ -41,6 +41,6 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             CODE,
             Severity.ERROR,
             (node.start, node.end),
-            f"Missing required argument `{field_path(value.spec.name, issue.path)}`",
+            f"Field required: `{field_path(value.spec.name, issue.path)}`",
             source=VLLM_SOURCE,
         )

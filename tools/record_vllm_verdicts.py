@@ -1,0 +1,89 @@
+"""Record what the real vLLM says about each fidelity case (tests/fidelity/cases/**.yaml).
+
+CI never installs vLLM; it compares the engine with these recorded verdicts
+(tests/test_fidelity.py). Recording needs the CPU oracle: vLLM 0.33.0 installed with
+`--no-deps` beside the CPU build of torch, run with VLLM_TARGET_DEVICE=cpu and a stub model
+config where the model is not local (the team's recipe: shared/recipes/oracle/, `bash
+install.sh` makes its venv in ~80 s). Usage:
+
+    python tools/record_vllm_verdicts.py --oracle-dir /path/to/oracle [CASE.yaml ...]
+
+With no case arguments every case without a verdict is recorded (`--all` re-records all).
+A case file without `model:` is run as `vllm serve dummy/model --config FILE`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "tests" / "fidelity" / "cases"
+VERDICTS = ROOT / "tests" / "fidelity" / "verdicts"
+#: Oracle output fields worth keeping (the rest is environment noise).
+KEEP = ("ok", "stage", "step", "error_type", "message", "oracle_notes", "cli_args", "inconclusive")
+
+
+def verdict_path(case: Path) -> Path:
+    return VERDICTS / case.relative_to(CASES).with_suffix(".json")
+
+
+def _has_model(case: Path) -> bool:
+    return any(line.startswith(("model:", "model :")) for line in case.read_text().splitlines())
+
+
+def _run_batch(oracle_dir: Path, cases: list[Path], extra: list[str]) -> list[dict[str, Any]]:
+    if not cases:
+        return []
+    python = oracle_dir / "venv" / "bin" / "python"
+    command = [str(python), str(oracle_dir / "oracle.py"), "--batch", *map(str, cases), *extra]
+    env = {**os.environ, "VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    if len(rows) != len(cases):
+        sys.exit(
+            f"oracle returned {len(rows)} verdicts for {len(cases)} cases:\n{done.stderr[-2000:]}"
+        )
+    return rows
+
+
+def record(oracle_dir: Path, cases: list[Path]) -> int:
+    with_model = [c for c in cases if _has_model(c)]
+    without = [c for c in cases if not _has_model(c)]
+    results = _run_batch(oracle_dir, with_model, [])
+    results += _run_batch(oracle_dir, without, ["--model-arg", "dummy/model"])
+    for case, row in zip(with_model + without, results, strict=True):
+        verdict = {key: row.get(key) for key in KEEP if row.get(key) is not None}
+        verdict["ok"] = bool(row.get("ok"))
+        verdict["vllm_version"] = row.get("vllm_version")
+        verdict["model_substituted"] = bool((row.get("model") or {}).get("substituted"))
+        if case in without:
+            verdict["model_arg"] = "dummy/model"
+        target = verdict_path(case)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(verdict, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"recorded {len(cases)} verdicts", file=sys.stderr)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cases", nargs="*", type=Path)
+    parser.add_argument("--oracle-dir", type=Path, default=os.environ.get("VLLM_ORACLE_DIR"))
+    parser.add_argument("--all", action="store_true", help="re-record every case")
+    args = parser.parse_args(argv)
+    if args.oracle_dir is None:
+        parser.error("--oracle-dir (or VLLM_ORACLE_DIR) is required")
+    cases = [c.resolve() for c in args.cases] or sorted(CASES.rglob("*.yaml"))
+    if not args.cases and not args.all:
+        cases = [c for c in cases if not verdict_path(c).exists()]
+    return record(args.oracle_dir.resolve(), cases)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
