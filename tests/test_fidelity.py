@@ -15,7 +15,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from support import REPO
 from vllm_config_lsp.engine import lint
 from vllm_config_lsp.findings import Severity

@@ -88,9 +88,8 @@ def coverage(rules: tuple[Rule, ...]) -> str:
         else:
             status, detail = "not implemented", "not implemented yet"
         counts[status] += 1
-        rows.append(
-            f"| `{rule_id}` | {entry['kind']} | `{entry['source']}` | {status} | {detail} |"
-        )
+        source = entry["source"]
+        rows.append(f"| `{rule_id}` | {entry['kind']} | `{source}` | {status} | {detail} |")
     static = [e for e in catalogue if e["kind"] == "STATIC"]
     static_done = sum(1 for e in static if e["id"] in by_id or e["ext"] == "declarative")
     head = [

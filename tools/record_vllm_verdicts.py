@@ -47,7 +47,7 @@ def _run_batch(oracle_dir: Path, cases: list[Path], extra: list[str]) -> list[di
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     if len(rows) != len(cases):
         sys.exit(
-            f"oracle returned {len(rows)} verdicts for {len(cases)} cases:\n{done.stderr[-2000:]}"
+            f"oracle returned {len(rows)} verdicts for {len(cases)} cases:\n" + done.stderr[-2000:]
         )
     return rows
 
