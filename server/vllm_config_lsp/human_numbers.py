@@ -1,7 +1,7 @@
 """vLLM's human-readable integers (``1k``, ``2M``, ``25.6k``), reproduced without vLLM.
 
 vLLM accepts them for some integer flags (``human_readable_int`` /
-``human_readable_int_or_auto`` in ``vllm/utils/argparse_utils.py``) and, since 0.33, as bare
+``human_readable_int_or_auto`` in ``vllm/utils/argparse_utils.py``) and as bare
 tokens inside JSON config values (``_expand_json_human_readable_numbers`` in
 ``vllm/engine/arg_utils.py``, applied before the JSON is parsed).  The linter must accept and
 reject exactly what vLLM does, and must know *where* each expanded token was so diagnostics

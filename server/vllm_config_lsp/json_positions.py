@@ -26,7 +26,7 @@ import re
 import sys
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .human_numbers import Expansion, expand_json_human_readable_numbers
 
@@ -83,10 +83,18 @@ class JsonError(ValueError):
 
 @dataclass(eq=False)
 class JsonNode:
-    """A parsed JSON value; ``[start, end)`` indexes the parsed string."""
+    """A parsed JSON value; ``[start, end)`` indexes the parsed string.
+
+    Every concrete node has ``value``: the Python object ``json.loads`` gives for it.
+    """
 
     start: int
     end: int
+
+    if TYPE_CHECKING:  # declared for type checkers only: subclasses store it as a field
+
+        @property
+        def value(self) -> Any: ...
 
 
 @dataclass(eq=False)

@@ -11,15 +11,18 @@ it.  Characters that do not exist literally in the source map to the thing that 
 an escape maps to its backslash (span: the whole escape), a folded space or a line break
 produced by folding/chomping maps to the source line break.
 
-The mirrored rules include PyYAML's quirks (e.g. ``\\x85`` loads as ``\\n`` but ``\\u2028``
-loads as itself; a block scalar's indentation depends on the *parent* collection's indentation,
-which is why :func:`scalar_source_map` accepts ``parent_indent``).  The reconstructed value is
-returned too, so callers can verify it equals ``node.value`` (pass ``value=`` to have that
-checked for you).  Everything here is linear in the scalar's length and never raises.
+The mirrored rules include PyYAML's quirks (e.g. a NEL line break loads as ``\\n`` but LS/PS
+line breaks load as themselves; tabs end plain scalars; a block scalar's indentation depends on
+the *parent* collection's indentation, which is why :func:`scalar_source_map` accepts
+``parent_indent``).  The reconstructed value is returned too, so callers can verify it equals
+``node.value`` (pass ``value=`` to have that checked for you).  Work is linear in the scalar's
+length -- except that a block scalar with an explicit indentation indicator (``|2``) and no
+``parent_indent`` may be rescanned once per candidate parent column -- and nothing raises.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 __all__ = [
@@ -33,8 +36,13 @@ _BREAKS = "\r\n\x85\u2028\u2029"
 _SPACE_BREAKS = " " + _BREAKS
 _BLANK_BREAKS = " \t" + _BREAKS
 _ANCHOR_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_")
-_FLOW_STOP = "'\"\\ \t" + _BREAKS
 _HEX = frozenset("0123456789ABCDEFabcdef")
+# Runs scanned with regexes (C speed) instead of per-character Python loops.
+_PLAIN_RUN = re.compile("[^ \t\r\n\x85\u2028\u2029]*")
+_FLOW_RUN = re.compile("[^'\"\\\\ \t\r\n\x85\u2028\u2029]*")
+_LINE_RUN = re.compile("[^\r\n\x85\u2028\u2029]*")
+_SPACES = re.compile(" *")
+_BLANKS = re.compile("[ \t]*")
 
 # yaml/scanner.py Scanner.ESCAPE_REPLACEMENTS / ESCAPE_CODES
 _ESCAPE_REPLACEMENTS = {
@@ -129,6 +137,12 @@ class _Builder:
         return "".join(self.chunks)
 
 
+def _match_end(pattern: re.Pattern[str], text: str, pos: int, end: int) -> int:
+    """End of ``pattern``'s (always successful, possibly empty) match at ``pos``."""
+    m = pattern.match(text, pos, end)
+    return pos if m is None else m.end()
+
+
 def _line_break(text: str, pos: int) -> tuple[str, int]:
     """PyYAML ``scan_line_break``: (normalized break, position after it), '' if no break."""
     ch = text[pos] if pos < len(text) else "\0"
@@ -184,16 +198,14 @@ def _scan_plain(text: str, pos: int, end: int, out: _Builder) -> int:
     n = len(text)
     while pos < end:
         chunk_start = pos
-        while pos < end and text[pos] not in _BLANK_BREAKS:
-            pos += 1
+        pos = _match_end(_PLAIN_RUN, text, pos, end)
         if pos == chunk_start:
             raise _Fail
         out.literal(chunk_start, pos)
         if pos >= end:
             break
         ws_start = pos
-        while pos < n and text[pos] == " ":
-            pos += 1
+        pos = _match_end(_SPACES, text, pos, n)
         brk, brk_end = _line_break(text, pos)
         if brk:
             brk_pos, pos = pos, brk_end
@@ -224,8 +236,7 @@ def _flow_breaks(text: str, pos: int, found: list[tuple[str, int, int]]) -> int:
     quoted scalar as (break, start, end); returns the position after them."""
     n = len(text)
     while True:
-        while pos < n and text[pos] in " \t":
-            pos += 1
+        pos = _match_end(_BLANKS, text, pos, n)
         brk, after = _line_break(text, pos)
         if not brk:
             return pos
@@ -243,8 +254,7 @@ def _scan_flow(text: str, pos: int, double: bool, out: _Builder) -> int:
         # scan_flow_scalar_non_spaces
         while True:
             a = pos
-            while pos < n and text[pos] not in _FLOW_STOP:
-                pos += 1
+            pos = _match_end(_FLOW_RUN, text, pos, n)
             out.literal(a, pos)
             ch = text[pos] if pos < n else "\0"
             if not double and ch == "'" and text.startswith("'", pos + 1):
@@ -283,8 +293,7 @@ def _scan_flow(text: str, pos: int, double: bool, out: _Builder) -> int:
             return pos + 1
         # scan_flow_scalar_spaces
         ws_start = pos
-        while pos < n and text[pos] in " \t":
-            pos += 1
+        pos = _match_end(_BLANKS, text, pos, n)
         if pos >= n:
             raise _Fail
         brk, after = _line_break(text, pos)
@@ -403,8 +412,7 @@ def _scan_block(
             out.synthetic(*b)
         leading_non_space = text[pos] not in " \t"
         a = pos
-        while pos < n and text[pos] not in _BREAKS:
-            pos += 1
+        pos = _match_end(_LINE_RUN, text, pos, n)
         out.literal(a, pos)
         brk, after = _line_break(text, pos)
         line_break = (brk, pos, after) if brk else None
@@ -539,8 +547,13 @@ def _block(
         line_start = pos
         while line_start > 0 and text[line_start - 1] not in _BREAKS:
             line_start -= 1
-        guess = _guess_parent_indent(text, pos)
-        candidates = [guess, *(c for c in range(-1, pos - line_start + 1) if c != guess)]
+        candidates = list(range(-1, pos - line_start + 1))
+        if hdr.increment is not None:
+            # The end mark rarely tells explicit-indent candidates apart: try the likely one
+            # first.  (Auto-detected indentation only depends on the parent when the body is
+            # less indented than the parent allows, which the end mark does reveal.)
+            guess = _guess_parent_indent(text, pos)
+            candidates = [guess, *(c for c in candidates if c != guess)]
     seen: set[int] = set()
     for parent in candidates:
         min_indent = max(parent + 1, 1)
@@ -578,7 +591,7 @@ def scalar_source_map(
     """
     try:
         result = _source_map(text, start, end, style, parent_indent, value)
-    except (_Fail, ValueError, IndexError, OverflowError):
+    except Exception:  # _Fail, or anything a malformed input provokes: never raise
         return None
     if value is not None and result.value != value:
         return None
