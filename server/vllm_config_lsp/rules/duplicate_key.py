@@ -64,7 +64,8 @@ def _nested(model: ConfigModel, where: str, node: ValueNode) -> Iterator[Finding
         if later is not None:
             line = model.index.line_col(later.key_start)[0] + 1
             removal = remove_entry(model.text, node, entry)
-            fixes = [Fix(f"Remove the ignored `{entry.key}`", (removal,), preferred=True)]
+            title = f"Remove the ignored `{entry.key}`"
+            fixes = [Fix(title, (removal,), preferred=True)] if removal else []
             yield finding(
                 CODE,
                 Severity.WARNING,
@@ -72,7 +73,7 @@ def _nested(model: ConfigModel, where: str, node: ValueNode) -> Iterator[Finding
                 f"duplicate key `{entry.key}` in `{where}`: only the last value counts "
                 f"(line {line}), so vLLM ignores this one",
                 source=VLLM_SOURCE,
-                fixes=fixes if removal else [],
+                fixes=fixes,
             )
     for entry in entries:
         yield from _nested(model, f"{where}.{entry.key}", entry.value)
