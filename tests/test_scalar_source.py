@@ -12,10 +12,37 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from vllm_config_lsp.json_positions import JsonArray, JsonObject, parse_json
 from vllm_config_lsp.scalar_source import (
-    map_range,
-    scalar_char_offsets,
     scalar_source_map,
 )
+
+
+# The per-character offset view of `scalar_source_map`, as the properties below state it.
+def scalar_char_offsets(text: str, start: int, end: int, style: str | None) -> list[int] | None:
+    """One source offset per character of the scalar's loaded value, plus a final entry.
+
+    ``offsets[i]`` is where value character ``i`` comes from (for characters without a
+    literal source -- escapes, folded or chomped line breaks -- the start of what produced
+    them); ``offsets[-1]`` is just past the source of the last character, so value range
+    ``[i, j)`` maps to ``[offsets[i], offsets[j])``.  Offsets are non-decreasing and within
+    ``[start, end]``.  None if the text does not scan like PyYAML did (should not happen).
+    """
+    result = scalar_source_map(text, start, end, style)
+    return None if result is None else result.offsets
+
+
+def map_range(offsets: list[int], start: int, end: int) -> tuple[int, int]:
+    """Map a value-index range ``[start, end)`` to a source-offset range.
+
+    Indexes are clamped to the value (``len(offsets) - 1`` characters), so a range reported
+    past the end of a string still lands on the scalar.
+    """
+    if not offsets:
+        return 0, 0
+    last = len(offsets) - 1
+    start = min(max(start, 0), last)
+    end = min(max(end, start), last)
+    return offsets[start], offsets[end]
+
 
 BREAK_CHARS = "\r\n\x85\u2028\u2029"
 

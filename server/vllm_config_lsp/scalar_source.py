@@ -27,8 +27,6 @@ from dataclasses import dataclass
 
 __all__ = [
     "ScalarSourceMap",
-    "map_range",
-    "scalar_char_offsets",
     "scalar_source_map",
 ]
 
@@ -84,13 +82,13 @@ class ScalarSourceMap:
 
     @property
     def offsets(self) -> list[int]:
-        """``starts`` plus the final entry: the format of :func:`scalar_char_offsets`."""
+        """``starts`` plus the end: one source offset per value character, then the end."""
         return [*self.starts, self.end]
 
     def source_range(self, start: int, end: int) -> tuple[int, int]:
         """Tight source range of value range ``[start, end)``.
 
-        Unlike :func:`map_range` the end is the end of the last character's own source (so a
+        Unlike ``offsets[end]`` the end is the end of the last character's own source (so a
         trailing escape is covered whole and whitespace dropped by folding is not), which is
         the nicer range to underline.
         """
@@ -632,30 +630,3 @@ def _source_map(
     if out.ends:
         final = out.ends[-1]
     return ScalarSourceMap(out.value(), out.starts, out.ends, min(max(final, start), end))
-
-
-def scalar_char_offsets(text: str, start: int, end: int, style: str | None) -> list[int] | None:
-    """One source offset per character of the scalar's loaded value, plus a final entry.
-
-    ``offsets[i]`` is where value character ``i`` comes from (for characters without a
-    literal source -- escapes, folded or chomped line breaks -- the start of what produced
-    them); ``offsets[-1]`` is just past the source of the last character, so value range
-    ``[i, j)`` maps to ``[offsets[i], offsets[j])``.  Offsets are non-decreasing and within
-    ``[start, end]``.  None if the text does not scan like PyYAML did (should not happen).
-    """
-    result = scalar_source_map(text, start, end, style)
-    return None if result is None else result.offsets
-
-
-def map_range(offsets: list[int], start: int, end: int) -> tuple[int, int]:
-    """Map a value-index range ``[start, end)`` to a source-offset range.
-
-    Indexes are clamped to the value (``len(offsets) - 1`` characters), so a range reported
-    past the end of a string still lands on the scalar.
-    """
-    if not offsets:
-        return 0, 0
-    last = len(offsets) - 1
-    start = min(max(start, 0), last)
-    end = min(max(end, start), last)
-    return offsets[start], offsets[end]

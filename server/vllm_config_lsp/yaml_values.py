@@ -14,7 +14,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .edits import content_end, whole_lines
 from .json_positions import JsonArray, JsonError, JsonNode, JsonObject, parse_json
-from .scalar_source import map_range, scalar_char_offsets
+from .scalar_source import scalar_source_map
 from .value_tree import Entry, ValueNode
 from .yaml_document import construct_scalar, mapping_pairs
 
@@ -74,18 +74,21 @@ def json_in_scalar(
 ) -> ValueNode | JsonProblem:
     """Parse a YAML string scalar as JSON, with positions inside the scalar's source."""
     raw: str = node.value
-    offsets = scalar_char_offsets(text, node.start_mark.index, node.end_mark.index, node.style)
+    # Checked against the node's value: a wrong reconstruction gives no map, not wrong places.
+    source = scalar_source_map(
+        text, node.start_mark.index, node.end_mark.index, node.style, value=raw
+    )
+    whole = (node.start_mark.index, node.end_mark.index)
+
+    def place(a: int, b: int) -> tuple[int, int]:
+        return whole if source is None else source.source_range(a, b)
+
     try:
         tree = parse_json(raw, human_readable_numbers=human_numbers)
     except JsonError as error:
-        if offsets is None:
-            return JsonProblem(node.start_mark.index, node.end_mark.index, error.msg)
-        start, end = map_range(offsets, error.pos, min(error.pos + 1, len(raw)))
+        start, end = place(error.pos, min(error.pos + 1, len(raw)))
         return JsonProblem(start, max(end, start), error.msg)
-    if offsets is None:
-        span = (node.start_mark.index, node.end_mark.index)
-        return _convert(tree, lambda a, b: span)
-    return _convert(tree, lambda a, b: map_range(offsets, a, b))
+    return _convert(tree, place)
 
 
 def json_in_string(
