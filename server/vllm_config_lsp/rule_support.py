@@ -86,6 +86,13 @@ def quote_fix(
     return Fix(title, (TextEdit(start, end, _single_quoted(text)),), preferred=preferred)
 
 
+def replace_fix(where: tuple[int, int], new_text: str, *, safe: bool = False) -> Fix:
+    """Replace the offending value by a suggested one (a choice, a method name)."""
+    return Fix(
+        f"Replace with `{new_text}`", (TextEdit(*where, new_text),), safe=safe, preferred=True
+    )
+
+
 def _single_quoted(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 

@@ -21,8 +21,8 @@ dtype: bfloat16
 from collections.abc import Iterator
 
 from ..config_model import ConfigModel
-from ..findings import Finding, Fix, Severity, TextEdit
-from ..rule_support import argparse_prefix, closest, finding, token_span
+from ..findings import Finding, Severity
+from ..rule_support import argparse_prefix, closest, finding, replace_fix, token_span
 
 CODE = "VC202"
 NAME = "invalid-choice"
@@ -43,14 +43,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         message = argparse_prefix(value.spec) + value.error
         if suggestion is not None:
             message += f": did you mean `{suggestion}`?"
-            fixes.append(
-                Fix(
-                    f"Replace with `{suggestion}`",
-                    (TextEdit(*where, suggestion),),
-                    safe=False,
-                    preferred=True,
-                )
-            )
+            fixes.append(replace_fix(where, suggestion))
         yield finding(
             CODE,
             Severity.ERROR,

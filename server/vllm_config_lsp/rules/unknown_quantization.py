@@ -24,8 +24,8 @@ quantization: awq_marlin
 from collections.abc import Iterator
 
 from ..config_model import ConfigModel
-from ..findings import Finding, Fix, Severity, TextEdit
-from ..rule_support import closest, finding, remove_pair_fix, token_span
+from ..findings import Finding, Fix, Severity
+from ..rule_support import closest, finding, remove_pair_fix, replace_fix, token_span
 
 CODE = "VC303"
 NAME = "unknown-quantization"
@@ -54,14 +54,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     suggestion = closest(method, known, cutoff=0.6)
     if suggestion is not None:
         message += f" Did you mean `{suggestion}`?"
-        fixes.append(
-            Fix(
-                f"Replace with `{suggestion}`",
-                (TextEdit(*where, suggestion),),
-                safe=False,
-                preferred=True,
-            )
-        )
+        fixes.append(replace_fix(where, suggestion))
     else:
         message += (
             f" vLLM {model.version} has no `{method}` method (and none with a similar "
