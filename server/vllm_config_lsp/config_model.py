@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode
@@ -98,6 +99,14 @@ class ConfigModel:
     #: and `Field(gt=…)` bounds of the config field a plain flag fills.
     field_issues: dict[int, list[FieldIssue]] = field(default_factory=dict)
     too_large: Node | None = None
+    #: The config file on disk (None for unsaved text): model folders are relative to it.
+    path: Path | None = None
+    #: Extra folders model rules look for `<dir>/<model name>/config.json` in.
+    model_dirs: tuple[Path, ...] = ()
+
+    @property
+    def base_dir(self) -> Path | None:
+        return self.path.parent if self.path is not None else None
 
     @cached_property
     def index(self) -> TextIndex:
@@ -180,10 +189,16 @@ class ConfigModel:
 
 
 def build_model(
-    text: str, catalogue: Catalogue, *, model_on_cli: bool | None = None
+    text: str,
+    catalogue: Catalogue,
+    *,
+    model_on_cli: bool | None = None,
+    path: Path | None = None,
+    model_dirs: tuple[Path, ...] = (),
 ) -> ConfigModel:
     parsed = parse_yaml(text)
     model = ConfigModel(text, catalogue, parsed, bool(model_on_cli))
+    model.path, model.model_dirs = path, model_dirs
     root = parsed.root
     if not isinstance(root, MappingNode):
         return model
@@ -195,13 +210,13 @@ def build_model(
     except ExpansionTooLarge:
         model.too_large = root
         return model
-    tokens, events = config_tokens(model.pairs)
+    tokens, events = config_tokens(model.pairs, catalogue.loader)
     model.events.extend(events)
     has_model = any(token.text == "--model" for token in tokens)
     # `vllm serve --config F` needs a model from the file or the command line
     # (argparse_utils.py:575-583); without `model:` we assume the command line has one.
     model.model_on_cli = not has_model if model_on_cli is None else model_on_cli
-    rewritten, events = rewrite_tokens(tokens)
+    rewritten, events = rewrite_tokens(tokens, catalogue.loader)
     model.events.extend(events)
     model.tokens = rewritten
     model.result = parse(catalogue, rewritten, model.model_on_cli)
@@ -242,7 +257,9 @@ def _validate(model: ConfigModel, validator: Validator, flag_value: FlagValue) -
 def _convert(model: ConfigModel, use: OptionUse) -> FlagValue:
     spec = use.spec
     if not spec.takes_value:
-        return FlagValue(use, spec.action != "store_false")
+        # `--no-x` / `--disable-x` (the negatives of an on/off flag) store False
+        negative = use.option_string in spec.negatives
+        return FlagValue(use, spec.action != "store_false" and not negative)
     tokens = use.values if use.explicit is None else [use.token]
     texts = [t.text for t in use.values] if use.explicit is None else [use.explicit]
     if not texts and spec.nargs == "?":

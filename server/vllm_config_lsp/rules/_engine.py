@@ -1,0 +1,205 @@
+"""What the engine-level rules (VC310-VC399) read: one config field as the file gives it.
+
+The cross-config checks of `VllmConfig`, `ParallelConfig`, `SchedulerConfig`, … compare a
+few fields that come either from plain flags (`tensor-parallel-size: 2`, including the
+`--no-…`/`--disable-…` spellings of on/off flags) or from keys of JSON-valued flags
+(`eplb-config: {use_async: false}`, also as dotted keys). `Given` is one such value with
+where it is written and how to remove or change it, so each rule module reads as the
+condition vLLM checks and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from yaml.nodes import MappingNode
+
+from ..argv import Pair
+from ..config_model import ConfigModel, FlagValue
+from ..edits import content_end, remove_entry, whole_lines
+from ..findings import Finding, Fix, Severity, TextEdit
+from ..rule_support import finding, remove_pair_fix, span, spell_like, token_span
+from ..value_tree import Entry, ValueNode
+
+
+@dataclass(frozen=True)
+class Given:
+    """A value the file sets explicitly, where it is written, and how the file names it."""
+
+    value: Any
+    where: tuple[int, int]
+    #: The key as the user would recognise it: `tensor-parallel-size` or
+    #: `eplb-config.use_async`.
+    label: str
+    #: The top-level `key: value` that carries it (removal of a plain flag, dotted key).
+    pair: Pair | None = None
+    #: For a key inside a JSON-valued flag: the object holding it and its entry.
+    container: ValueNode | None = None
+    entry: Entry | None = None
+    #: "json" when the value sits inside JSON text (a quoted `'{"a": 1}'` value).
+    origin: str = "yaml"
+    #: For flags taking several values (`nargs='+'`): where each one is written.
+    items: tuple[tuple[int, int], ...] = ()
+
+
+def _switch_value(value: FlagValue) -> bool:
+    """On/off flags: `--x` is True, `--no-x`/`--disable-x` (a BooleanOptionalAction or
+    vLLM's alias) is False; `store_false` flags store False."""
+    if value.spec.action == "store_false":
+        return False
+    return value.use.option_string not in value.spec.negatives
+
+
+def given(model: ConfigModel, flag: str) -> Given | None:
+    """The value of a plain flag the file sets (None: unset, or refused by argparse)."""
+    value = model.flag(flag)
+    if value is None or value.error is not None:
+        return None
+    token = value.use.values[-1] if value.use.values else value.use.token
+    pair = token.pair
+    if not value.spec.takes_value:
+        where = token_span(model, value.use.token)
+        if pair is not None:  # `enable-eplb: true`: point at the whole `key: value`
+            where = (pair.key_node.start_mark.index, content_end(model.text, pair.value_node))
+        return Given(_switch_value(value), where, pair.key if pair else flag, pair)
+    where = value.value_span() if len(value.use.values) > 1 else token_span(model, token)
+    if pair is not None and isinstance(pair.value_node, MappingNode) and "." not in pair.key:
+        where = span(pair.key_node)  # a block mapping: its key names the whole setting
+    items = tuple(token_span(model, t) for t in value.use.values)
+    return Given(value.value, where, pair.key if pair else flag, pair, items=items)
+
+
+def json_given(model: ConfigModel, flag: str, *path: str) -> Given | None:
+    """A key inside a JSON-valued flag (`eplb-config`, `compilation-config.pass_config`…)
+    when the file sets it and the whole object passed pydantic's field checks."""
+    node = model.json_tree(flag)
+    container: ValueNode | None = None
+    entry: Entry | None = None
+    for key in path:
+        if node is None or not node.is_object:
+            return None
+        container = node
+        entry = node.entry(key)
+        node = entry.value if entry is not None else None
+    if node is None or entry is None:
+        return None
+    label = ".".join([flag, *path])
+    value = model.flag(flag)
+    pair = None
+    if value is not None:
+        token = value.use.values[-1] if value.use.values else value.use.token
+        pair = token.pair
+        if token.dotted:  # `eplb-config.use_async: false`: the dotted key's own pair
+            pair = _dotted_pair(model, label)
+    return Given(node.value, (node.start, node.end), label, pair, container, entry, node.origin)
+
+
+def _dotted_pair(model: ConfigModel, label: str) -> Pair | None:
+    for pair in model.pairs:
+        if pair.key.replace("_", "-") == label.replace("_", "-"):
+            return pair
+    return None
+
+
+def given_field(model: ConfigModel, class_name: str, field_name: str) -> Given | None:
+    """`Class.field` as the file sets it: from the plain flag that fills it or from the
+    JSON-valued flag validated as that class (None when the file leaves it to vLLM)."""
+    setting = model.setting(class_name, field_name)
+    if not setting.explicit or setting.flag is None:
+        return None
+    if setting.node is not None:
+        return json_given(model, setting.flag, field_name)
+    return given(model, setting.flag)
+
+
+def field_value(model: ConfigModel, class_name: str, field_name: str) -> Any:
+    """What vLLM uses for `Class.field`: the file's value, else the static default."""
+    found = given_field(model, class_name, field_name)
+    if found is not None:
+        return found.value
+    return model.setting(class_name, field_name).value
+
+
+def is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def removal(model: ConfigModel, what: Given, title: str | None = None) -> Fix | None:
+    """Remove the setting: the JSON key in its object, or the whole top-level line."""
+    title = title or f"Remove `{what.label}`"
+    if what.entry is not None and what.container is not None and "." not in _pair_key(what):
+        edit = remove_entry(model.text, what.container, what.entry)
+        return Fix(title, (edit,), safe=False) if edit is not None else None
+    if what.pair is not None:
+        return remove_pair_fix(model, what.pair, title)
+    return None
+
+
+def _pair_key(what: Given) -> str:
+    return what.pair.key if what.pair is not None else ""
+
+
+def replace(
+    model: ConfigModel, what: Given, value: Any, title: str, *, preferred: bool = True
+) -> Fix | None:
+    """Change the value in place (never safe: it changes what the file asks for). Inside
+    JSON text the new value is written as JSON, escaped like the text it replaces."""
+    if what.origin == "yaml":
+        text = value if isinstance(value, str) else json.dumps(value)
+    else:
+        text = json.dumps(value)
+        if model.text[what.where[0] : what.where[0] + 2] == '\\"':
+            text = text.replace('"', '\\"')
+        elif '"' in text and model.text[what.where[0]] != '"':
+            return None  # JSON in an unusual quoting: leave the edit to the user
+    return Fix(title, (TextEdit(*what.where, text),), safe=False, preferred=preferred)
+
+
+def add_flag(
+    model: ConfigModel, anchor: Given, flag: str, value: str, *, preferred: bool = True
+) -> Fix | None:
+    """Add `flag: value` on its own line below the top-level key of `anchor`, in the
+    file's spelling style (dashes or underscores)."""
+    pair = anchor.pair
+    if pair is None:
+        return None
+    start = pair.key_node.start_mark.index
+    lines = whole_lines(model.text, start, content_end(model.text, pair.value_node))
+    if lines is None:
+        return None
+    line_start = max(model.text.rfind("\n", 0, start), model.text.rfind("\r", 0, start)) + 1
+    indent = model.text[line_start:start]
+    end = lines[1]
+    newline = "" if end > 0 and model.text[end - 1] in "\r\n" else "\n"
+    key = spell_like(pair.key, flag)
+    edit = TextEdit(end, end, f"{newline}{indent}{key}: {value}\n")
+    return Fix(f"Add `{key}: {value}`", (edit,), safe=False, preferred=preferred)
+
+
+def error(
+    code: str, where: Given, message: str, source: str, fixes: Iterable[Fix | None] = ()
+) -> Finding:
+    return finding(
+        code,
+        Severity.ERROR,
+        where.where,
+        message,
+        source=source,
+        fixes=[fix for fix in fixes if fix is not None],
+    )
+
+
+def warning(
+    code: str, where: Given, message: str, source: str, fixes: Iterable[Fix | None] = ()
+) -> Finding:
+    return finding(
+        code,
+        Severity.WARNING,
+        where.where,
+        message,
+        source=source,
+        fixes=[fix for fix in fixes if fix is not None],
+    )
