@@ -26,6 +26,7 @@ from ..rule_support import argparse_prefix, finding, token_span
 CODE = "VC201"
 NAME = "invalid-value"
 VLLM_SOURCE = "vllm/engine/arg_utils.py:404"
+CATALOGUE = ("cli.type_conversion", "cli.human_int.binary_decimal")
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
