@@ -1,8 +1,9 @@
 """vLLM's flags, config classes and enums for one release, read from `schemas/`.
 
-The schema files are generated from vLLM's wheels (tools/generate_schemas.py); this module
-only reads their `x-vllm` part (docs/schema-format.md). Loading is lazy and cached because
-the language server may never need a second version.
+The catalogues are generated from vLLM's wheels (tools/generate_schemas.py) into a compact
+store: one small `catalogue-<version>.json` per release naming shared definitions in
+`shared-definitions.json` by hash (`schema_store`, docs/schema-format.md). Loading is lazy
+and cached per release because the language server usually needs one or two of them.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-DEFAULT_VERSION = "0.33.0"
+from . import schema_store
 
 _PACKAGED = Path(__file__).parent / "schemas"
 _CHECKOUT = Path(__file__).resolve().parents[2] / "schemas"
@@ -26,20 +27,48 @@ def schema_dir() -> Path:
 
 
 def schema_path(version: str) -> Path:
+    """The standalone JSON Schema of a release (kept for the newest one, for editors)."""
     return schema_dir() / f"vllm-{version}.schema.json"
 
 
+def catalogue_path(version: str) -> Path:
+    return schema_dir() / f"catalogue-{version}.json"
+
+
+@cache
 def available_versions() -> list[str]:
+    """Releases with a generated catalogue, oldest first (one per vLLM minor release)."""
     found = []
-    for path in schema_dir().glob("vllm-*.schema.json"):
-        match = re.fullmatch(r"vllm-(.+)\.schema\.json", path.name)
+    for path in schema_dir().glob("catalogue-*.json"):
+        match = re.fullmatch(r"catalogue-(.+)\.json", path.name)
         if match:
             found.append(match.group(1))
-    return sorted(found, key=_version_key)
+    return sorted(found, key=version_key)
 
 
-def _version_key(version: str) -> tuple[int, ...]:
+def version_key(version: str) -> tuple[int, ...]:
+    """`0.6.6.post1` → (0, 6, 6, 1): numeric order of release strings."""
     return tuple(int(part) for part in re.findall(r"\d+", version))
+
+
+#: The newest generated release: what a file is checked against when nothing says otherwise.
+DEFAULT_VERSION = available_versions()[-1] if available_versions() else "0.33.0"
+
+
+@dataclass(frozen=True)
+class LoaderSpec:
+    """How the release's `load_config_file`/`parse_args` turn the YAML into argv
+    (`x-vllm.loader`); the defaults are 0.33's behaviour."""
+
+    #: `items`: a list becomes one token per item; `str`: one token, `str(list)`.
+    list: str = "items"
+    #: `json`: a mapping becomes `json.dumps(value)`; `str`: its Python repr.
+    dict: str = "json"
+    #: Whether `--a.b.c value` keys are gathered into one JSON argument.
+    dotted_keys: bool = True
+    #: `first_segment`: `_`→`-` only before the first `.`; `whole`: in the whole key.
+    key_fold: str = "first_segment"
+    source: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,9 +121,8 @@ class FieldSpec:
     doc: str
     source: str | None
     #: A `mode="before"` validator reshapes the input first (vLLM accepts e.g. enum names
-    #: in any case); its declared input type, when more specific than Any.
+    #: in any case), so the declared type says little about what the file may hold.
     before_validator: str | None = None
-    validator_input: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +154,18 @@ class Catalogue:
     def __init__(self, version: str, data: dict[str, Any]) -> None:
         self.version = version
         self._data = data
+
+    @cached_property
+    def loader(self) -> LoaderSpec:
+        raw = self._data.get("loader") or {}
+        default = LoaderSpec()
+        return LoaderSpec(
+            list=raw.get("list", default.list),
+            dict=raw.get("dict", default.dict),
+            dotted_keys=bool(raw.get("dotted_keys", default.dotted_keys)),
+            key_fold=raw.get("key_fold", default.key_fold),
+            source=raw.get("source"),
+        )
 
     @cached_property
     def flags(self) -> dict[str, FlagSpec]:
@@ -179,7 +219,6 @@ class Catalogue:
                     doc=f.get("doc") or "",
                     source=f.get("source"),
                     before_validator=f.get("before_validator"),
-                    validator_input=f.get("validator_input"),
                 )
                 for fname, f in raw.get("fields", {}).items()
             }
@@ -217,8 +256,27 @@ class Catalogue:
 
 
 @cache
+def _shared_definitions() -> schema_store.Shared:
+    with (schema_dir() / "shared-definitions.json").open(encoding="utf-8") as handle:
+        data: schema_store.Shared = json.load(handle)
+    return data
+
+
 def load_catalogue(version: str = DEFAULT_VERSION) -> Catalogue:
-    path = schema_path(version)
-    with path.open(encoding="utf-8") as handle:
-        data = json.load(handle)
-    return Catalogue(version, data["x-vllm"])
+    """The catalogue of `version`; a patch or minor spelling (`0.10.1`, `0.10`) loads the
+    generated release of that minor (`versions.nearest_release`)."""
+    if version not in available_versions():
+        from .versions import nearest_release
+
+        mapped = nearest_release(version)
+        if mapped is None:
+            raise ValueError(f"no catalogue for vLLM {version!r}")
+        version = mapped
+    return _load(version)
+
+
+@cache
+def _load(version: str) -> Catalogue:
+    with catalogue_path(version).open(encoding="utf-8") as handle:
+        entry = json.load(handle)
+    return Catalogue(version, schema_store.join(entry, _shared_definitions()))

@@ -111,6 +111,10 @@ class Validator:
     def validate_field(
         self, field: FieldSpec, node: ValueNode, path: list[str]
     ) -> list[FieldIssue]:
+        if field.before_validator and isinstance(node.value, str):
+            # vLLM reshapes text first (enum names in any case, `auto`, comma lists,
+            # shorthand names) and words its own errors: the field's rule module says them.
+            return []
         issues = self.validate_type(field.type, node, path)
         if not issues:
             issues = _constraint_issues(field.constraints, node, path)
@@ -176,12 +180,7 @@ class Validator:
         if kind in ("list", "set", "tuple"):
             if not node.is_array:
                 word = {"list": "array", "set": "set", "tuple": "tuple"}[kind]
-                article = "an" if word[0] in "aeiou" else "a"
-                return [
-                    FieldIssue(
-                        f"{kind}_type", f"Input should be {article} valid {word}", path, node
-                    )
-                ]
+                return [FieldIssue(f"{kind}_type", f"Input should be a valid {word}", path, node)]
             issues: list[FieldIssue] = []
             fixed = (
                 list(tree.get("items") or [])

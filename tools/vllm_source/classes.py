@@ -119,8 +119,8 @@ class ClassExtractor:
             f = self._field(ref, node, st, _docstring_after(node.body, i))
             if f is None:
                 continue
-            if f.name in validators:
-                f.before_validator, f.validator_input = validators[f.name]
+            if f.name in validators or "*" in validators:
+                f.before_validator, f.validator_input = validators.get(f.name, validators.get("*"))
             elif f.name in info.fields and info.fields[f.name].before_validator:
                 f.before_validator = info.fields[f.name].before_validator
                 f.validator_input = info.fields[f.name].validator_input
@@ -178,7 +178,8 @@ class ClassExtractor:
         )
 
     def _before_validators(self, ref: Ref) -> dict[str, tuple[str, TNode | None]]:
-        """Fields pre-processed by ``@field_validator(..., mode="before"|"plain")``.
+        """Fields pre-processed by ``@field_validator(..., mode="before"|"plain")``
+        (``"*"``: every field, as ``IrOpPriorityConfig`` does with comma-separated strings).
 
         Their declared type describes the value *after* the validator, so the input may
         legitimately look different (e.g. ``{"image": 16}`` for ``limit_per_prompt``).

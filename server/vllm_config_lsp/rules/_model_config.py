@@ -1,0 +1,255 @@
+"""Helpers shared by the rules of vLLM's model-side config classes (compilation, attention,
+speculative decoding, pooler, multimodal, quantization-config, …; codes VC400-VC499):
+where a value comes from, enum-name lookups done by vLLM's `mode='before'` validators, and
+the speculative config as `SpeculativeConfig` receives it.
+
+Not a rule (the leading underscore keeps it out of the registry).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..config_model import ConfigModel
+from ..edits import remove_entry
+from ..findings import Fix, TextEdit
+from ..rule_support import closest, remove_pair_fix, token_span
+from ..value_tree import ValueNode
+from .speculative_tokens_without_model import _effective
+
+Span = tuple[int, int]
+
+MULTIMODAL_GATE = (
+    "This check applies only if the model is multimodal (vLLM builds MultiModalConfig only "
+    "for multimodal models; a text-only model ignores the setting)."
+)
+
+
+@dataclass
+class Given:
+    """A value the file sets, where it sits, and the flag it came from."""
+
+    value: Any
+    span: Span
+    flag: str
+    node: ValueNode | None = None
+
+
+def plain(model: ConfigModel, flag: str) -> Given | None:
+    """A plain (non-JSON) flag's converted value, when the file sets it without error."""
+    value = model.flag(flag)
+    if value is None or value.error is not None:
+        return None
+    token = value.use.values[-1] if value.use.values else value.use.token
+    return Given(value.value, token_span(model, token), flag)
+
+
+def raw_node(model: ConfigModel, flag: str, *path: str) -> ValueNode | None:
+    """A key of a JSON-valued flag as written, even when pydantic refuses other keys of
+    the same object: field validators (`mode='before'`) run field by field, so each one
+    reports independently of its neighbours."""
+    value = model.flag(flag)
+    node = value.tree if value is not None else None
+    for key in path:
+        if node is None or not node.is_object:
+            return None
+        node = node.get(key)
+    return node
+
+
+def json_given(model: ConfigModel, flag: str, *path: str) -> Given | None:
+    """A key of a JSON-valued flag that validated (what `__post_init__` then sees)."""
+    setting = model.json_setting(flag, *path)
+    if setting is None:
+        return None
+    return Given(setting.value, (setting.start, setting.end), flag, setting.node)
+
+
+def either(model: ConfigModel, flag: str, json_flag: str, *path: str) -> Given | None:
+    """A field settable by a plain flag or inside a JSON-valued one."""
+    return plain(model, flag) or json_given(model, json_flag, *path)
+
+
+def name_fixes(where: Span, written: str, names: Iterable[str]) -> list[Fix]:
+    """Replace a misspelt enum name by the closest valid one."""
+    by_upper = {name.upper(): name for name in names}
+    guess = closest(written.upper(), list(by_upper), cutoff=0.6)
+    if guess is None:
+        return []
+    name = by_upper[guess]
+    return [Fix(f"Replace with `{name}`", (TextEdit(*where, name),), safe=False, preferred=True)]
+
+
+def enum_names(model: ConfigModel, enum: str) -> list[str]:
+    """Member names in vLLM's declaration order where the catalogue knows it (a value set
+    of the same names keeps it; numeric members sort into it), as vLLM lists them."""
+    members: dict[str, Any] = dict(model.catalogue.enums.get(enum, {}))
+    for found in model.catalogue.value_sets.values():
+        names = [str(v) for v in found.values]
+        if set(names) == set(members):
+            return names
+    if all(isinstance(v, (int, list)) for v in members.values()):
+        return sorted(members, key=lambda n: (isinstance(members[n], list), members[n]))
+    return list(members)
+
+
+def value_set(model: ConfigModel, name: str) -> list[str]:
+    found = model.catalogue.value_sets.get(name)
+    return [str(v) for v in found.values] if found is not None else []
+
+
+def removal_fix(model: ConfigModel, given: Given, title: str) -> Fix | None:
+    """Remove the option: its key inside a JSON-valued flag, or the plain flag's line."""
+    if given.node is not None:
+        tree = model.json_tree(given.flag)
+        path = _path_to(tree, given.node) if tree is not None else None
+        if tree is None or not path:
+            return None
+        parent: ValueNode | None = tree
+        for step in path[:-1]:
+            parent = parent.get(step) if parent is not None else None
+        entry = parent.entry(path[-1]) if parent is not None else None
+        edit = remove_entry(model.text, parent, entry) if parent and entry else None
+        return Fix(title, (edit,), safe=False) if edit else None
+    flag_value = model.flag(given.flag)
+    pair = flag_value.use.token.pair if flag_value is not None else None
+    return remove_pair_fix(model, pair, title) if pair is not None else None
+
+
+def _path_to(tree: ValueNode, target: ValueNode) -> list[str] | None:
+    for entry in tree.entries or ():
+        if entry.value is target:
+            return [entry.key]
+        if entry.value.is_object:
+            below = _path_to(entry.value, target)
+            if below is not None:
+                return [entry.key, *below]
+    return None
+
+
+# --- speculative decoding ----------------------------------------------------------------
+
+#: Methods that need no draft checkpoint (vllm/config/speculative.py:1296-1374).
+NO_DRAFT = ("ngram", "ngram_gpu", "suffix", "custom_class", "extract_hidden_states")
+
+
+@dataclass
+class Spec:
+    """`SpeculativeConfig`'s inputs as the file gives them (speculative-config merged with
+    `--spec-method/--spec-model/--spec-tokens`), and the method vLLM settles on."""
+
+    given: dict[str, tuple[Any, Span, str]]
+    method: str | None
+    #: Where to report something the file leaves out: the `speculative-config` key.
+    anchor: Span = (0, 0)
+
+    def value(self, key: str, default: Any = None) -> Any:
+        found = self.given.get(key)
+        return default if found is None or found[0] is None else found[0]
+
+    def has(self, key: str) -> bool:
+        return self.value(key) is not None
+
+    def span(self, key: str) -> Span:
+        found = self.given.get(key)
+        return found[1] if found is not None else self.anchor
+
+    @property
+    def uses_draft(self) -> bool:
+        """True when vLLM loads a draft checkpoint (a given `model`, or the target's own
+        MTP/DSpark layers) and goes through the draft-model branch of `__post_init__`."""
+        if self.method in NO_DRAFT:
+            return False
+        if self.method in ("mtp", "dspark"):
+            return self.has("model") or self.has("num_speculative_tokens")
+        return self.has("model")
+
+    @property
+    def method_known(self) -> bool:
+        """False when vLLM may still re-detect the method from the draft checkpoint's name
+        or architecture (`draft_model` with a draft: speculative.py:1436-1476)."""
+        return not (self.method == "draft_model" and self.has("model"))
+
+
+def spec(model: ConfigModel) -> Spec | None:
+    """None when vLLM never builds a SpeculativeConfig from this file (none given, or the
+    JSON or flags are refused before)."""
+    given = _effective(model)
+    if given is None:
+        return None
+    methods = model.catalogue.value_sets.get("speculative_methods")
+    mtp_types = model.catalogue.value_sets.get("mtp_model_types")
+    written = given.get("method", (None,))[0]
+    if methods is not None and written is not None and written not in methods:
+        return None  # pydantic refuses the method first
+    method = written
+    draft = given.get("model", (None,))[0]
+    if method is None:
+        if _is_custom_proposer_path(draft):
+            method = "custom_class"
+        elif draft in ("ngram", "[ngram]"):
+            method = "ngram"
+        else:
+            method = "draft_model"
+    if mtp_types is not None and method in mtp_types:
+        method = "mtp"
+    if method == "[ngram]":
+        method = "ngram"
+    flag = model.flag("speculative-config") or model.flag("spec-method")
+    flag = flag or model.flag("spec-tokens") or model.flag("spec-model")
+    anchor = token_span(model, flag.use.token) if flag is not None else (0, 0)
+    return Spec(given, method, anchor)
+
+
+def _is_custom_proposer_path(model: Any) -> bool:
+    """SpeculativeConfig._is_custom_proposer_path (vllm/config/speculative.py:1215)."""
+    if not isinstance(model, str):
+        return False
+    if model.startswith(("http://", "https://", "file://")) or "/" in model:
+        return False
+    parts = model.split(".")
+    return len(parts) >= 2 and all(part.isidentifier() for part in parts)
+
+
+def spec_tokens(config: Spec) -> int | None:
+    """`num_speculative_tokens` once `__post_init__` is done, when the file decides it:
+    suffix decoding defaults it to `suffix_decoding_max_tree_depth` (24)."""
+    tokens = config.value("num_speculative_tokens")
+    if tokens is None and config.method == "suffix":
+        tokens = config.value("suffix_decoding_max_tree_depth", 24)
+    number = as_number(tokens)
+    return int(number) if number is not None else None
+
+
+def numbers(values: Iterable[Any]) -> Iterator[float]:
+    for value in values:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            yield value
+
+
+# --- pydantic lax coercions of JSON values (the values already passed validation) ---------
+
+_TRUE = {"1", "on", "t", "true", "y", "yes"}
+
+
+def as_bool(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in _TRUE
+    return bool(value)
+
+
+def as_number(value: Any) -> float | None:
+    """An int/float field's value as pydantic hands it over ("12" → 12), or None."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, str):
+        try:
+            number = float(value.strip().replace("_", ""))
+        except ValueError:
+            return None
+        return int(number) if number.is_integer() else number
+    return None

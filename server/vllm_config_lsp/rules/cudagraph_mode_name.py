@@ -1,0 +1,57 @@
+"""`compilation-config.cudagraph_mode` is not a CUDA-graph mode; vLLM stops with a bare
+KeyError.
+
+## What vLLM does
+`CompilationConfig.validate_cudagraph_mode_before` looks a text value up with
+`CUDAGraphMode[value.upper()]` (vllm/config/compilation.py:874-879). An unknown name raises
+a `KeyError`, which pydantic does not wrap: `vllm serve` ends with a traceback whose only
+message is the upper-cased name in quotes (e.g. `'FULLL'`), while the arguments are parsed.
+Valid names: NONE, PIECEWISE, FULL, FULL_DECODE_ONLY, FULL_AND_PIECEWISE (any case).
+
+## Example
+```yaml
+model: Qwen/Qwen3-8B
+compilation-config:
+  cudagraph_mode: full_piecewise
+```
+
+## Fixed
+```yaml
+model: Qwen/Qwen3-8B
+compilation-config:
+  cudagraph_mode: FULL_AND_PIECEWISE
+```
+"""
+
+from collections.abc import Iterator
+
+from ..config_model import ConfigModel
+from ..findings import Finding, Severity
+from ..rule_support import finding
+from ._model_config import enum_names, name_fixes, raw_node
+
+CODE = "VC402"
+NAME = "cudagraph-mode-name"
+VLLM_SOURCE = "vllm/config/compilation.py:878"
+CATALOGUE = ("compilation.cudagraph_mode.name",)
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    node = raw_node(model, "compilation-config", "cudagraph_mode")
+    names = enum_names(model, "CUDAGraphMode")
+    if node is None or not isinstance(node.value, str) or not names:
+        return
+    key = node.value.upper()
+    if key in names:
+        return
+    where = (node.start, node.end)
+    yield finding(
+        CODE,
+        Severity.ERROR,
+        where,
+        f"KeyError: '{key}': vLLM looks `cudagraph_mode` up as CUDAGraphMode[...] and stops "
+        "with this bare KeyError (no other message). Valid modes: "
+        f"{', '.join(names)} (any case).",
+        source=VLLM_SOURCE,
+        fixes=name_fixes(where, node.value, names),
+    )
