@@ -6,6 +6,10 @@ offending line; a case with no phrase is one vLLM accepts. Verdicts were recorde
 tools/record_vllm_verdicts.py. A case vLLM refuses must get an error on the marked line
 whose message contains the phrase; a case vLLM accepts must get no error. A verdict that
 only reflects the CPU oracle's stub model (`# exclude: reason`) is skipped with its reason.
+Model-aware cases (`# model-policy: as-is`, tests/fidelity/cases/models/) name fixture model
+folders relative to the case file, or repository ids in the fake Hugging Face cache
+tests/fixtures/models/hf-cache: the engine gets the case's path and that cache, as the
+recorder gave the oracle.
 """
 
 from __future__ import annotations
@@ -25,6 +29,11 @@ VERDICTS = REPO / "tests" / "fidelity" / "verdicts"
 ALL = sorted(CASES.rglob("*.yaml"))
 
 
+@pytest.fixture(autouse=True)
+def _fixture_hub_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_CACHE", str(REPO / "tests" / "fixtures" / "models" / "hf-cache"))
+
+
 def _header(text: str, key: str) -> str | None:
     match = re.search(rf"^# {key}: (.+)$", text, re.M)
     return match.group(1).strip() if match else None
@@ -41,7 +50,7 @@ def test_case_agrees_with_vllm(case: Path) -> None:
         pytest.skip(excluded)
     phrase = _header(text, "phrase")
     index = TextIndex(text)
-    result = lint(text, model_on_cli=True if "model_arg" in verdict else None)
+    result = lint(text, model_on_cli=True if "model_arg" in verdict else None, path=case)
     errors = [
         (index.line_col(f.start)[0] + 1, f.message)
         for f in result.findings
@@ -66,7 +75,7 @@ def test_every_vllm_rule_has_a_fidelity_case() -> None:
     covered = set()
     for case in ALL:
         text = case.read_text(encoding="utf-8")
-        covered |= {f.code for f in lint(text).findings}
+        covered |= {f.code for f in lint(text, path=case).findings}
     about_vllm = {r.code for r in all_rules() if r.vllm_source and not r.code.startswith("VC00")}
     missing = sorted(about_vllm - covered)
     assert not missing, f"rules without a fidelity case: {missing}"

@@ -18,6 +18,13 @@ from generate_rule_docs import render_all
 RULES = {rule.code: rule for rule in all_rules()}
 
 
+@pytest.fixture(autouse=True)
+def _fixture_models(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Model-aware rules (VC6xx) name Hub models in their examples; their config.json files
+    are hand-written fixtures under tests/fixtures/models/<org>/<name>/."""
+    monkeypatch.setenv("VLLM_CONFIG_MODEL_DIRS", str(REPO / "tests" / "fixtures" / "models"))
+
+
 def _block(rule: Rule, heading: str) -> str:
     match = re.search(rf"## {heading}\n```yaml\n(.*?)```", rule.doc, re.S)
     assert match, f"{rule.code}: docstring lacks a '## {heading}' yaml block"

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Generate ``schemas/vllm-<version>.schema.json`` from a vLLM release wheel.
+"""Generate the catalogue of one vLLM release from its wheel, into ``schemas/``.
 
 The wheel is fetched with ``pip download --no-deps vllm==<version>`` (cached) and its
-``.py`` files are read from the zip with ``ast``; vLLM is never imported. See
-docs/schema-format.md for the output contract.
+``.py`` files are read from the zip with ``ast``; vLLM is never imported. The release is
+added to the compact store (``catalogue-<version>.json`` + ``shared-definitions.json``,
+which the engine reads); ``--standalone`` also writes the self-contained
+``vllm-<version>.schema.json`` (JSON Schema + ``x-vllm``) for editors. See
+docs/schema-format.md for both formats.
 
-    python tools/generate_schemas.py --version 0.33.0 [--wheel PATH] [--out schemas/]
+    python tools/generate_schemas.py --version 0.33.0 [--standalone] [--wheel PATH] [--out schemas/]
+    python tools/generate_schemas.py --export 0.10.2 [--out DIR]   # standalone from the store
 """
 
 from __future__ import annotations
@@ -17,11 +21,16 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
+from vllm_config_lsp import schema_store
 from vllm_source.build import Extraction, class_json, enum_json
 from vllm_source.jsonschema_out import SchemaBuilder, key_pattern
+from vllm_source.loader import loader_facts
 from vllm_source.value_sets import value_sets
 from vllm_source.wheel import DEFAULT_CACHE, fetch_wheel
+
+SHARED_FILE = "shared-definitions.json"
 
 GENERATOR = "tools/generate_schemas.py"
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -39,13 +48,31 @@ def _accepts_object(flag: dict[str, Any], schema: dict[str, Any]) -> bool:
     return flag["parse"] in OBJECT_PARSES and schema.get("type") != "string"
 
 
-def build_document(version: str, wheel: Path) -> dict[str, Any]:
+def extract(version: str, wheel: Path) -> dict[str, Any]:
+    """The ``x-vllm`` object of one release: everything the engine reads."""
     ex = Extraction(version, wheel)
     flags = ex.flags()
     class_infos, enum_infos = ex.reachable(flags)
-    classes = {c.name: class_json(c) for c in class_infos}
-    enums = {e.name: enum_json(e) for e in enum_infos}
-    sb = SchemaBuilder(classes, enums)
+    return {
+        "version": version,
+        "generator": GENERATOR,
+        "flags": flags,
+        "classes": {c.name: class_json(c) for c in class_infos},
+        "enums": {e.name: enum_json(e) for e in enum_infos},
+        "plugin_hooks": ex.parser.hooks,
+        "value_sets": value_sets(ex.index, ex.types, ex.extractor),
+        "loader": loader_facts(ex.index),
+    }
+
+
+def build_document(version: str, wheel: Path) -> dict[str, Any]:
+    return schema_document(extract(version, wheel))
+
+
+def schema_document(xv: dict[str, Any]) -> dict[str, Any]:
+    """The standalone schema file: JSON Schema derived from ``xv``, plus ``xv`` itself."""
+    version, flags, classes = xv["version"], xv["flags"], xv["classes"]
+    sb = SchemaBuilder(classes, xv["enums"])
 
     defs: dict[str, Any] = dict(sb.class_defs())
     flag_defs: dict[str, Any] = {}
@@ -96,15 +123,7 @@ def build_document(version: str, wheel: Path) -> dict[str, Any]:
         "patternProperties": patterns,
         "additionalProperties": False,
         "$defs": defs,
-        "x-vllm": {
-            "version": version,
-            "generator": GENERATOR,
-            "flags": flags,
-            "classes": classes,
-            "enums": enums,
-            "plugin_hooks": ex.parser.hooks,
-            "value_sets": value_sets(ex.index, ex.types, ex.extractor),
-        },
+        "x-vllm": xv,
     }
 
 
@@ -112,21 +131,56 @@ def render(doc: dict[str, Any]) -> str:
     return json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+def _store_json(data: Any) -> str:
+    return json.dumps(data, indent=0, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_store(xv: dict[str, Any], out: Path) -> Path:
+    """Add (or replace) one release in the compact store; drop definitions no release uses."""
+    shared_path = out / SHARED_FILE
+    shared: dict[str, Any] = (
+        json.loads(shared_path.read_text(encoding="utf-8")) if shared_path.exists() else {}
+    )
+    entry = schema_store.split(xv, shared)
+    path = out / f"catalogue-{xv['version']}.json"
+    path.write_text(_store_json(entry), encoding="utf-8")
+    used: set[str] = set()
+    for other in out.glob("catalogue-*.json"):
+        used |= schema_store.referenced(json.loads(other.read_text(encoding="utf-8")))
+    shared_path.write_text(
+        _store_json({k: v for k, v in shared.items() if k in used}), encoding="utf-8"
+    )
+    return path
+
+
+def read_store(version: str, out: Path) -> dict[str, Any]:
+    shared = json.loads((out / SHARED_FILE).read_text(encoding="utf-8"))
+    entry = json.loads((out / f"catalogue-{version}.json").read_text(encoding="utf-8"))
+    return schema_store.join(entry, shared)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    ap.add_argument("--version", required=True, help="vLLM release, e.g. 0.33.0")
+    what = ap.add_mutually_exclusive_group(required=True)
+    what.add_argument("--version", help="vLLM release to generate, e.g. 0.33.0")
+    what.add_argument("--export", metavar="VERSION", help="write a stored release standalone")
+    ap.add_argument("--standalone", action="store_true", help="also write vllm-X.schema.json")
     ap.add_argument("--wheel", type=Path, help="use this wheel instead of downloading")
     ap.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, help="wheel cache")
     ap.add_argument("--out", type=Path, default=Path("schemas"), help="output directory")
     args = ap.parse_args(argv)
-    wheel = args.wheel or fetch_wheel(args.version, args.cache_dir)
-    doc = build_document(args.version, wheel)
     args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / f"vllm-{args.version}.schema.json"
-    path.write_text(render(doc), encoding="utf-8")
-    xv = doc["x-vllm"]
+    if args.export:
+        xv = read_store(args.export, args.out)
+    else:
+        wheel = args.wheel or fetch_wheel(args.version, args.cache_dir)
+        xv = extract(args.version, wheel)
+        write_store(xv, args.out)
+    if args.export or args.standalone:
+        path = args.out / f"vllm-{xv['version']}.schema.json"
+        path.write_text(render(schema_document(xv)), encoding="utf-8")
     print(
-        f"wrote {path}: {len(xv['flags'])} flags, {len(xv['classes'])} classes, "
+        f"{xv['version']}: {len(xv['flags'])} flags, {len(xv['classes'])} classes, "
         f"{len(xv['enums'])} enums, {len(xv['value_sets'])} value sets",
         file=sys.stderr,
     )

@@ -10,6 +10,12 @@ install.sh` makes its venv in ~80 s). Usage:
 
 With no case arguments every case without a verdict is recorded (`--all` re-records all).
 A case file without `model:` is run as `vllm serve dummy/model --config FILE`.
+
+A case whose header says `# model-policy: as-is` (the model-aware cases in
+tests/fidelity/cases/models/) is run with the oracle's `--model-policy as-is`: its model is a
+fixture folder given relative to the case file (the oracle runs in the case's folder, as
+vLLM resolves local paths against its working directory) or a repository id in the fake
+Hugging Face cache tests/fixtures/models/hf-cache (HF_HUB_CACHE points there).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "fidelity" / "cases"
 VERDICTS = ROOT / "tests" / "fidelity" / "verdicts"
+HF_CACHE = ROOT / "tests" / "fixtures" / "models" / "hf-cache"
 #: Oracle output fields worth keeping (the rest is environment noise).
 KEEP = ("ok", "stage", "step", "error_type", "message", "oracle_notes", "cli_args", "inconclusive")
 
@@ -37,13 +44,24 @@ def _has_model(case: Path) -> bool:
     return any(line.startswith(("model:", "model :")) for line in case.read_text().splitlines())
 
 
+def model_policy(case: Path) -> str:
+    """`stub` (default) or the case header's `# model-policy: as-is`."""
+    head = case.read_text().splitlines()[:5]
+    return "as-is" if "# model-policy: as-is" in head else "stub"
+
+
 def _run_batch(oracle_dir: Path, cases: list[Path], extra: list[str]) -> list[dict[str, Any]]:
     if not cases:
         return []
     python = oracle_dir / "venv" / "bin" / "python"
     command = [str(python), str(oracle_dir / "oracle.py"), "--batch", *map(str, cases), *extra]
     env = {**os.environ, "VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1"}
-    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    cwd = None
+    if "as-is" in extra:
+        env["HF_HUB_CACHE"] = str(HF_CACHE)
+        cwd = cases[0].parent
+        assert all(c.parent == cwd for c in cases), "as-is cases run per folder"
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd, check=False)
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     if len(rows) != len(cases):
         sys.exit(
@@ -53,17 +71,25 @@ def _run_batch(oracle_dir: Path, cases: list[Path], extra: list[str]) -> list[di
 
 
 def record(oracle_dir: Path, cases: list[Path]) -> int:
-    with_model = [c for c in cases if _has_model(c)]
-    without = [c for c in cases if not _has_model(c)]
+    as_is = [c for c in cases if model_policy(c) == "as-is"]
+    with_model = [c for c in cases if _has_model(c) and c not in as_is]
+    without = [c for c in cases if not _has_model(c) and c not in as_is]
     results = _run_batch(oracle_dir, with_model, [])
     results += _run_batch(oracle_dir, without, ["--model-arg", "dummy/model"])
-    for case, row in zip(with_model + without, results, strict=True):
+    folders = sorted({c.parent for c in as_is})
+    by_folder = [[c for c in as_is if c.parent == folder] for folder in folders]
+    for group in by_folder:
+        results += _run_batch(oracle_dir, group, ["--model-policy", "as-is"])
+    ordered = with_model + without + [c for group in by_folder for c in group]
+    for case, row in zip(ordered, results, strict=True):
         verdict = {key: row.get(key) for key in KEEP if row.get(key) is not None}
         verdict["ok"] = bool(row.get("ok"))
         verdict["vllm_version"] = row.get("vllm_version")
         verdict["model_substituted"] = bool((row.get("model") or {}).get("substituted"))
         if case in without:
             verdict["model_arg"] = "dummy/model"
+        if case in as_is:
+            verdict["model_policy"] = "as-is"
         target = verdict_path(case)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(verdict, indent=1, sort_keys=True) + "\n", encoding="utf-8")

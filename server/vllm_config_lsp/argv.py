@@ -5,7 +5,9 @@ Mirrors `FlexibleArgumentParser.load_config_file` (vllm/utils/argparse_utils.py:
 underscore/dash folding before the first `.`, `-O` rewriting, and dotted keys merged into
 one JSON argument appended at the end. The pitfalls are reproduced on purpose: `false` is
 dropped, list items become separate tokens, a dotted key takes the *next token* as its
-value whatever that is.
+value whatever that is. Older releases differ (`LoaderSpec`, read from each wheel): before
+0.10 a list is one `str(list)` token, before 0.16 a mapping is its Python repr, before 0.9
+there are no dotted keys and `_` becomes `-` in the whole key.
 """
 
 from __future__ import annotations
@@ -17,8 +19,11 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from .catalogue import LoaderSpec
 from .human_numbers import human_readable_int
 from .yaml_document import construct_value
+
+_CURRENT_LOADER = LoaderSpec()
 
 
 @dataclass(eq=False)
@@ -64,14 +69,22 @@ class LoadEvent:
     detail: str = ""
 
 
-def config_tokens(pairs: list[Pair]) -> tuple[list[Token], list[LoadEvent]]:
+def config_tokens(
+    pairs: list[Pair], loader: LoaderSpec = _CURRENT_LOADER
+) -> tuple[list[Token], list[LoadEvent]]:
     """`load_config_file`: each top-level key becomes `--key` plus value tokens."""
     tokens: list[Token] = []
     events: list[LoadEvent] = []
     for pair in pairs:
         option = Token("--" + pair.key, pair, pair.key_node, is_key=True)
         value = pair.value
-        if isinstance(value, bool):
+        stringified = (isinstance(value, list) and loader.list == "str") or (
+            isinstance(value, dict) and loader.dict == "str"
+        )
+        if stringified:  # older releases: `str(value)`, one token, even for `[]`
+            tokens.append(option)
+            tokens.append(Token(_py_str(value), pair, pair.value_node))
+        elif isinstance(value, bool):
             if value:
                 tokens.append(option)
             else:
@@ -112,12 +125,17 @@ def _dash(match: re.Match[str]) -> str:
     return match.group(0).replace("_", "-")
 
 
-def rewrite_tokens(tokens: list[Token]) -> tuple[list[Token], list[LoadEvent]]:
+def rewrite_tokens(
+    tokens: list[Token], loader: LoaderSpec = _CURRENT_LOADER
+) -> tuple[list[Token], list[LoadEvent]]:
     """`FlexibleArgumentParser.parse_args` before argparse proper (argparse_utils.py:371-521)."""
     processed: list[Token] = []
     for index, token in enumerate(tokens):
         arg = token.text
-        if arg.startswith("--"):
+        if arg.startswith("--") and loader.key_fold == "whole":
+            key, sep, value = arg.partition("=")
+            processed.append(_retext(token, "--" + key[2:].replace("_", "-") + sep + value))
+        elif arg.startswith("--"):
             if "=" in arg:
                 key, value = arg.split("=", 1)
                 text = f"{_FIRST_SEGMENT.sub(_dash, key, count=1)}={value}"
@@ -132,6 +150,8 @@ def rewrite_tokens(tokens: list[Token]) -> tuple[list[Token], list[LoadEvent]]:
             processed.append(_retext(token, "--optimization-level"))
         else:
             processed.append(token)
+    if not loader.dotted_keys:
+        return processed, []
     return _merge_dotted(processed)
 
 

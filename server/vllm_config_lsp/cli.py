@@ -30,7 +30,18 @@ def _check_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=["text", "json", "github", "sarif"], default="text")
     parser.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     parser.add_argument(
-        "--vllm-version", default=None, help=f"vLLM release (default {DEFAULT_VERSION})"
+        "--vllm-version",
+        default=None,
+        help="vLLM release, e.g. 0.10.2 or 0.10 (default: the file's `# vllm-config: "
+        "version=` comment, the workspace's installed vLLM, an image tag beside the file, "
+        f"else {DEFAULT_VERSION})",
+    )
+    parser.add_argument(
+        "--migrate-to",
+        metavar="VERSION",
+        default=None,
+        help="rewrite each file for this vLLM release first (renames and removals with a "
+        "known replacement; what needs a decision is listed), then check against it",
     )
     parser.add_argument("--select", type=_codes, default=None, help="only these codes (prefixes)")
     parser.add_argument("--ignore", type=_codes, default=None, help="skip these codes (prefixes)")
@@ -47,21 +58,24 @@ def _check_parser() -> argparse.ArgumentParser:
 
 
 def _run_check(argv: Sequence[str]) -> int:
-    from .catalogue import DEFAULT_VERSION, available_versions
+    from .catalogue import available_versions
     from .engine import lint
-    from .files import discover, marker_options, read_config
+    from .files import discover, read_config
     from .findings import Finding, Severity, apply_edits, safe_fix_edits
     from .reporting import RENDERERS, FileReport, render_text
 
     args = _check_parser().parse_args(argv)
+    from .versions import choose_version, nearest_release
+
     versions = available_versions()
-    if args.vllm_version is not None and args.vllm_version not in versions:
-        print(
-            f"vllm-config-lsp: unknown vLLM version {args.vllm_version!r}; "
-            f"known: {', '.join(versions)}",
-            file=sys.stderr,
-        )
-        return 2
+    for given in (args.vllm_version, args.migrate_to):
+        if given is not None and nearest_release(given) is None:
+            print(
+                f"vllm-config-lsp: unknown vLLM version {given!r}; "
+                f"known: {', '.join(versions)} (any patch of these minors)",
+                file=sys.stderr,
+            )
+            return 2
     threshold = Severity[args.fail_on.upper()]
     reports: list[FileReport] = []
     io_error = False
@@ -72,17 +86,24 @@ def _run_check(argv: Sequence[str]) -> int:
             io_error = True
             continue
         text = read.text
-        version = args.vllm_version or marker_options(text).get("version") or DEFAULT_VERSION
-        if version not in versions:
-            version = DEFAULT_VERSION
+        version, _why = choose_version(
+            text, setting=args.vllm_version, file_path=path, setting_label="--vllm-version"
+        )
+        if args.migrate_to is not None:
+            migrated = _migrate(path, text, args.migrate_to, args.model_on_cli)
+            if migrated is None:
+                io_error = True
+            else:
+                text, version = migrated
 
-        def run(source: str, version: str = version) -> list[Finding]:
+        def run(source: str, version: str = version, path: Path = path) -> list[Finding]:
             return lint(
                 source,
                 version=version,
                 select=args.select,
                 ignore=args.ignore,
                 model_on_cli=args.model_on_cli,
+                path=path,
             ).findings
 
         findings = run(text)
@@ -117,6 +138,28 @@ def _run_check(argv: Sequence[str]) -> int:
         return 2
     failing = any(f.severity >= threshold for report in reports for f in report.findings)
     return 1 if failing else 0
+
+
+def _migrate(
+    path: Path, text: str, target: str, model_on_cli: bool | None
+) -> tuple[str, str] | None:
+    """Rewrite `path` for `target` in place, report what was done and what was not on
+    stderr; (new text, release) or None when the file cannot be written."""
+    from .migrate import migrate
+
+    result = migrate(text, target, model_on_cli=model_on_cli)
+    for line in result.applied:
+        print(f"{path}: {line}", file=sys.stderr)
+    for line in result.needs_human:
+        print(f"{path}: needs a decision: {line}", file=sys.stderr)
+    if result.changed:
+        try:
+            with path.open("w", encoding="utf-8", newline="") as handle:
+                handle.write(result.text)
+        except OSError as error:
+            print(f"{path}: cannot write: {error.strerror or error}", file=sys.stderr)
+            return None
+    return result.text, result.target
 
 
 def _run_rules(argv: Sequence[str]) -> int:

@@ -300,7 +300,12 @@ def _tree_for(model: ConfigModel, token: Token, text: str, human: bool) -> Value
     node = token.node
     if node is None:
         return json_in_string(text, 0, 0, human_numbers=human)
-    if isinstance(node, MappingNode) and token.pair is not None and token.pair.value_node is node:
+    if (
+        isinstance(node, MappingNode)
+        and token.pair is not None
+        and token.pair.value_node is node
+        and model.catalogue.loader.dict == "json"  # before 0.16: the text is `str(dict)`
+    ):
         return yaml_to_value(node, model.text)
     if isinstance(node, ScalarNode) and node.value == text and node.tag.endswith(":str"):
         return json_in_scalar(model.text, node, human_numbers=human)

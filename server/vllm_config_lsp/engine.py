@@ -10,11 +10,13 @@ from __future__ import annotations
 import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
-from .catalogue import DEFAULT_VERSION, load_catalogue
+from .catalogue import load_catalogue
 from .config_model import ConfigModel, build_model
 from .findings import Finding, Severity
 from .rules import Rule, all_rules
+from .suppression import apply as apply_suppressions
 
 #: Files larger than this are not parsed (a config is a few KB; this keeps editors responsive).
 MAX_BYTES = 2_000_000
@@ -44,11 +46,15 @@ def _selected(
 def lint(
     text: str,
     *,
-    version: str = DEFAULT_VERSION,
+    version: str | None = None,
     select: set[str] | None = None,
     ignore: set[str] | None = None,
     model_on_cli: bool | None = None,
+    path: Path | None = None,
+    model_dirs: Iterable[Path] = (),
 ) -> LintResult:
+    """`path` (the file on disk) and `model_dirs` let model-aware rules find the model's
+    files: relative model folders are resolved against the file's folder."""
     if len(text) > MAX_BYTES:
         return LintResult(
             [
@@ -62,9 +68,20 @@ def lint(
             ],
             None,
         )
-    model = build_model(text, load_catalogue(version), model_on_cli=model_on_cli)
+    if version is None:  # front ends pass their choice; else the file's own marker counts
+        from .versions import choose_version
+
+        version = choose_version(text)[0]
+    model = build_model(
+        text,
+        load_catalogue(version),
+        model_on_cli=model_on_cli,
+        path=path,
+        model_dirs=tuple(model_dirs),
+    )
     findings: list[Finding] = []
-    for rule in _selected(all_rules(), select, ignore):
+    selected = _selected(all_rules(), select, ignore)
+    for rule in selected:
         try:
             findings.extend(rule.check(model))
         except Exception:  # a rule bug must not take the other diagnostics down
@@ -78,5 +95,15 @@ def lint(
                     f"internal error in rule {rule.code}: {detail}",
                 )
             )
+    # `# vllm-config: disable=…` comments apply to every front end alike
+    try:
+        findings = apply_suppressions(model, findings, {rule.code for rule in selected})
+    except Exception:  # a suppression bug must not hide the findings either
+        detail = traceback.format_exc(limit=-1).strip().splitlines()[-1]
+        findings.append(
+            Finding(
+                INTERNAL_ERROR, Severity.WARNING, 0, 0, f"internal error in suppression: {detail}"
+            )
+        )
     findings.sort(key=Finding.sort_key)
     return LintResult(findings, model)

@@ -1,8 +1,9 @@
 """Which files are vLLM configs, and reading them safely.
 
 A directory walk must not lint every YAML file of a repository (Helm charts, workflows…):
-only files named like vLLM configs or marked with a `# vllm-config` comment are picked. Named
-files are always checked. Reading never raises: binary or undecodable files are reported.
+only files the language server would check too are picked (named like vLLM configs, marked
+with a `# vllm-config` comment, or whose keys are vLLM flags: `association`). Named files are
+always checked. Reading never raises: binary or undecodable files are reported.
 """
 
 from __future__ import annotations
@@ -54,16 +55,18 @@ def marker_options(text: str) -> dict[str, str]:
 
 
 def looks_like_config(path: Path) -> bool:
+    """The language server's association rules with default settings (name, marker comment,
+    content), so `check DIR` picks exactly the files an editor would check."""
+    from .association import DETECTION_BYTES, classify
+
     if path.suffix.lower() not in YAML_SUFFIXES:
         return False
-    if "vllm" in path.name.lower():
-        return True
     try:
         with path.open("rb") as handle:
-            head = handle.read(4096).decode("utf-8", errors="replace")
+            head = handle.read(DETECTION_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return False
-    return bool(marker_options(head))
+    return classify(path.as_posix(), head) is not None
 
 
 def discover(paths: list[Path]) -> Iterator[Path]:

@@ -23,9 +23,11 @@ from .typetree import TNode, TypeResolver, public
 from .values import NotConstant, const_eval
 from .wheel import WheelSource
 
-# Where ``vllm serve`` builds its parser; a per-version table once older releases
-# (explicit add_argument calls elsewhere) are supported.
+# Where ``vllm serve`` builds its parser: the only version-specific fact of the generator.
+# 0.7 onwards: ``ServeSubcommand.subparser_init(subparsers)``; 0.6: ``vllm.scripts.main``
+# builds the root parser and its ``serve`` sub-parser inline.
 SERVE_ENTRY = ("vllm.entrypoints.cli.serve", "ServeSubcommand", "subparser_init")
+LEGACY_SERVE_ENTRY = ("vllm.scripts", "main")
 PARSER_MODULE, PARSER_CLASS = "vllm.utils.argparse_utils", "FlexibleArgumentParser"
 
 NO_VALUE_ACTIONS = {
@@ -74,11 +76,18 @@ class Extraction:
         self.parser = self._run_serve()
 
     def _run_serve(self) -> ParserVal:
-        subparsers = SubparsersVal()
-        self.interp.run_method(*SERVE_ENTRY, [subparsers])
-        if len(subparsers.parsers) != 1:
-            raise RuntimeError(f"expected one serve parser, got {len(subparsers.parsers)}")
-        return subparsers.parsers[0]
+        if self.index.resolve(SERVE_ENTRY[0], SERVE_ENTRY[1]).kind == "class":
+            subparsers = SubparsersVal()
+            self.interp.run_method(*SERVE_ENTRY, [subparsers])
+            if len(subparsers.parsers) != 1:
+                raise RuntimeError(f"expected one serve parser, got {len(subparsers.parsers)}")
+            return subparsers.parsers[0]
+        self.interp.run_function(*LEGACY_SERVE_ENTRY, [])
+        for sub in self.interp.subparsers:
+            for name, parser in zip(sub.names, sub.parsers, strict=True):
+                if name == "serve":
+                    return parser
+        raise RuntimeError("no `serve` sub-parser found")
 
     def _boolean_inverse_prefixes(self) -> dict[str, str]:
         """``--enable-``/``--disable-`` pairing, if the parser re-registers

@@ -110,6 +110,7 @@ class GroupVal:
 @dataclass
 class SubparsersVal:
     parsers: list[ParserVal] = field(default_factory=list)
+    names: list[str | None] = field(default_factory=list)
 
 
 class _Return(Exception):
@@ -142,6 +143,8 @@ class Interpreter:
         self.kwargs = kwargs
         self.warnings: list[str] = []
         self.depth = 0
+        #: ``add_subparsers()`` results of parsers the interpreted code built itself.
+        self.subparsers: list[SubparsersVal] = []
 
     # -- entry ----------------------------------------------------------------------
     def run_method(self, module: str, cls_name: str, method: str, args: list[Any]) -> Any:
@@ -153,6 +156,21 @@ class Interpreter:
         if fn is None:
             raise RuntimeError(f"{cls_name}.{method} not found")
         return self.call_function(fn, [Instance(cv), *args], {})
+
+    def run_function(self, module: str, name: str, args: list[Any]) -> Any:
+        """Run a module-level function (the 0.6 entry point ``vllm.scripts.main``)."""
+        ref = self.index.resolve(module, name)
+        if ref.kind != "func":
+            raise RuntimeError(f"{module}.{name} not found")
+        return self.call_function(FuncVal(ref), args, {})
+
+    def _is_parser_class(self, ref: Ref) -> bool:
+        """A subclass of ``argparse.ArgumentParser`` (``FlexibleArgumentParser``)."""
+        return any(
+            b.qualname == "argparse.ArgumentParser"
+            for r in self._mro(ref)
+            for b in self.types.class_bases(r)
+        )
 
     # -- lookups ----------------------------------------------------------------------
     def _lookup(self, cv: ClassVal, name: str, skip_self: bool = False) -> Any:
@@ -423,7 +441,10 @@ class Interpreter:
         if isinstance(obj, dict) and not isinstance(key, (Opaque, slice)):
             return obj.get(key, Opaque(ast.unparse(node)))
         if isinstance(obj, (list, tuple, str)) and isinstance(key, (int, slice)):
-            return obj[key]
+            try:
+                return obj[key]
+            except (IndexError, TypeError):  # out of range, or a slice bound not known
+                return Opaque(ast.unparse(node))
         return Opaque(ast.unparse(node))
 
     def getattr(self, f: Frame, obj: Any, attr: str, node: ast.AST) -> Any:
@@ -487,6 +508,8 @@ class Interpreter:
                 self._hook(f, node, args)
             return self.call_external(func.qualname, args, node)
         if isinstance(func, ClassVal):
+            if self._is_parser_class(func.ref):
+                return ParserVal()  # a root parser built by the entry point itself (0.6)
             return Instance(func)
         if isinstance(func, Opaque) and any(isinstance(a, ParserVal) for a in args):
             self._hook(f, node, args)
@@ -548,12 +571,17 @@ class Interpreter:
                 src = self.index.source_of(f.module, node)
                 parser.calls.append(ArgCall(args, kwargs, origin, src, group))
                 return Opaque("action")
+            if name == "add_subparsers":
+                sub = SubparsersVal()
+                self.subparsers.append(sub)
+                return sub
             if name in ("add_argument_group", "add_mutually_exclusive_group"):
                 title = kwargs.get("title", args[0] if args else None)
                 return GroupVal(parser, title if isinstance(title, str) else group)
             return Opaque(ast.unparse(node))
         if isinstance(obj, SubparsersVal) and name == "add_parser":
             p = ParserVal()
+            obj.names.append(args[0] if args and isinstance(args[0], str) else None)
             if kwargs.get("add_help", True) is not False:
                 src = self.index.source_of(f.module, node)
                 p.calls.append(ArgCall(["-h", "--help"], {"action": "help"}, None, src, None))
@@ -611,6 +639,8 @@ class Interpreter:
             }
             if v.ref.short in known:
                 return TypeFn(known[v.ref.short])
+            if v.ref.short == "nullable_str":  # 0.6-0.8: "" and "None" -> None, else str
+                return TypeFn("str", optional=True)
             assert v.ref.node is not None
             return TypeFn("custom", source=self.index.segment(v.ref.module, v.ref.node))
         if isinstance(v, LambdaVal):

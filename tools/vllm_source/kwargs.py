@@ -93,13 +93,29 @@ class KwargsComputer:
 
     def _read_compute_kwargs(self) -> None:
         """Pick the data ``_compute_kwargs`` hard-codes (field-name sets, tip text) from
-        the wheel, so a release that extends them is followed automatically."""
+        the wheel, so a release that extends them is followed automatically.
+
+        Releases before 0.9 have no ``_compute_kwargs``: ``get_kwargs`` does the work
+        itself with fewer branches (no dataclass-valued flags, no ``bool | str``
+        ``nargs='?'`` form), so those branches are switched on only when the wheel's
+        function mentions them.
+        """
         self.human_int_fields: set[str] = set()
         self.human_int_or_auto_fields: set[str] = set()
         self.json_tip = ""
         ref = self.index.resolve(COMPUTE_MODULE, "_compute_kwargs")
         if ref.kind != "func" or ref.node is None:
-            raise RuntimeError("vllm.engine.arg_utils._compute_kwargs not found")
+            ref = self.index.resolve(COMPUTE_MODULE, "get_kwargs")
+        if ref.kind != "func" or ref.node is None:
+            # 0.6-0.7: every flag is an explicit add_argument call; nothing to emulate.
+            self.dataclass_branch = self.bool_or_str_branch = self.dict_or_str_branch = False
+            self.human_int_doc = self.human_int_or_auto_doc = ""
+            return
+        text = ast.unparse(ref.node)
+        self.dataclass_branch = "is_dataclass" in text
+        self.bool_or_str_branch = "const" in text
+        self.dict_or_str_branch = "union_dict_and_str" in text
+        self._local_sets: dict[str, list[Any]] = {}
         for node in ast.walk(ref.node):
             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
                 name = node.targets[0].id
@@ -107,22 +123,44 @@ class KwargsComputer:
                     val = const_eval(self.index, COMPUTE_MODULE, node.value)
                 except NotConstant:
                     continue
+                if isinstance(val, list):
+                    self._local_sets[name] = val
                 if name == "human_readable_int_args":
                     self.human_int_fields = set(val)
                 elif name == "json_tip":
                     self.json_tip = str(val)
             if isinstance(node, ast.If) and isinstance(node.test, ast.Compare):
-                t = node.test
-                if (
-                    isinstance(t.left, ast.Name)
-                    and t.left.id == "name"
-                    and isinstance(t.ops[0], ast.Eq)
-                    and isinstance(t.comparators[0], ast.Constant)
-                    and "human_readable_int_or_auto" in ast.unparse(node.body[0])
-                ):
-                    self.human_int_or_auto_fields.add(str(t.comparators[0].value))
+                self._human_int_test(node)
         self.human_int_doc = self._doc("human_readable_int")
         self.human_int_or_auto_doc = self._doc("human_readable_int_or_auto")
+
+    def _human_int_test(self, node: ast.If) -> None:
+        """``if name == "max_model_len": ...human_readable_int_or_auto`` and the older
+        ``if name in {"max_model_len", ...}: ...human_readable_int`` (literal or local set)."""
+        t = node.test
+        assert isinstance(t, ast.Compare)
+        if not (isinstance(t.left, ast.Name) and t.left.id == "name"):
+            return
+        body = ast.unparse(node.body[0])
+        comp = t.comparators[0]
+        if (
+            isinstance(t.ops[0], ast.Eq)
+            and isinstance(comp, ast.Constant)
+            and "human_readable_int_or_auto" in body
+        ):
+            self.human_int_or_auto_fields.add(str(comp.value))
+        elif (
+            isinstance(t.ops[0], ast.In)
+            and "human_readable_int" in body
+            and "human_readable_int_or_auto" not in body
+        ):
+            if isinstance(comp, (ast.Set, ast.List, ast.Tuple)):
+                names = [e.value for e in comp.elts if isinstance(e, ast.Constant)]
+            elif isinstance(comp, ast.Name):  # ``human_readable_ints = {...}`` (0.10)
+                names = self._local_sets.get(comp.id, [])
+            else:
+                names = []
+            self.human_int_fields.update(str(n) for n in names)
 
     def _doc(self, func: str) -> str:
         ref = self.index.resolve(COMPUTE_MODULE, func)
@@ -159,7 +197,7 @@ class KwargsComputer:
         ]
         kinds = {a["kind"] for a in atoms}
         dataclass_atom = next((a for a in atoms if a["kind"] == "class"), None)
-        if dataclass_atom is not None:
+        if dataclass_atom is not None and self.dataclass_branch:
             name = dataclass_atom["name"]
             kw["type"] = TypeFn(f"dataclass:{name}")
             if name in self.exported:
@@ -168,7 +206,7 @@ class KwargsComputer:
                     f"/api/vllm/config/#vllm.config.{name}"
                 )
             kw["help"] += f"\n\n{self.json_tip}"
-        elif kinds == {"bool", "str", "none"} and len(atoms) == 3:
+        elif self.bool_or_str_branch and kinds == {"bool", "str", "none"} and len(atoms) == 3:
             kw.update(type=TypeFn("bool_or_str"), nargs="?", const=True)
         elif "bool" in kinds:
             kw["action"] = "boolean_optional"
@@ -205,7 +243,11 @@ class KwargsComputer:
                 kw["type"] = TypeFn("int")
         elif "float" in kinds:
             kw["type"] = TypeFn("float")
-        elif "dict" in kinds and ("str" in kinds or any(not _builtin_kind(a) for a in atoms)):
+        elif (
+            self.dict_or_str_branch
+            and "dict" in kinds
+            and ("str" in kinds or any(not _builtin_kind(a) for a in atoms))
+        ):
             kw["type"] = TypeFn("dict_or_str")
         elif "dict" in kinds:
             kw["type"] = TypeFn("json")

@@ -268,5 +268,14 @@ def _unique(values: list[Any]) -> list[Any]:
 def value_sets(
     index: SourceIndex, types: TypeResolver, extractor: ClassExtractor
 ) -> dict[str, dict[str, Any]]:
+    """Every set of ``SPECS`` the wheel defines; older releases lack some symbols (or keep
+    them in another shape), and a set that cannot be read is left out rather than guessed,
+    so the engine treats the value as unchecked."""
     reader = ValueSetReader(index, types, extractor)
-    return {spec.name: reader.read(spec) for spec in SPECS}
+    out: dict[str, dict[str, Any]] = {}
+    for spec in SPECS:
+        try:
+            out[spec.name] = reader.read(spec)
+        except (RuntimeError, NotAValueSet):
+            continue
+    return out

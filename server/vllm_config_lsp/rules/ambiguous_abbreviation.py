@@ -46,7 +46,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         message = f"{head} could match {shown}{more}"
         fixes = []
         if pair is not None and error.token.is_key:
-            history = removed_flag(pair.key.replace("_", "-"))
+            history = removed_flag(pair.key.replace("_", "-"), model.catalogue.version)
             if history is not None:
                 message += f": `{pair.key}` was {history.message}"
             written = "--" + pair.key.replace("_", "-")

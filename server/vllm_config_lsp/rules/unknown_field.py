@@ -56,11 +56,11 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             f"a field of {issue.class_name}"
         )
         fixes: list[Fix] = []
-        history = removed_field(issue.class_name, name)
+        history = removed_field(issue.class_name, name, model.catalogue.version)
         replacement = None
         if history is not None:
             message += f": {history.message}"
-            replacement = history.rename_to
+            replacement = history.rename_to or history.suggested
         elif cls is not None:
             replacement = closest(
                 name.replace("-", "_"), [f for f, spec in cls.fields.items() if spec.init]
@@ -74,7 +74,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
                     Fix(
                         f"Rename `{name}` to `{replacement}`",
                         (edit,),
-                        safe=history is not None,
+                        safe=history is not None and history.rename_to is not None,
                         preferred=True,
                     )
                 )

@@ -43,19 +43,24 @@ def _suggestion(model: ConfigModel, key: str) -> str | None:
 
 
 def _findings_for(model: ConfigModel, pair: Pair, severity: Severity, tail: str) -> Finding:
-    key_text = "--" + pair.key.split(".", 1)[0].replace("_", "-")
+    # Before 0.9 there are no dotted keys: the whole key is the option name.
+    dotted = model.catalogue.loader.dotted_keys
+    key_text = "--" + (pair.key.split(".", 1)[0] if dotted else pair.key).replace("_", "-")
     message = f"unrecognized arguments: {key_text}"
     fixes: list[Fix] = []
-    history = removed_flag(key_text[2:])
+    history = removed_flag(key_text[2:], model.catalogue.version)
     if history is not None:
         message += f": {history.message}"
         if history.rename_to:
             fixes.append(rename_key_fix(model, pair, spell_like(pair.key, history.rename_to)))
+        elif history.suggested:
+            new_key = spell_like(pair.key, history.suggested)
+            fixes.append(rename_key_fix(model, pair, new_key, safe=False))
     else:
         suggestion = _suggestion(model, pair.key)
         if suggestion:
             new_key = spell_like(pair.key, suggestion) + (
-                "." + pair.key.split(".", 1)[1] if "." in pair.key else ""
+                "." + pair.key.split(".", 1)[1] if "." in pair.key and dotted else ""
             )
             message += f": did you mean `{new_key}`?"
             fixes.append(rename_key_fix(model, pair, new_key, safe=False))

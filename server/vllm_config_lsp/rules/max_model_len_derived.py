@@ -1,0 +1,99 @@
+"""`max-model-len` is longer than the context the model's config.json allows.
+
+## What vLLM does
+`_get_and_verify_max_len` (vllm/config/model.py:2545-2690) derives the model's maximum
+context from config.json: the smallest of `max_position_embeddings`, `n_positions`,
+`max_seq_len`, `seq_length`, `max_target_positions`, … (`model_max_length` wins when set),
+capped at `sliding_window` with `disable-sliding-window`, times the RoPE scaling `factor`
+(except for `llama3`, `yarn`, `longrope` and other types whose positions are already
+scaled, and for Gemma 3). A larger `max-model-len` stops the start with `User-specified
+max_model_len (65536) is greater than the derived max_model_len
+(max_position_embeddings=32768.0 or model_max_length=None in model's config.json).` unless
+the environment sets `VLLM_ALLOW_LONG_MAX_MODEL_LEN=1`: then vLLM only warns that
+positions past the trained length give NaNs or out-of-bounds errors. When this linter runs
+with that variable set, the finding is a warning too. Human-readable values count like
+vLLM: `64k` is 64000, `64K` is 65536.
+
+## Example
+```yaml
+model: Qwen/Qwen2.5-7B-Instruct
+max-model-len: 64K
+```
+
+## Fixed
+```yaml
+model: Qwen/Qwen2.5-7B-Instruct
+max-model-len: 32768
+```
+"""
+
+import os
+from collections.abc import Iterator
+
+from ..config_model import ConfigModel
+from ..findings import Finding
+from ..model_files import HfConfig, MaxLen
+from ._checkpoint import pretty_float, served
+from ._engine import error, field_value, given_field, is_int, removal, replace, warning
+
+CODE = "VC604"
+NAME = "max-model-len-over-derived"
+VLLM_SOURCE = "vllm/config/model.py:2680"
+CATALOGUE = ("model.max_model_len.derived",)
+
+ESCAPE = "VLLM_ALLOW_LONG_MAX_MODEL_LEN"
+
+
+def allows_long() -> bool:
+    """vllm/envs.py reads the variable as `1`/`true` (any case)."""
+    return os.environ.get(ESCAPE, "0").strip().lower() in ("1", "true")
+
+
+def derived_limit(model: ConfigModel, config: HfConfig) -> MaxLen | None:
+    """The longest context vLLM derives for this config file's settings, or None when it
+    cannot be known here (no length key, or a sentence-transformers override)."""
+    if any(config.where.folder.glob("sentence_*_config.json")):
+        return None
+    disabled = field_value(model, "ModelConfig", "disable_sliding_window") is True
+    return config.derived_max_len(disable_sliding_window=disabled)
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    config = served(model)
+    wanted = given_field(model, "ModelConfig", "max_model_len")
+    if config is None or wanted is None or not is_int(wanted.value) or wanted.value < 1:
+        return
+    limit = derived_limit(model, config)
+    if limit is None or wanted.value <= limit.value:
+        return
+    if limit.model_max_length is not None and wanted.value <= limit.model_max_length:
+        return
+    model_max = config.text.get("model_max_length")
+    how = "".join(f"; {note}" for note in limit.notes)
+    message = (
+        f"User-specified max_model_len ({wanted.value}) is greater than the derived "
+        f"max_model_len ({limit.key}={pretty_float(limit.value)} or "
+        f"model_max_length={model_max} in model's config.json)."
+    )
+    fixes = [
+        replace(model, wanted, str(limit.as_int), f"Set {wanted.label} to {limit.as_int}"),
+        removal(model, wanted, f"Remove `{wanted.label}` (vLLM uses {limit.as_int})"),
+    ]
+    if allows_long():
+        yield warning(
+            CODE,
+            wanted,
+            f"{message} {ESCAPE} is set in this environment, so vLLM only warns: positions "
+            f"past {limit.as_int}{how} give NaNs (RoPE) or out-of-bounds errors.",
+            VLLM_SOURCE,
+            fixes,
+        )
+        return
+    yield error(
+        CODE,
+        wanted,
+        f"{message} The model's limit is {limit.as_int}{how}. To allow overriding this "
+        f"maximum, set the env var {ESCAPE}=1 (with extreme caution).",
+        VLLM_SOURCE,
+        fixes,
+    )

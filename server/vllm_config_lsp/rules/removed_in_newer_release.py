@@ -1,0 +1,67 @@
+"""A flag this release accepts but a newer vLLM release removes: the config breaks on upgrade.
+
+## What vLLM does
+Each release refuses the options earlier ones removed (`unrecognized arguments: --swap-space`)
+and the config fields they dropped (`Unexpected keyword argument`). A config checked against
+an older release (by its `# vllm-config: version=` comment, the installed vLLM or the image
+tag) is fine today, but the upgrade will stop it at start. The message names the release
+that removes the key and what to write instead; `vllm-config-lsp check --migrate-to X`
+(or the editor's "Migrate this config to vLLM X") applies the known renames and removals.
+
+## Example
+```yaml
+# vllm-config: version=0.17
+model: Qwen/Qwen3-8B
+swap-space: 4
+```
+
+## Fixed
+```yaml
+# vllm-config: version=0.17
+model: Qwen/Qwen3-8B
+```
+"""
+
+from collections.abc import Iterator
+
+from ..config_model import ConfigModel
+from ..findings import Finding, Severity
+from ..flag_history import Change, newer_change_field, newer_change_flag
+from ..rule_support import field_path, finding, span
+
+CODE = "VC120"
+NAME = "removed-in-newer-release"
+#: About the releases' history (schemas/), not one line of one release.
+VLLM_SOURCE = None
+
+
+def _message(key: str, change: Change, release: str) -> str:
+    return (
+        f"`{key}` is {change.message} (this file is checked against vLLM {release}); "
+        "it will stop the start after an upgrade"
+    )
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    release = model.catalogue.version
+    for use in model.result.uses:
+        pair = use.token.pair
+        if pair is None or not use.token.is_key:
+            continue
+        option = use.option_string[2:] if use.option_string.startswith("--") else None
+        change = newer_change_flag(option, release) if option else None
+        if change is not None:
+            message = _message(pair.key, change, release)
+            yield finding(CODE, Severity.INFO, span(pair.key_node), message, source=None)
+    for value in model.values:
+        class_name = value.spec.dataclass_name
+        tree = value.tree
+        if class_name is None or tree is None or not tree.is_object:
+            continue
+        for entry in tree.entries or []:
+            field_change = newer_change_field(class_name, entry.key, release)
+            if field_change is None:
+                continue
+            where = (entry.key_start, entry.key_end)
+            message = _message(field_path(value.spec.name, [entry.key]), field_change, release)
+            yield finding(CODE, Severity.INFO, where, message, source=None)

@@ -1,0 +1,257 @@
+"""Helpers shared by the LSP tests (imported by conftest and the test modules)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from lsprotocol import types
+from pygls.protocol import default_converter
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+
+TIMEOUT = 10.0
+#: A short debounce keeps the suite fast and still lets a burst of edits coalesce.
+INITIALIZATION_OPTIONS = {"vllmConfig": {"debounceMs": 50}}
+EDITORS = ["visual-studio-code", "neovim", "emacs"]
+SERVER_COMMAND = [sys.executable, "-m", "vllm_config_lsp", "--stdio"]
+
+
+@dataclass
+class Published:
+    version: int | None
+    diagnostics: list[types.Diagnostic]
+
+
+@dataclass
+class Recorder:
+    """Every publishDiagnostics per URI, in order (pytest-lsp keeps only the last list)."""
+
+    by_uri: dict[str, list[Published]] = field(default_factory=dict)
+
+
+RECORDERS: dict[int, Recorder] = {}
+
+
+def _record(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
+    client.diagnostics[params.uri] = params.diagnostics
+    recorder = RECORDERS.setdefault(id(client), Recorder())
+    recorder.by_uri.setdefault(params.uri, []).append(
+        Published(params.version, list(params.diagnostics))
+    )
+
+
+def _client_factory() -> LanguageClient:
+    """pytest-lsp's client, recording every publishDiagnostics with its version."""
+    client = LanguageClient(converter_factory=default_converter)
+    features = dict(DEFAULT_CLIENT_FEATURES)
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record
+    register_lsp_features(client, features)
+    return client
+
+
+CONFIG = ClientServerConfig(server_command=SERVER_COMMAND, client_factory=_client_factory)
+
+
+def published(client: LanguageClient, uri: str) -> list[Published]:
+    return RECORDERS.setdefault(id(client), Recorder()).by_uri.get(uri, [])
+
+
+async def wait_until(condition: Callable[[], Any], timeout: float = TIMEOUT) -> Any:
+    async def poll() -> Any:
+        while not (value := condition()):
+            await asyncio.sleep(0.005)
+        return value
+
+    return await asyncio.wait_for(poll(), timeout)
+
+
+async def diagnostics_for(
+    client: LanguageClient, uri: str, version: int | None, timeout: float = TIMEOUT
+) -> list[types.Diagnostic]:
+    """The first diagnostics published for `uri` at `version` (waiting for them)."""
+
+    def found() -> Published | None:
+        return next((p for p in published(client, uri) if p.version == version), None)
+
+    result: Published = await wait_until(found, timeout)
+    return result.diagnostics
+
+
+def open_doc(client: LanguageClient, uri: str, text: str, version: int = 1) -> None:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="yaml", version=version, text=text
+            )
+        )
+    )
+
+
+def close_doc(client: LanguageClient, uri: str) -> None:
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+
+
+def change_doc(
+    client: LanguageClient,
+    uri: str,
+    version: int,
+    text: str,
+    edit_range: types.Range | None = None,
+) -> None:
+    """An incremental change (a range) or, without a range, the whole text."""
+    change: types.TextDocumentContentChangeEvent
+    if edit_range is None:
+        change = types.TextDocumentContentChangeWholeDocument(text=text)
+    else:
+        change = types.TextDocumentContentChangePartial(range=edit_range, text=text)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[change],
+        )
+    )
+
+
+ENCODINGS: dict[int, str] = {}
+
+
+def encoding(client: LanguageClient) -> str:
+    """The position encoding the server chose for this client (Emacs offers UTF-32 first)."""
+    return ENCODINGS.get(id(client), "utf-16")
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    """(start, end-without-break) of every LSP line (breaks: \\r\\n, \\r, \\n)."""
+    out = []
+    start = 0
+    index = 0
+    while index < len(text):
+        ch = text[index]
+        if ch in "\r\n":
+            out.append((start, index))
+            index += 2 if text.startswith("\r\n", index) else 1
+            start = index
+        else:
+            index += 1
+    out.append((start, len(text)))
+    return out
+
+
+def _units(segment: str, enc: str) -> int:
+    if enc == "utf-32":
+        return len(segment)
+    if enc == "utf-8":
+        return len(segment.encode("utf-8"))
+    return len(segment.encode("utf-16-le")) // 2
+
+
+def offset_at(text: str, position: types.Position, enc: str) -> int:
+    """Written independently of the server's converter, so tests check it."""
+    lines = _lines(text)
+    if position.line >= len(lines):
+        return len(text)
+    start, end = lines[position.line]
+    for index in range(start, end + 1):
+        if _units(text[start:index], enc) >= position.character:
+            return index
+    return end
+
+
+def position_of(text: str, offset: int, enc: str) -> types.Position:
+    for number, (start, end) in enumerate(_lines(text)):
+        if start <= offset <= end:
+            return types.Position(line=number, character=_units(text[start:offset], enc))
+    raise ValueError(offset)
+
+
+def apply_text_edits(text: str, edits: list[types.TextEdit], enc: str) -> str:
+    spans = sorted(
+        (
+            (offset_at(text, e.range.start, enc), offset_at(text, e.range.end, enc), e.new_text)
+            for e in edits
+        ),
+        reverse=True,
+    )
+    for start, end, new in spans:
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def apply_workspace_edit(text: str, edit: types.WorkspaceEdit, uri: str, enc: str) -> str:
+    edits: list[types.TextEdit] = []
+    if edit.document_changes:
+        for change in edit.document_changes:
+            assert isinstance(change, types.TextDocumentEdit)
+            assert change.text_document.uri == uri
+            edits.extend(e for e in change.edits if isinstance(e, types.TextEdit))
+    for changed_uri, changes in (edit.changes or {}).items():
+        assert changed_uri == uri
+        edits.extend(changes)
+    assert edits, "an action without edits"
+    return apply_text_edits(text, edits, enc)
+
+
+async def code_actions(
+    client: LanguageClient,
+    uri: str,
+    where: types.Range,
+    diagnostics: list[types.Diagnostic],
+    only: list[str] | None = None,
+) -> list[types.CodeAction]:
+    """What the editor asks; Emacs 29 (no `dataSupport`) does not echo `data`."""
+    caps = client.capabilities
+    publish = caps.text_document.publish_diagnostics if caps and caps.text_document else None
+    if not (publish and publish.data_support):
+        diagnostics = [
+            types.Diagnostic(
+                range=d.range, message=d.message, severity=d.severity, code=d.code, source=d.source
+            )
+            for d in diagnostics
+        ]
+    result = await asyncio.wait_for(
+        client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=where,
+                context=types.CodeActionContext(diagnostics=diagnostics, only=only),
+            )
+        ),
+        TIMEOUT,
+    )
+    return [a for a in result or [] if isinstance(a, types.CodeAction)]
+
+
+class Doc:
+    """A document the test edits like an editor: full-text changes, increasing versions."""
+
+    def __init__(self, client: LanguageClient, uri: str, text: str) -> None:
+        self.client, self.uri, self.text, self.version = client, uri, text, 1
+        open_doc(client, uri, text)
+
+    async def diagnostics(self) -> list[types.Diagnostic]:
+        return await diagnostics_for(self.client, self.uri, self.version)
+
+    async def replace(self, text: str) -> list[types.Diagnostic]:
+        self.version += 1
+        self.text = text
+        change_doc(self.client, self.uri, self.version, text)
+        return await self.diagnostics()
+
+    def close(self) -> None:
+        close_doc(self.client, self.uri)
+
+
+async def start_session(client: LanguageClient, editor: str, options: object) -> None:
+    result = await client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities(editor), initialization_options=options
+        )
+    )
+    chosen = result.capabilities.position_encoding or "utf-16"
+    ENCODINGS[id(client)] = str(getattr(chosen, "value", chosen))

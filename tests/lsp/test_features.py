@@ -1,0 +1,174 @@
+"""Hover, completion and document symbols, as each editor's capabilities allow."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from lsp_support import TIMEOUT, Doc, change_doc, encoding, position_of
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+TEXT = (
+    "# vllm-config: version=0.33.0\n"
+    "model: Qwen/Qwen3-8B  # 模型 😀\n"
+    "dtype: bfloat16\n"
+    "served-model-name: qwen 😀\n"
+    "disable-cascade-attn: true  # vllm-config: disable=VC110\n"
+    "compilation-config:\n"
+    "  cudagraph_mode: FULL\n"
+    "  pass_config:\n"
+    "    fuse_norm_quant: true\n"
+    'kv-transfer-config: \'{"kv_connector": "X", "kv_role": "kv_both"}\'\n'
+)
+
+
+async def _hover(client: LanguageClient, doc: Doc, needle: str, skip: int = 0) -> str | None:
+    offset = doc.text.index(needle) + skip
+    result = await asyncio.wait_for(
+        client.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=doc.uri),
+                position=position_of(doc.text, offset, encoding(client)),
+            )
+        ),
+        TIMEOUT,
+    )
+    if result is None:
+        return None
+    assert isinstance(result.contents, types.MarkupContent)
+    return result.contents.value
+
+
+async def test_hover(client: LanguageClient) -> None:
+    doc = Doc(client, "file:///work/f/hover.vllm.yaml", TEXT)
+    await doc.diagnostics()
+    flag = await _hover(client, doc, "dtype")
+    assert flag is not None
+    assert "--dtype" in flag and "Choices" in flag and "bfloat16" in flag
+    assert "vLLM 0.33.0, from the `# vllm-config: version=` comment" in flag
+    choice = await _hover(client, doc, "bfloat16")
+    assert choice is not None and "one of the choices of" in choice
+    nested = await _hover(client, doc, "fuse_norm_quant")
+    assert nested is not None and "PassConfig.fuse_norm_quant" in nested
+    in_json = await _hover(client, doc, "kv_role")
+    assert in_json is not None and "KVTransferConfig.kv_role" in in_json
+    member = await _hover(client, doc, "FULL")
+    assert member is not None and "CUDAGraphMode.FULL" in member
+    deprecated = await _hover(client, doc, "disable-cascade-attn")
+    assert deprecated is not None and "Deprecated" in deprecated
+    rule = await _hover(client, doc, "VC110")
+    assert rule is not None and "deprecated-flag" in rule
+    assert await _hover(client, doc, "Qwen/Qwen3-8B") is None
+
+
+async def _complete(
+    client: LanguageClient, doc: Doc, text: str, checked: bool = True
+) -> list[types.CompletionItem]:
+    """Complete at the `§` in `text` (after telling the server about the new text)."""
+    offset = text.index("§")
+    text = text.replace("§", "")
+    if checked:
+        await doc.replace(text)
+    else:  # not a vLLM config: no diagnostics to wait for
+        doc.version += 1
+        change_doc(client, doc.uri, doc.version, text)
+    result = await asyncio.wait_for(
+        client.text_document_completion_async(
+            types.CompletionParams(
+                text_document=types.TextDocumentIdentifier(uri=doc.uri),
+                position=position_of(text, offset, encoding(client)),
+            )
+        ),
+        TIMEOUT,
+    )
+    if result is None:
+        return []
+    items = result.items if isinstance(result, types.CompletionList) else result
+    return sorted(items, key=lambda item: item.sort_text or item.label)
+
+
+async def test_completion(client: LanguageClient) -> None:
+    caps = client.capabilities
+    assert caps is not None and caps.text_document and caps.text_document.completion
+    item_caps = caps.text_document.completion.completion_item
+    snippets = bool(item_caps and item_caps.snippet_support)
+    doc = Doc(client, "file:///work/f/complete.vllm.yaml", "model: x\n")
+    await doc.diagnostics()
+
+    items = await _complete(client, doc, "model: x\ndtype: auto\nmax-num§\n")
+    labels = [item.label for item in items]
+    assert "max-num-seqs" in labels and "tensor-parallel-size" in labels
+    assert labels.index("model") > labels.index("tensor-parallel-size")  # present ones last
+    assert labels.index("dtype") > labels.index("tensor-parallel-size")
+    seqs = next(item for item in items if item.label == "max-num-seqs")
+    assert seqs.detail and seqs.detail.startswith("int")
+    documentation = seqs.documentation
+    if isinstance(documentation, types.MarkupContent):
+        documentation = documentation.value
+    assert documentation is not None and "--max-num-seqs" in documentation
+    assert isinstance(seqs.text_edit, types.TextEdit)
+    assert seqs.text_edit.new_text == "max-num-seqs: "
+    assert seqs.text_edit.range.start == types.Position(line=2, character=0)
+    with_snippets = [i for i in items if i.insert_text_format == types.InsertTextFormat.Snippet]
+    assert bool(with_snippets) == snippets  # choice placeholders only where supported
+    old = next(item for item in items if item.label == "disable-cascade-attn")
+    assert (
+        old.tags
+        or old.deprecated
+        or not (item_caps and (item_caps.tag_support or item_caps.deprecated_support))
+    )
+
+    values = [i.label for i in await _complete(client, doc, "model: x\ndtype: §\n")]
+    assert values == ["auto", "bfloat16", "float", "float16", "float32", "half"]
+    assert [i.label for i in await _complete(client, doc, "enable-prefix-caching: §\n")] == ["true"]
+    fields = [
+        i.label for i in await _complete(client, doc, "compilation-config:\n  mode: 3\n  §\n")
+    ]
+    assert "cudagraph_mode" in fields and fields.index("mode") > fields.index("cudagraph_mode")
+    members = [
+        i.label for i in await _complete(client, doc, "compilation-config:\n  cudagraph_mode: §\n")
+    ]
+    assert "FULL_AND_PIECEWISE" in members
+    in_json = await _complete(client, doc, 'compilation-config: \'{"mode": 3, "cu§\'\n')
+    assert "cudagraph_mode" in [i.label for i in in_json]
+    nested_json = await _complete(client, doc, 'compilation-config: |\n  {"pass_config": {"§\n')
+    assert "fuse_norm_quant" in [i.label for i in nested_json]
+    assert await _complete(client, doc, "model: x  # max§\n") == []
+
+
+async def test_symbols(client: LanguageClient) -> None:
+    doc = Doc(client, "file:///work/f/symbols.vllm.yaml", TEXT)
+    await doc.diagnostics()
+    result = await asyncio.wait_for(
+        client.text_document_document_symbol_async(
+            types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=doc.uri))
+        ),
+        TIMEOUT,
+    )
+    assert result
+    symbols = [s for s in result if isinstance(s, types.DocumentSymbol)]
+    assert [s.name for s in symbols] == [
+        "model",
+        "dtype",
+        "served-model-name",
+        "disable-cascade-attn",
+        "compilation-config",
+        "kv-transfer-config",
+    ]
+    compilation = symbols[4]
+    assert [c.name for c in compilation.children or []] == ["cudagraph_mode", "pass_config"]
+    pass_config = (compilation.children or [])[1]
+    assert [c.name for c in pass_config.children or []] == ["fuse_norm_quant"]
+    kv = symbols[5]
+    assert [c.name for c in kv.children or []] == ["kv_connector", "kv_role"]
+    assert kv.selection_range.start == types.Position(line=9, character=0)
+
+
+async def test_nothing_for_other_yaml(client: LanguageClient) -> None:
+    doc = Doc(client, "file:///work/f/deployment.yaml", "apiVersion: v1\nkind: Pod\n")
+    assert await _hover(client, doc, "kind") is None
+    assert await _complete(client, doc, "apiVersion: v1\nkind: Pod\n§", checked=False) == []

@@ -1,0 +1,91 @@
+"""Settings from initializationOptions, workspace/configuration and didChangeConfiguration:
+severities, disabled codes, associations, detection, version; changes re-check open
+documents without a restart."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_lsp
+from lsp_support import CONFIG, EDITORS, Doc, open_doc, published, start_session, wait_until
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+INITIALIZATION_OPTIONS = {
+    "vllmConfig": {
+        "debounceMs": 0,
+        "vllmVersion": "9.9.9",
+        "severityOverrides": {"VC101": "hint", "VC104": "off"},
+        "disabledCodes": ["VC110"],
+        "associations": {"globs": ["deploy/*.yaml"], "exclude": ["**/skip/**"]},
+        "detection": False,
+    }
+}
+
+
+@pytest_lsp.fixture(config=CONFIG, params=EDITORS, scope="module")  # type: ignore[untyped-decorator]
+async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest) -> AsyncIterator[None]:
+    """Servers of their own: these settings (and their changes) must not leak."""
+    await start_session(lsp_client, request.param, INITIALIZATION_OPTIONS)
+    yield
+    await lsp_client.shutdown_session()
+
+
+TEXT = (
+    "model: Qwen/Qwen3-8B\n"
+    "swap-space: 16\n"
+    "disable-cascade-attn: true\n"
+    "enable-chunked-prefill: false\n"
+)
+
+
+async def test_initialization_options(client: LanguageClient) -> None:
+    doc = Doc(client, "file:///work/s/a.vllm.yaml", TEXT)
+    [diagnostic] = await doc.diagnostics()
+    assert diagnostic.code == "VC101"
+    assert diagnostic.severity == types.DiagnosticSeverity.Hint
+    warnings = [m.message for m in client.log_messages if m.type == types.MessageType.Warning]
+    assert any("unknown vLLM version '9.9.9'" in message for message in warnings)
+
+
+async def test_association_settings(client: LanguageClient) -> None:
+    globbed = Doc(client, "file:///work/s/deploy/serve.yaml", "swap-space: 1\n")
+    assert [d.code for d in await globbed.diagnostics()] == ["VC101"]
+    open_doc(client, "file:///work/s/skip/serve.vllm.yaml", "swap-space: 1\n")
+    open_doc(client, "file:///work/s/detected.yaml", "tensor-parallel-size: x\n")
+    last = Doc(client, "file:///work/s/last.vllm.yaml", "model: x\n")
+    await last.diagnostics()  # checks run in order: the two above were decided before
+    await asyncio.sleep(0.05)
+    assert published(client, "file:///work/s/skip/serve.vllm.yaml") == []
+    assert published(client, "file:///work/s/detected.yaml") == []
+
+
+async def test_changed_settings_recheck_open_documents(client: LanguageClient) -> None:
+    uri = "file:///work/s/change.vllm.yaml"
+    doc = Doc(client, uri, TEXT)
+    await doc.diagnostics()
+    before = len(published(client, uri))
+    settings = {"severityOverrides": {"VC101": "warning"}, "detection": True}
+    caps = client.capabilities
+    if caps and caps.workspace and caps.workspace.configuration:
+        client.set_configuration(settings, section="vllmConfig")
+        pushed: object = None  # VS Code style: a bare notification, the server pulls
+    else:
+        pushed = {"vllmConfig": settings}  # Neovim 0.7 style: the settings in the payload
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=pushed))
+
+    def republished() -> list[types.Diagnostic] | None:
+        found = published(client, uri)
+        return found[-1].diagnostics if len(found) > before else None
+
+    diagnostics = await wait_until(republished)
+    codes = {str(d.code): d for d in diagnostics}
+    assert set(codes) == {"VC101", "VC104", "VC110"}  # nothing disabled any more
+    assert codes["VC101"].severity == types.DiagnosticSeverity.Warning
+    # detection is on again: a document with vLLM keys is now checked
+    detected = Doc(client, "file:///work/s/detected-now.yaml", "tensor-parallel-size: x\n")
+    assert [d.code for d in await detected.diagnostics()] == ["VC201"]

@@ -1,0 +1,157 @@
+"""Finding a model's files offline and deriving what vLLM derives from them.
+
+Fixtures: hand-written config.json files under tests/fixtures/models/<org>/<name>/ (a
+Llama-style dense Qwen2, a Qwen3 MoE, two vision-language models, an AWQ checkpoint,
+Gemma 2, DeepSeek-V2 with MLA, Whisper, Mamba, …) and the same kind of files in a fake
+Hugging Face cache, tests/fixtures/models/hf-cache/models--Qwen--Qwen3-30B-A3B/ with
+`refs/main` and a `refs/v0` branch whose snapshot has a shorter context.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from support import REPO
+from vllm_config_lsp.engine import lint
+from vllm_config_lsp.findings import Severity
+from vllm_config_lsp.model_files import describe_model, find_folder, read_json
+
+MODELS = REPO / "tests" / "fixtures" / "models"
+HF_CACHE = MODELS / "hf-cache"
+
+
+@pytest.fixture(autouse=True)
+def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("VLLM_CONFIG_MODEL_DIRS", "HF_HOME", "VLLM_ALLOW_LONG_MAX_MODEL_LEN"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HF_HUB_CACHE", str(HF_CACHE))
+
+
+def codes(text: str, **kwargs: object) -> list[str]:
+    return [f.code for f in lint(text, **kwargs).findings]  # type: ignore[arg-type]
+
+
+def test_local_folder_relative_to_the_config_file(tmp_path: Path) -> None:
+    config = tmp_path / "serve" / "qwen.vllm.yaml"
+    config.parent.mkdir()
+    shutil.copytree(MODELS / "Qwen" / "Qwen2.5-7B-Instruct", tmp_path / "ckpt")
+    text = "model: ../ckpt\ntensor-parallel-size: 8\n"
+    assert "VC601" in codes(text, path=config)
+    assert "VC601" not in codes(text)  # without the file's path the folder is unknown
+
+
+def test_absolute_folder_and_model_dirs() -> None:
+    folder = MODELS / "Qwen" / "Qwen2.5-7B-Instruct"
+    assert "VC601" in codes(f"model: {folder}\ntensor-parallel-size: 8\n")
+    text = "model: Qwen/Qwen2.5-7B-Instruct\ntensor-parallel-size: 8\n"
+    assert "VC601" in codes(text, model_dirs=[MODELS])
+
+
+def test_environment_model_dirs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VLLM_CONFIG_MODEL_DIRS", os.pathsep.join(["/nonexistent", str(MODELS)]))
+    assert "VC601" in codes("model: Qwen/Qwen2.5-7B-Instruct\ntensor-parallel-size: 8\n")
+
+
+def test_hub_cache_follows_refs_main_and_revisions() -> None:
+    main = find_folder("Qwen/Qwen3-30B-A3B")
+    assert not isinstance(main, str) and main.folder.name.startswith("0123456789")
+    branch = find_folder("Qwen/Qwen3-30B-A3B", revision="v0")
+    assert not isinstance(branch, str) and branch.folder.name.startswith("fedcba")
+    commit = find_folder("Qwen/Qwen3-30B-A3B", revision="fedcba9876543210fedcba9876543210fedcba98")
+    assert not isinstance(commit, str) and commit.folder == branch.folder
+    missing = find_folder("Qwen/Qwen3-30B-A3B", revision="no-such-branch")
+    assert isinstance(missing, str) and "no-such-branch" in missing
+    over = "model: Qwen/Qwen3-30B-A3B\nmax-model-len: 40960\n"
+    assert "VC604" not in codes(over)
+    assert "VC604" in codes(over + "revision: v0\n")
+
+
+def test_hf_home_is_honoured(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("HF_HUB_CACHE")
+    shutil.copytree(HF_CACHE, tmp_path / "hub")
+    monkeypatch.setenv("HF_HOME", str(tmp_path))
+    assert "VC601" in codes("model: Qwen/Qwen3-30B-A3B\ntensor-parallel-size: 3\n")
+
+
+def test_unresolved_model_notes_once_and_never_errors() -> None:
+    result = lint("model: ./checkpoints/missing\ntensor-parallel-size: 8\n").findings
+    notes = [f for f in result if f.code == "VC600"]
+    assert len(notes) == 1 and notes[0].severity == Severity.INFO
+    assert not [f for f in result if f.code.startswith("VC6") and f.code != "VC600"]
+    # an uncached Hub id stays silent unless model folders are configured
+    hub = "model: meta-llama/Llama-3.1-8B-Instruct\n"
+    assert "VC600" not in codes(hub)
+    assert "VC600" in codes(hub, model_dirs=[MODELS])
+
+
+def test_files_are_cached_until_they_change(tmp_path: Path) -> None:
+    target = tmp_path / "m" / "config.json"
+    target.parent.mkdir()
+    target.write_text(json.dumps({"num_attention_heads": 28}))
+    first = read_json(target)
+    assert read_json(target) is first
+    target.write_text(json.dumps({"num_attention_heads": 32, "x": 1}))
+    assert read_json(target) == {"num_attention_heads": 32, "x": 1}
+
+
+def test_hf_overrides_change_the_checked_config() -> None:
+    text = "model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 65536\n"
+    assert "VC604" in codes(text, model_dirs=[MODELS])
+    overridden = text + "hf-overrides:\n  max_position_embeddings: 65536\n"
+    assert "VC604" not in codes(overridden, model_dirs=[MODELS])
+
+
+def test_long_max_model_len_escape_turns_the_error_into_a_warning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = "model: Qwen/Qwen2.5-7B-Instruct\nmax-model-len: 65536\n"
+    monkeypatch.setenv("VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1")
+    [found] = [f for f in lint(text, model_dirs=[MODELS]).findings if f.code == "VC604"]
+    assert found.severity == Severity.WARNING
+
+
+def test_tp_fixes_offer_dividing_sizes() -> None:
+    text = "model: Qwen/Qwen2.5-7B-Instruct\ntensor-parallel-size: 8\n"
+    [found] = [f for f in lint(text, model_dirs=[MODELS]).findings if f.code == "VC601"]
+    assert [fix.title for fix in found.fixes] == [
+        "Set tensor-parallel-size to 4",
+        "Set tensor-parallel-size to 7",
+        "Set tensor-parallel-size to 14",
+    ]
+
+
+def test_hover_describes_the_model() -> None:
+    text = "model: Qwen/Qwen3-30B-A3B\n"
+    hover = describe_model(text)
+    assert hover is not None
+    for fact in ("Qwen3MoeForCausalLM", "48", "32 / 4", "128 (8 per token)", "40960", "151936"):
+        assert fact in hover, fact
+    assert "Hugging Face cache" in hover
+    assert "≈ 30.5B" in hover
+    local = describe_model("model: deepseek-ai/DeepSeek-V2-Lite-Chat\n", model_dirs=[MODELS])
+    assert local is not None and "MLA" in local and "model folder" in local
+    quantized = describe_model("model: Qwen/Qwen2.5-7B-Instruct-AWQ\n", model_dirs=[MODELS])
+    assert quantized is not None and "quantization: `awq`" in quantized
+    missing = describe_model("model: ./nowhere\n")
+    assert missing is not None and "not found" in missing
+    assert describe_model("max-num-seqs: 8\n") is None
+
+
+def test_multimodal_text_config_is_read() -> None:
+    text = "model: google/paligemma-3b-mix-224\ntensor-parallel-size: 3\n"
+    [found] = [f for f in lint(text, model_dirs=[MODELS]).findings if f.code == "VC601"]
+    assert "(8)" in found.message
+
+
+def test_registry_table_is_current() -> None:
+    """schemas/vllm-0.33.0.models.json is generated (tools/generate_model_registry.py)."""
+    data = json.loads((REPO / "schemas" / "vllm-0.33.0.models.json").read_text())
+    archs = data["architectures"]
+    assert archs["LlamaForCausalLM"]["supports_pp"] is True
+    assert archs["WhisperForConditionalGeneration"]["supports_pp"] is False
+    assert archs["Qwen2_5_VLForConditionalGeneration"]["supports_multimodal"] is True
+    assert archs["MambaForCausalLM"]["supports_lora"] is False

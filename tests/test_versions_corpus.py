@@ -1,0 +1,127 @@
+"""The real corpus, each file checked against the vLLM release its header names.
+
+Every file in `tests/corpus/real/` says which vLLM it was written for (`# vLLM version: …`:
+a release, a container tag, or a recipe's minimum version). A file its own vLLM accepted
+must get no error from that release's catalogue: this is what makes the per-release
+schemas and the per-release loader emulation trustworthy. Headers that name no release
+(`not stated`, `latest`, `nightly`, a non-vLLM image) are covered by test_corpus.py
+against 0.33.0 instead.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from support import CORPUS
+from vllm_config_lsp.catalogue import available_versions
+from vllm_config_lsp.engine import lint
+from vllm_config_lsp.findings import Severity
+from vllm_config_lsp.text_index import TextIndex
+from vllm_config_lsp.versions import nearest_release
+
+HEADER = re.compile(r"^# vLLM version:\s*(.*)$", re.MULTILINE)
+RELEASE = re.compile(r"v?(\d+\.\d+(?:\.\d+)*(?:\.?post\d+|rc\d+)?)")
+IMAGE_RELEASE = re.compile(
+    r"vllm/vllm-openai[\w-]*:v?(\d+\.\d+\.\d+)|vllm[_ ](\d+\.\d+\.\d+)", re.I
+)
+MIN_VERSION = re.compile(r"min_vllm_version (\d+\.\d+(?:\.\d+)*)")
+
+#: Files whose header names a release that refuses them, with the reason; each was read
+#: against that release's source (the header is the corpus author's guess, not a run).
+KNOWN_REFUSED: dict[str, str] = {
+    "recipes-qwen3.8-27b-ascend-w8a8.yaml": "quantization `ascend` exists only with the "
+    "vllm-ascend platform plugin installed (`register_quantization_config`)",
+}
+
+
+def header_version(text: str) -> str | None:
+    """The vLLM release a corpus header names (`>=X` for a recipe's minimum), or None."""
+    match = HEADER.search(text)
+    if not match:
+        return None
+    body = match.group(1).strip()
+    if body.lower().startswith("not"):
+        found = MIN_VERSION.search(body)
+        return f">={found.group(1)}" if found else None
+    if body.lower().startswith(("container image", "image")):
+        found = IMAGE_RELEASE.search(body)
+        return (found.group(1) or found.group(2)) if found else None
+    found = RELEASE.search(body)
+    return found.group(1) if found else None
+
+
+def candidate_releases(version: str) -> list[str]:
+    """The generated releases a header allows: its own minor, or for a range (`>=0.20.0`,
+    a recipe maintained on main that gains newer options) every release from there on."""
+    if version.startswith(">="):
+        first = nearest_release(version[2:], clamp=True)
+        releases = available_versions()
+        return releases[releases.index(first) :] if first else []
+    release = nearest_release(version)
+    return [release] if release else []
+
+
+def _versioned() -> list[tuple[str, str]]:
+    out = []
+    for path in sorted((CORPUS / "real").glob("*.yaml")):
+        version = header_version(path.read_text(encoding="utf-8"))
+        if version is not None and candidate_releases(version):
+            out.append((path.name, version))
+    return out
+
+
+VERSIONED = _versioned()
+
+
+def _errors(path: Path, version: str) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    index = TextIndex(text)
+    return [
+        f"{index.line_col(f.start)[0] + 1}: {f.code} {f.message}"
+        for f in lint(text, version=version).findings
+        if f.severity == Severity.ERROR
+    ]
+
+
+@pytest.mark.parametrize(("name", "version"), VERSIONED, ids=[n for n, _ in VERSIONED])
+def test_file_gets_no_error_on_its_own_release(name: str, version: str) -> None:
+    """For a range, some release in it must accept the file (newest first)."""
+    results = {}
+    for release in reversed(candidate_releases(version)):
+        results[release] = _errors(CORPUS / "real" / name, release)
+        if not results[release]:
+            break
+    accepted = [r for r, errors in results.items() if not errors]
+    if name in KNOWN_REFUSED:
+        assert not accepted, f"{name} is listed as refused by {version} but gets no error"
+        return
+    assert accepted, f"vLLM {version}: {results}"
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("v0.6.2 (AIBrix build) (container image x/vllm-openai:v0.6.2-distributed)", "0.6.2"),
+        ("0.8.5.post1 (log: ...)", "0.8.5.post1"),
+        ("container image vllm/vllm-openai:v0.25.0 (tag names the release)", "0.25.0"),
+        ("container image vllm/vllm-openai:latest", None),
+        ("container image lmcache/vllm-openai:v0.3.7", None),
+        ("image rocm/7.0:rocm7.0_ubuntu_22.04_vllm_0.10.1_instinct_20250927_rc1 (x)", "0.10.1"),
+        ("not stated in the command; recipe declares min_vllm_version 0.20.0", ">=0.20.0"),
+        ("not stated (Aug 2024 => v0.5.4)", None),
+        (
+            "vllm-ascend v0.11.0rc1 (container image quay.io/ascend/vllm-ascend:v0.11.0rc1-a3)",
+            "0.11.0rc1",
+        ),
+    ],
+)
+def test_header_version(header: str, expected: str | None) -> None:
+    assert header_version(f"# vLLM version: {header}\nmodel: x\n") == expected
+
+
+def test_the_versioned_corpus_spans_many_releases() -> None:
+    releases = {nearest_release(v) for _, v in VERSIONED if not v.startswith(">=")}
+    assert len(VERSIONED) >= 80
+    assert len(releases) >= 12
