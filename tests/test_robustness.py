@@ -140,3 +140,15 @@ def test_random_yaml_never_crashes(text: str) -> None:
 
 def test_codes_helper_sees_seed() -> None:
     assert codes(SEED) == ["VC301"]
+
+
+@pytest.mark.parametrize("depth", [50, 400, 5000])
+def test_deep_nesting(depth: int) -> None:
+    found = _sane("model: m\nhf-overrides: " + "[" * depth + "]" * depth + "\n")
+    if depth >= 5000:
+        assert found == ["VC001"]
+
+
+def test_python_tags_are_never_constructed() -> None:
+    found = _sane("model: m\nseed: !!python/object/apply:os.system ['echo hacked']\n")
+    assert found[0] == "VC001"

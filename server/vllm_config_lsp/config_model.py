@@ -32,7 +32,15 @@ from .pydantic_lax import FieldIssue, Validator
 from .serve_parser import OptionUse, ParseResult, parse
 from .text_index import TextIndex
 from .value_tree import Entry, ValueNode, from_json_value
-from .yaml_document import ExpansionTooLarge, ParsedYaml, expanded_size, parse_yaml
+from .yaml_document import (
+    EXPANSION_LIMIT,
+    TOO_DEEP,
+    ExpansionTooLarge,
+    ParsedYaml,
+    YamlProblem,
+    expanded_size,
+    parse_yaml,
+)
 from .yaml_values import JsonProblem, json_in_scalar, json_in_string, yaml_to_value
 
 _LOOKS_LIKE_OBJECT = re.compile(r"(?s)^\s*{.*}\s*$")
@@ -202,13 +210,16 @@ def build_model(
     root = parsed.root
     if not isinstance(root, MappingNode):
         return model
-    if expanded_size(root) > 200_000:
-        model.too_large = root
-        return model
     try:
+        if expanded_size(root) > EXPANSION_LIMIT:
+            raise ExpansionTooLarge
         model.pairs, model.bad_keys = top_level_pairs(root)
     except ExpansionTooLarge:
         model.too_large = root
+        return model
+    except RecursionError:  # nesting PyYAML composed but Python cannot walk
+        parsed.problems.append(YamlProblem(0, 0, TOO_DEEP))
+        model.pairs = []
         return model
     tokens, events = config_tokens(model.pairs, catalogue.loader)
     model.events.extend(events)

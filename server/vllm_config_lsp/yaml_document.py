@@ -25,6 +25,8 @@ MAX_RECOVERIES = 20
 #: A failed construct spanning at most this many lines is blanked whole during recovery;
 #: a longer one (the root mapping) would take the rest of the file with it.
 CONTEXT_LINES = 5
+#: PyYAML's composer recurses per nesting level; vLLM's `yaml.safe_load` fails alike.
+TOO_DEEP = "maximum recursion depth exceeded: the file nests too deeply for PyYAML to read"
 
 
 @dataclass
@@ -87,6 +89,9 @@ def parse_yaml(text: str) -> ParsedYaml:
     for _ in range(MAX_RECOVERIES + 1):
         try:
             documents = _compose_all(current)
+        except RecursionError:
+            problems.append(YamlProblem(0, 0, TOO_DEEP))
+            break
         except yaml.YAMLError as error:
             problem = _problem_from_error(current, error)
             problems.append(problem)
@@ -101,8 +106,34 @@ def parse_yaml(text: str) -> ParsedYaml:
             current = blanked
             continue
         root = documents[0] if documents else None
+        if root is not None:
+            problems.extend(_unsafe_tags(root))
         return ParsedYaml(root, problems, documents[1:], current)
     return ParsedYaml(None, problems, [], current)
+
+
+def _unsafe_tags(root: Node) -> list[YamlProblem]:
+    """Tags `yaml.safe_load` refuses (`!!python/object…` and other custom tags): composing
+    never runs them, and neither does vLLM: it stops with PyYAML's ConstructorError."""
+    known = yaml.SafeLoader.yaml_constructors
+    problems: list[YamlProblem] = []
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.tag not in known:
+            start = node.start_mark.index
+            message = f"could not determine a constructor for the tag {node.tag!r}"
+            problems.append(YamlProblem(start, max(start + 1, start), message))
+        if isinstance(node, MappingNode):
+            for key, value in node.value:
+                stack.extend((key, value))
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.value)
+    return problems
 
 
 def node_span(node: Node) -> tuple[int, int]:

@@ -1,0 +1,56 @@
+// The `vllmConfig` settings the server reads, from VS Code's configuration.
+// Pure: no `vscode` import, so node --test can run it.
+
+/** What the server's `vllmConfig` section looks like (see lsp_settings.py). */
+export interface ServerSettings {
+  vllmVersion: string | null;
+  associations: { globs: string[]; exclude: string[] };
+  detection: boolean;
+  debounceMs: number;
+  severityOverrides: Record<string, string>;
+  disabledCodes: string[];
+}
+
+/** `WorkspaceConfiguration.get` of the `vllmConfig` section. */
+export type SettingGetter = (key: string) => unknown;
+
+/** Settings that only the extension uses; never sent to the server. */
+export const CLIENT_ONLY = ['interpreter', 'trace.server'] as const;
+
+export const LEVELS = ['error', 'warning', 'information', 'hint', 'off'] as const;
+
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return value.trim() ? [value.trim()] : [];
+  if (!Array.isArray(value)) return [];
+  return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
+}
+
+/**
+ * The server's view of the settings. Values the user got wrong are passed through when the
+ * server can report them better (it logs each bad value and uses its default); only shapes
+ * that VS Code's own settings UI cannot produce are normalised here.
+ */
+export function serverSettings(get: SettingGetter): ServerSettings {
+  const version = get('vllmVersion');
+  const debounce = get('debounceMs');
+  const overrides = get('severityOverrides');
+  const severityOverrides: Record<string, string> = {};
+  if (overrides && typeof overrides === 'object' && !Array.isArray(overrides)) {
+    for (const [code, level] of Object.entries(overrides as Record<string, unknown>)) {
+      if (typeof level === 'string') severityOverrides[code.trim().toUpperCase()] = level.trim().toLowerCase();
+    }
+  }
+  return {
+    vllmVersion: typeof version === 'string' && version.trim() ? version.trim() : null,
+    associations: { globs: strings(get('associations.globs')), exclude: strings(get('associations.exclude')) },
+    detection: get('detection') !== false,
+    debounceMs: typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0 ? Math.round(debounce) : 200,
+    severityOverrides,
+    disabledCodes: strings(get('disabledCodes')).map((c) => c.toUpperCase()),
+  };
+}
+
+/** Whether a configuration change needs a new server process (not just new settings). */
+export function needsRestart(affects: (section: string) => boolean): boolean {
+  return affects('vllmConfig.interpreter');
+}

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { CLIENT_ONLY, LEVELS, needsRestart, serverSettings } from '../src/settings';
+
+const root = join(__dirname, '..', '..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const properties: Record<string, { default: unknown; enum?: string[]; additionalProperties?: { enum: string[] } }> =
+  manifest.contributes.configuration.properties;
+
+const defaults = (key: string) => properties[`vllmConfig.${key}`]?.default;
+
+test('defaults map to the server defaults', () => {
+  assert.deepEqual(serverSettings(defaults), {
+    vllmVersion: null,
+    associations: { globs: [], exclude: [] },
+    detection: true,
+    debounceMs: 200,
+    severityOverrides: {},
+    disabledCodes: [],
+  });
+});
+
+test('user values are mapped to the server section', () => {
+  const values: Record<string, unknown> = {
+    vllmVersion: ' 0.33.0 ',
+    'associations.globs': ['deploy/*.yaml', ''],
+    'associations.exclude': 'charts/**',
+    detection: false,
+    debounceMs: 50.4,
+    severityOverrides: { vc302: 'Warning', VC900: 'off', bad: 3 },
+    disabledCodes: ['vc900'],
+    interpreter: ['/usr/bin/python3'],
+    'trace.server': 'verbose',
+  };
+  const mapped = serverSettings((key) => values[key]);
+  assert.deepEqual(mapped, {
+    vllmVersion: '0.33.0',
+    associations: { globs: ['deploy/*.yaml'], exclude: ['charts/**'] },
+    detection: false,
+    debounceMs: 50,
+    severityOverrides: { VC302: 'warning', VC900: 'off' },
+    disabledCodes: ['VC900'],
+  });
+  assert.equal('interpreter' in mapped, false);
+});
+
+test('nonsense shapes fall back to defaults', () => {
+  const values: Record<string, unknown> = { debounceMs: -1, severityOverrides: ['x'], disabledCodes: 7, vllmVersion: 33 };
+  const mapped = serverSettings((key) => values[key]);
+  assert.equal(mapped.debounceMs, 200);
+  assert.deepEqual(mapped.severityOverrides, {});
+  assert.deepEqual(mapped.disabledCodes, []);
+  assert.equal(mapped.vllmVersion, null);
+});
+
+function flatKeys(value: object, prefix = ''): string[] {
+  return Object.entries(value).flatMap(([key, v]) =>
+    v && typeof v === 'object' && !Array.isArray(v) && key !== 'severityOverrides' ? flatKeys(v, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
+}
+
+test('package.json contributes exactly the server settings plus the client-only ones', () => {
+  const contributed = Object.keys(properties).map((k) => k.replace(/^vllmConfig\./, '')).sort();
+  const expected = [...flatKeys(serverSettings(defaults)), ...CLIENT_ONLY].sort();
+  assert.deepEqual(contributed, expected);
+  for (const [key, property] of Object.entries(properties)) {
+    assert.ok((property as { markdownDescription?: string }).markdownDescription, `${key} has a description`);
+  }
+  assert.deepEqual(properties['vllmConfig.severityOverrides'].additionalProperties?.enum, [...LEVELS]);
+});
+
+test('the server reads every setting the extension sends (server/vllm_config_lsp/lsp_settings.py)', () => {
+  const source = readFileSync(join(root, '..', 'server', 'vllm_config_lsp', 'lsp_settings.py'), 'utf8');
+  const top = [...source.matchAll(/raw\.get\("(\w+)"/g)].map((m) => m[1]);
+  const nested = [...source.matchAll(/assoc\.get\("(\w+)"/g)].map((m) => `associations.${m[1]}`);
+  const read = new Set([...top.filter((k) => k !== 'associations'), ...nested]);
+  assert.deepEqual([...read].sort(), flatKeys(serverSettings(defaults)).sort());
+  const levels = /LEVELS = \(([^)]*)\)/.exec(source)?.[1].match(/"(\w+)"/g)?.map((s) => s.slice(1, -1));
+  assert.deepEqual(levels, [...LEVELS]);
+});
+
+test('only an interpreter change restarts the server', () => {
+  assert.equal(needsRestart((s) => s === 'vllmConfig.interpreter'), true);
+  assert.equal(needsRestart((s) => s === 'vllmConfig' || s === 'vllmConfig.vllmVersion'), false);
+});
+
+test('no yamlValidation contribution: the server alone reports (nothing twice with Red Hat YAML)', () => {
+  assert.equal(manifest.contributes.yamlValidation, undefined);
+  assert.deepEqual(manifest.activationEvents, ['onLanguage:yaml']);
+  assert.deepEqual(
+    manifest.contributes.commands.map((c: { command: string; title: string; category: string }) => `${c.category}: ${c.title}`),
+    ['vLLM Config: Restart Server', 'vLLM Config: Show Server Output'],
+  );
+});

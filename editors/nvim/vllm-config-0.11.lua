@@ -1,0 +1,15 @@
+-- vllm-config-lsp for Neovim 0.11+, no plugin needed: put this in init.lua.
+-- The server decides which YAML files are vLLM configs and stays silent on the others.
+vim.lsp.config('vllm_config', {
+  cmd = { 'vllm-config-lsp', '--stdio' },
+  filetypes = { 'yaml' },
+  root_markers = { '.git' },
+  settings = {
+    vllmConfig = {
+      detection = true, -- also recognise configs by their keys, whatever the file name
+      -- vllmVersion = '0.33.0',
+      -- associations = { globs = { 'deploy/*.yaml' }, exclude = { 'charts/**' } },
+    },
+  },
+})
+vim.lsp.enable('vllm_config')

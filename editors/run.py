@@ -1,0 +1,554 @@
+#!/usr/bin/env python3
+"""Real editors against vllm-config-lsp, headless, one command each:
+
+    python editors/run.py nvim      # Neovim >= 0.7, the README's init.lua snippet
+    python editors/run.py emacs     # Emacs 28+ with eglot and yaml-mode, the README's snippet
+    python editors/run.py vscode    # the packaged .vsix in code-server's real VS Code
+
+Each opens a copy of examples/qwen2.5-vl-encoder-budgets.vllm.yaml, waits for the server's
+VC301 diagnostic, applies the preferred quick fix through the editor's own code-action
+command (VS Code: vscode.executeCodeActionProvider + workspace.applyEdit), saves, and
+compares the file. Each runs under a timeout in its own session; whatever it started and
+left running is reported as a failure and killed. Results and logs go to
+artifacts/editors/ (gitignored); the VS Code run also saves a screenshot there.
+
+Needs: nvim / emacs + elpa-eglot + elpa-yaml-mode / code-server from
+editors/vscode/setup-code-server.sh, Debian's chromium and the .vsix from
+`npm run package` in client-vscode/. nvim and emacs run `vllm-config-lsp` from PATH.
+Exit status: 0 pass, 1 fail, 3 the editor (or what it needs) is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+EDITORS = ROOT / "editors"
+SEED = ROOT / "examples" / "qwen2.5-vl-encoder-budgets.vllm.yaml"
+ARTIFACTS = Path(os.environ.get("VLLM_CONFIG_ARTIFACTS", ROOT / "artifacts")) / "editors"
+CODE_SERVER = Path(os.environ.get("VLLM_CONFIG_CODE_SERVER", ROOT / ".cache" / "code-server"))
+CHROMIUM = os.environ.get("VLLM_CONFIG_CHROMIUM", "/usr/bin/chromium")
+
+# What every editor must see: the seed example's finding and its preferred fix.
+CODE = "VC301"
+LINE, START, END = 3, 36, 37  # 0-based line, characters of the `0`
+MESSAGE = "All encoder_cudagraph_token_budgets must be positive, got [0, 2048, 4096]"
+FIX_TITLE = "Remove the non-positive budget (keep [2048, 4096])"
+BEFORE = "  encoder_cudagraph_token_budgets: [0, 2048, 4096]"
+AFTER = "  encoder_cudagraph_token_budgets: [2048, 4096]"
+
+DEFAULT_TIMEOUT = {"nvim": 60.0, "emacs": 60.0, "vscode": 240.0}
+
+
+class Failed(Exception):
+    pass
+
+
+@dataclass
+class Outcome:
+    editor: str
+    ok: bool
+    seconds: float
+    detail: dict[str, Any] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    artifacts: Path | None = None
+
+    def summary(self) -> str:
+        verdict = "PASS" if self.ok else "FAIL"
+        lines = [f"{self.editor}: {verdict} in {self.seconds:.1f} s (artifacts: {self.artifacts})"]
+        lines += [f"  - {p}" for p in self.problems]
+        return "\n".join(lines)
+
+
+# -- processes ------------------------------------------------------------------------------
+
+
+def _processes() -> list[tuple[int, int, str, str]]:
+    """(pid, session id, state, command line) of every live process (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        found.append((int(entry.name), int(fields[3]), fields[0], cmdline.strip()))
+    return found
+
+
+def _ours(sessions: set[int], marker: str) -> list[tuple[int, str]]:
+    me = os.getpid()
+    return [
+        (pid, cmd)
+        for pid, sid, state, cmd in _processes()
+        if pid != me and state != "Z" and (sid in sessions or (marker and marker in cmd))
+    ]
+
+
+def reap(sessions: set[int], marker: str, grace: float = 5.0) -> list[str]:
+    """Waits up to `grace` for the processes we started to end by themselves, then kills the
+    rest and returns their command lines (a non-empty list is a leak)."""
+    deadline = time.monotonic() + grace
+    left = _ours(sessions, marker)
+    while left and time.monotonic() < deadline:
+        time.sleep(0.1)
+        left = _ours(sessions, marker)
+    for pid, _ in left:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return [f"{pid}: {cmd[:200]}" for pid, cmd in left]
+
+
+def run_session(
+    command: list[str],
+    *,
+    timeout: float,
+    log: Path,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    stdin: bytes | None = None,
+) -> tuple[int, float, int]:
+    """Runs `command` in a new session; returns (exit status or 124, seconds, session id)."""
+    started = time.monotonic()
+    with log.open("ab") as out:
+        out.write(f"$ {' '.join(command)}\n".encode())
+        out.flush()
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=cwd,
+            start_new_session=True,
+        )
+        try:
+            process.communicate(stdin, timeout=timeout)
+            status = process.returncode
+        except subprocess.TimeoutExpired:
+            _terminate(process.pid)
+            process.wait()
+            status = 124
+            out.write(f"\n*** timeout after {timeout:.0f} s\n".encode())
+    return status, time.monotonic() - started, process.pid
+
+
+def _terminate(session: int, grace: float = 3.0) -> None:
+    try:
+        os.killpg(session, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline and _ours({session}, ""):
+        time.sleep(0.1)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(session, signal.SIGKILL)
+
+
+# -- shared checks ----------------------------------------------------------------------------
+
+
+def expected_text() -> str:
+    text = SEED.read_text(encoding="utf-8")
+    assert BEFORE in text.splitlines(), "the seed example changed: update editors/run.py"
+    return text.replace(BEFORE, AFTER, 1)
+
+
+def check(problems: list[str], condition: bool, what: str) -> None:
+    if not condition:
+        problems.append(what)
+
+
+def check_file(problems: list[str], path: Path) -> None:
+    actual = path.read_text(encoding="utf-8")
+    check(
+        problems, actual == expected_text(), f"saved file differs from the expected one:\n{actual}"
+    )
+
+
+def workspace(tmp: Path) -> Path:
+    folder = tmp / "project"
+    folder.mkdir()
+    shutil.copy(SEED, folder / SEED.name)
+    return folder / SEED.name
+
+
+def artifacts_for(editor: str) -> Path:
+    path = ARTIFACTS / editor
+    if path.exists():
+        shutil.rmtree(path)
+    path.mkdir(parents=True)
+    return path
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    try:
+        return dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError) as error:
+        return {"error": f"no result file ({error})"}
+
+
+# -- Neovim -----------------------------------------------------------------------------------
+
+
+def missing_nvim() -> str | None:
+    if shutil.which("nvim") is None:
+        return "nvim is not installed (apt-get install neovim)"
+    if shutil.which("vllm-config-lsp") is None:
+        return "vllm-config-lsp is not on PATH (pip install .)"
+    return None
+
+
+def run_nvim(tmp: Path, timeout: float, out_dir: Path) -> Outcome:
+    file = workspace(tmp)
+    result_path = out_dir / "result.json"
+    env = dict(os.environ)
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        env[name] = str(tmp / name.lower())
+    env.update(
+        SNIPPET=str(EDITORS / "nvim" / "vllm-config.lua"),
+        FILE=str(file),
+        OUT_JSON=str(result_path),
+        TIMEOUT_MS=str(int(timeout * 1000 / 3)),
+    )
+    command = ["nvim", "--headless", "-n", "-i", "NONE", "-u", str(EDITORS / "nvim" / "e2e.lua")]
+    status, seconds, session = run_session(
+        command, timeout=timeout, log=out_dir / "nvim.log", env=env, cwd=file.parent
+    )
+    leftovers = reap({session}, str(tmp))
+    result = read_json(result_path)
+    problems: list[str] = []
+    check(problems, status == 0, f"nvim exited with {status}: {result.get('error')}")
+    diagnostics = result.get("diagnostics") or []
+    check(problems, len(diagnostics) == 1, f"expected one diagnostic, got {diagnostics}")
+    if diagnostics:
+        d = diagnostics[0]
+        check(problems, d.get("code") == CODE, f"code {d.get('code')!r}")
+        check(
+            problems,
+            (d.get("line"), d.get("col"), d.get("end_line"), d.get("end_col"))
+            == (LINE, START, LINE, END),
+            f"range {d}",
+        )
+        check(problems, d.get("severity") == 1, f"severity {d.get('severity')} (1 = error)")
+        check(
+            problems, str(d.get("message", "")).startswith(MESSAGE), f"message {d.get('message')}"
+        )
+    check(
+        problems,
+        str(result.get("applied", "")).startswith(FIX_TITLE),
+        f"applied {result.get('applied')!r} of {result.get('offered')}",
+    )
+    check_file(problems, file)
+    check(problems, not leftovers, f"processes left behind: {leftovers}")
+    return Outcome("nvim", not problems, seconds, result, problems)
+
+
+# -- Emacs ------------------------------------------------------------------------------------
+
+
+def missing_emacs() -> str | None:
+    if shutil.which("emacs") is None:
+        return "emacs is not installed (apt-get install emacs-nox elpa-eglot elpa-yaml-mode)"
+    if shutil.which("vllm-config-lsp") is None:
+        return "vllm-config-lsp is not on PATH (pip install .)"
+    probe = subprocess.run(
+        ["emacs", "--batch", "--eval", "(progn (require 'eglot) (require 'yaml-mode))"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    if probe.returncode != 0:
+        return "eglot or yaml-mode is missing (apt-get install elpa-eglot elpa-yaml-mode)"
+    return None
+
+
+def run_emacs(tmp: Path, timeout: float, out_dir: Path) -> Outcome:
+    file = workspace(tmp)
+    result_path = out_dir / "result.json"
+    env = dict(os.environ)
+    env.update(
+        SNIPPET=str(EDITORS / "emacs" / "vllm-config.el"),
+        FILE=str(file),
+        OUT_JSON=str(result_path),
+        TIMEOUT_S=str(int(timeout / 3)),
+    )
+    command = ["emacs", "--batch", "-l", str(EDITORS / "emacs" / "e2e.el")]
+    status, seconds, session = run_session(
+        command,
+        timeout=timeout,
+        log=out_dir / "emacs.log",
+        env=env,
+        cwd=file.parent,
+        stdin=b"\n",  # the RET that accepts eglot's default (preferred) code action
+    )
+    leftovers = reap({session}, str(tmp))
+    result = read_json(result_path)
+    problems: list[str] = []
+    check(problems, status == 0, f"emacs exited with {status}: {result.get('error')}")
+    diagnostics = result.get("diagnostics") or []
+    check(problems, len(diagnostics) == 1, f"expected one diagnostic, got {diagnostics}")
+    if diagnostics:
+        d = diagnostics[0]
+        # eglot 1.9 shows "SOURCE [CODE]: MESSAGE"
+        check(problems, f"[{CODE}]: {MESSAGE}" in str(d.get("text")), f"text {d.get('text')!r}")
+        check(
+            problems,
+            (d.get("line"), d.get("col"), d.get("end_line"), d.get("end_col"))
+            == (LINE, START, LINE, END),
+            f"range {d}",
+        )
+        check(problems, d.get("type") == "eglot-error", f"type {d.get('type')}")
+    offered = result.get("offered") or []
+    check(problems, bool(offered) and str(offered[0]).startswith(FIX_TITLE), f"offered {offered}")
+    check(problems, result.get("line_after") == AFTER, f"line after {result.get('line_after')!r}")
+    check_file(problems, file)
+    check(problems, not leftovers, f"processes left behind: {leftovers}")
+    return Outcome("emacs", not problems, seconds, result, problems)
+
+
+# -- VS Code (code-server) --------------------------------------------------------------------
+
+
+def find_vsix() -> Path | None:
+    if os.environ.get("VLLM_CONFIG_VSIX"):
+        return Path(os.environ["VLLM_CONFIG_VSIX"])
+    found = sorted((ROOT / "client-vscode").glob("*.vsix"), key=lambda p: p.stat().st_mtime)
+    return found[-1] if found else None
+
+
+def missing_vscode() -> str | None:
+    if not list(CODE_SERVER.glob(".ready-*")):
+        return f"code-server is not set up in {CODE_SERVER} (editors/vscode/setup-code-server.sh)"
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} is missing (apt-get install chromium)"
+    vsix = find_vsix()
+    if vsix is None or not vsix.exists():
+        return "no .vsix (cd client-vscode && npm ci && npm run package)"
+    return None
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _python_without_server() -> str | None:
+    """An interpreter that has no vllm_config_lsp installed: proves the .vsix's own bundle."""
+    for candidate in ("/usr/bin/python3", shutil.which("python3")):
+        if candidate and Path(candidate).exists():
+            probe = subprocess.run(
+                [candidate, "-I", "-c", "import vllm_config_lsp"], capture_output=True
+            )
+            if probe.returncode != 0:
+                return candidate
+    return None
+
+
+def run_vscode(tmp: Path, timeout: float, out_dir: Path) -> Outcome:
+    started = time.monotonic()
+    file = workspace(tmp)
+    folder = file.parent
+    vsix = find_vsix()
+    assert vsix is not None
+    interpreter = _python_without_server()
+    settings = {
+        "workbench.startupEditor": "none",
+        "workbench.tips.enabled": False,
+        "workbench.colorTheme": "Default Dark Modern",
+        "window.restoreWindows": "none",
+        "extensions.autoUpdate": False,
+        "extensions.autoCheckUpdates": False,
+        "telemetry.telemetryLevel": "off",
+        "editor.minimap.enabled": False,
+        "security.workspace.trust.enabled": False,
+        "vllmConfig.trace.server": "messages",
+    }
+    if interpreter:
+        settings["vllmConfig.interpreter"] = [interpreter]
+    (folder / ".vscode").mkdir()
+    (folder / ".vscode" / "settings.json").write_text(json.dumps(settings, indent=1))
+    state = tmp / "code-server"
+    entry = CODE_SERVER / "node_modules" / "code-server" / "out" / "node" / "entry.js"
+    common = [
+        "--config",
+        str(state / "config.yaml"),
+        "--user-data-dir",
+        str(state / "data"),
+        "--extensions-dir",
+        str(state / "extensions"),
+    ]
+    log = out_dir / "code-server.log"
+    problems: list[str] = []
+    sessions: set[int] = set()
+    result: dict[str, Any] = {}
+    env = dict(os.environ)
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        env[name] = str(tmp / name.lower())  # code-server's logs, chromium's crash reports
+    env.update(
+        VLLM_E2E_OUT=str(out_dir / "result.json"),
+        VLLM_E2E_SCREENSHOT=str(out_dir / "screenshot.png"),
+        VLLM_E2E_FILE=str(file),
+        VLLM_E2E_EXPECTED=str(tmp / "expected.yaml"),
+    )
+    (tmp / "expected.yaml").write_text(expected_text(), encoding="utf-8")
+    server: subprocess.Popen[bytes] | None = None
+    try:
+        status, _, session = run_session(
+            ["node", str(entry), *common, "--install-extension", str(vsix)],
+            timeout=120,
+            log=log,
+            env=env,
+        )
+        sessions.add(session)
+        if status != 0:
+            raise Failed(f"--install-extension {vsix.name} exited with {status} (see {log})")
+        port = _free_port()
+        with log.open("ab") as out:
+            server = subprocess.Popen(
+                [
+                    "node",
+                    str(entry),
+                    *common,
+                    "--auth",
+                    "none",
+                    "--bind-addr",
+                    f"127.0.0.1:{port}",
+                    "--disable-telemetry",
+                    "--disable-update-check",
+                    "--disable-workspace-trust",
+                    "--disable-getting-started-override",
+                    str(folder),
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+                start_new_session=True,
+            )
+        sessions.add(server.pid)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise Failed(f"code-server did not come up (see {log})") from None
+                time.sleep(0.2)
+        driver_env = dict(
+            env,
+            NODE_PATH=str(CODE_SERVER / "node_modules"),
+            E2E_TIMEOUT_MS=str(int(timeout * 1000)),
+            E2E_CHROMIUM=CHROMIUM,
+            E2E_PROFILE=str(tmp / "chromium"),
+        )
+        remaining = max(30.0, timeout - (time.monotonic() - started))
+        status, _, session = run_session(
+            [
+                "node",
+                str(EDITORS / "vscode" / "driver.js"),
+                f"http://127.0.0.1:{port}",
+                str(folder),
+                str(EDITORS / "vscode" / "runner"),
+                str(EDITORS / "vscode" / "suite.js"),
+            ],
+            timeout=remaining + 10,
+            log=out_dir / "driver.log",
+            env=driver_env,
+        )
+        sessions.add(session)
+        result = read_json(out_dir / "result.json")
+        check(
+            problems,
+            status == 0,
+            f"the extension tests exited with {status}: {result.get('error')}",
+        )
+    except Failed as error:
+        problems.append(str(error))
+    finally:
+        if server is not None:
+            _terminate(server.pid)
+            server.wait()
+    leftovers = reap(sessions, str(tmp))
+    check(problems, not leftovers, f"processes left behind: {leftovers}")
+    check(problems, result.get("ok") is True, f"suite result: {result.get('error')}")
+    check_file(problems, file)
+    shot = out_dir / "screenshot.png"
+    check(problems, shot.exists() and shot.stat().st_size > 10_000, "no screenshot")
+    result["vsix"] = {"name": vsix.name, "bytes": vsix.stat().st_size}
+    result["interpreter"] = interpreter
+    return Outcome("vscode", not problems, time.monotonic() - started, result, problems)
+
+
+# -- entry points -----------------------------------------------------------------------------
+
+EDITOR_RUNS: dict[str, tuple[Callable[[], str | None], Callable[[Path, float, Path], Outcome]]] = {
+    "nvim": (missing_nvim, run_nvim),
+    "emacs": (missing_emacs, run_emacs),
+    "vscode": (missing_vscode, run_vscode),
+}
+
+
+def missing(editor: str) -> str | None:
+    """Why `editor` cannot run here, or None."""
+    return EDITOR_RUNS[editor][0]()
+
+
+def run(editor: str, timeout: float | None = None) -> Outcome:
+    out_dir = artifacts_for(editor)
+    with tempfile.TemporaryDirectory(prefix=f"vllm-config-{editor}-") as name:
+        outcome = EDITOR_RUNS[editor][1](Path(name), timeout or DEFAULT_TIMEOUT[editor], out_dir)
+    outcome.artifacts = out_dir
+    (out_dir / "outcome.json").write_text(
+        json.dumps(
+            {
+                "editor": editor,
+                "ok": outcome.ok,
+                "seconds": round(outcome.seconds, 2),
+                "problems": outcome.problems,
+                "detail": outcome.detail,
+            },
+            indent=1,
+        )
+    )
+    return outcome
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("editor", choices=sorted(EDITOR_RUNS))
+    parser.add_argument("--timeout", type=float, default=None, help="seconds (whole run)")
+    args = parser.parse_args(argv)
+    reason = missing(args.editor)
+    if reason:
+        print(f"{args.editor}: cannot run: {reason}", file=sys.stderr)
+        return 3
+    outcome = run(args.editor, args.timeout)
+    print(outcome.summary())
+    return 0 if outcome.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
