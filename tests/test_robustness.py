@@ -152,3 +152,16 @@ def test_deep_nesting(depth: int) -> None:
 def test_python_tags_are_never_constructed() -> None:
     found = _sane("model: m\nseed: !!python/object/apply:os.system ['echo hacked']\n")
     assert found[0] == "VC001"
+
+
+@pytest.mark.parametrize(
+    "version", __import__("vllm_config_lsp.catalogue").catalogue.available_versions()
+)
+def test_every_release_runs_every_rule_without_internal_errors(version: str) -> None:
+    text = (
+        "model: m\ntensor-parallel-size: 2\nmax-model-len: 8k\nenable-prefix-caching: false\n"
+        "compilation-config: {mode: 3, cudagraph_mode: FULL}\nspeculative-config:\n"
+        "  method: ngram\n  num_speculative_tokens: 3\nlimit-mm-per-prompt: {image: 2}\n"
+    )
+    found = lint(text, version=version).findings
+    assert [f.message for f in found if f.code == INTERNAL_ERROR] == []

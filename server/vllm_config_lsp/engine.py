@@ -80,7 +80,8 @@ def lint(
         model_dirs=tuple(model_dirs),
     )
     findings: list[Finding] = []
-    selected = _selected(all_rules(), select, ignore)
+    rules = [rule for rule in all_rules() if rule.applies_to(model.version)]
+    selected = _selected(rules, select, ignore)
     for rule in selected:
         try:
             findings.extend(rule.check(model))

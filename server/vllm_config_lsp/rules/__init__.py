@@ -18,6 +18,13 @@ from ..config_model import ConfigModel
 from ..findings import Finding
 
 
+#: Rules from VC300 on transcribe vLLM's imperative checks (`__post_init__`, validators,
+#: serve-time checks) line by line from this release's source and are proven against its
+#: recorded verdicts; other releases get the checks generated from their own catalogue.
+VERIFIED_RELEASE = "0.33.0"
+FIRST_IMPERATIVE_CODE = "VC300"
+
+
 @dataclass(frozen=True)
 class Rule:
     code: str
@@ -31,6 +38,9 @@ class Rule:
     @property
     def summary(self) -> str:
         return self.doc.strip().splitlines()[0].rstrip(".")
+
+    def applies_to(self, version: str) -> bool:
+        return self.code < FIRST_IMPERATIVE_CODE or version == VERIFIED_RELEASE
 
 
 @cache
