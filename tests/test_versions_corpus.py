@@ -28,14 +28,6 @@ IMAGE_RELEASE = re.compile(
 )
 MIN_VERSION = re.compile(r"min_vllm_version (\d+\.\d+(?:\.\d+)*)")
 
-#: Files whose header names a release that refuses them, with the reason; each was read
-#: against that release's source (the header is the corpus author's guess, not a run).
-KNOWN_REFUSED: dict[str, str] = {
-    "recipes-qwen3.8-27b-ascend-w8a8.yaml": "quantization `ascend` exists only with the "
-    "vllm-ascend platform plugin installed (`register_quantization_config`)",
-}
-
-
 def header_version(text: str) -> str | None:
     """The vLLM release a corpus header names (`>=X` for a recipe's minimum), or None."""
     match = HEADER.search(text)
@@ -94,9 +86,6 @@ def test_file_gets_no_error_on_its_own_release(name: str, version: str) -> None:
         if not results[release]:
             break
     accepted = [r for r, errors in results.items() if not errors]
-    if name in KNOWN_REFUSED:
-        assert not accepted, f"{name} is listed as refused by {version} but gets no error"
-        return
     assert accepted, f"vLLM {version}: {results}"
 
 
