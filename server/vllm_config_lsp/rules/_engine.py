@@ -203,3 +203,96 @@ def warning(
         source=source,
         fixes=[fix for fix in fixes if fix is not None],
     )
+
+
+def switched_on(model: ConfigModel, flag: str) -> Given | None:
+    """An on/off flag the file turns on (`enable-eplb: true`), else None."""
+    found = given(model, flag)
+    return found if found is not None and found.value is True else None
+
+
+def json_true(model: ConfigModel, flag: str, *path: str) -> Given | None:
+    """A boolean key of a JSON-valued flag the file sets to true, else None."""
+    found = json_given(model, flag, *path)
+    return found if found is not None and found.value is True else None
+
+
+def above_one(model: ConfigModel, class_name: str, field_name: str) -> Given | None:
+    """A size (`pipeline-parallel-size`, …) the file sets above 1, else None."""
+    found = given_field(model, class_name, field_name)
+    return found if found is not None and is_int(found.value) and found.value > 1 else None
+
+
+def connector(model: ConfigModel, name: str) -> Given | None:
+    """Where `kv-transfer-config` names the KV connector `name`, directly or as a child of a
+    `MultiConnector` (`KVTransferConfig.has_connector`, vllm/config/kv_transfer.py:141)."""
+    kind = json_given(model, "kv-transfer-config", "kv_connector")
+    if kind is None:
+        return None
+    if kind.value == name:
+        return kind
+    if kind.value != "MultiConnector":
+        return None
+    children = json_given(model, "kv-transfer-config", "kv_connector_extra_config", "connectors")
+    if children is None or not isinstance(children.value, list):
+        return None
+    names = [child.get("kv_connector") for child in children.value if isinstance(child, dict)]
+    return children if name in names else None
+
+
+def compilation_field(model: ConfigModel, field_name: str) -> Given | None:
+    """A `CompilationConfig` field the file sets (in `compilation-config` or by the plain
+    flag that fills it, such as `max-cudagraph-capture-size`)."""
+    return given_field(model, "CompilationConfig", field_name) or json_given(
+        model, "compilation-config", field_name
+    )
+
+
+#: `all2all-backend` values for which `CompilationConfig`/`VllmConfig` switch CUDA graphs
+#: off themselves (DeepEP high-throughput with DP, MoonEP: vllm/config/compilation.py:1243,
+#: vllm/config/vllm.py:2146).
+_GRAPHLESS_ALL2ALL = ("deepep_high_throughput", "moonep")
+
+
+def cuda_graphs(model: ConfigModel) -> tuple[str, Given | None]:
+    """Whether the file leaves CUDA graphs on, and the setting that decides it.
+
+    "off": `enforce-eager` (vLLM then forces cudagraph_mode NONE, vllm/config/vllm.py:1768),
+    `cudagraph_mode: NONE`, or `optimization-level: 0` whose default mode is NONE.
+    "on": an explicit non-NONE cudagraph_mode that none of vLLM's own downgrades touch
+    (a compilation mode other than VLLM_COMPILE, a graph-less all2all backend).
+    "maybe": graphs are on by default, but the platform or the model may still turn
+    them off (pooling, encoder-decoder, KV connectors, Model Runner V2 stock compile).
+    """
+    eager = switched_on(model, "enforce-eager")
+    if eager is not None:
+        return "off", eager
+    mode = compilation_field(model, "cudagraph_mode")
+    name = str(mode.value).upper() if mode is not None else None
+    if name == "NONE":
+        return "off", mode
+    level = given(model, "optimization-level")
+    if mode is None and level is not None and str(level.value) in ("0", "O0"):
+        return "off", level
+    compile_mode = compilation_field(model, "mode")
+    all2all = given_field(model, "ParallelConfig", "all2all_backend")
+    if (
+        mode is None
+        or (compile_mode is not None and str(compile_mode.value) not in ("3", "VLLM_COMPILE"))
+        or (all2all is not None and all2all.value in _GRAPHLESS_ALL2ALL)
+    ):
+        return "maybe", mode
+    return "on", mode
+
+
+def speculative_tokens(model: ConfigModel) -> Given | None:
+    """`num_speculative_tokens` as the file sets it (speculative-config or spec-tokens)."""
+    found = json_given(model, "speculative-config", "num_speculative_tokens") or given(
+        model, "spec-tokens"
+    )
+    return found if found is not None and is_int(found.value) else None
+
+
+def adaptive_verification(model: ConfigModel) -> Given | None:
+    """`speculative-config.enable_adaptive_verification: true`, else None."""
+    return json_true(model, "speculative-config", "enable_adaptive_verification")
