@@ -101,3 +101,14 @@ def test_cli_migrate_to(tmp_path: Path) -> None:
     assert path.read_text(encoding="utf-8") == migrate(OLD, "0.33.0").text
     assert result.returncode == 1  # rope-scaling is still refused by 0.33
     assert "VC101" in result.stdout
+
+
+def test_old_names_the_target_still_accepts_are_renamed() -> None:
+    """0.17 accepts `level` beside `mode`: migrating to it renames, so 0.18 works too."""
+    from vllm_config_lsp.migrate import migrate
+
+    text = "model: m  # keep\ncompilation-config:\n  level: 3\n"
+    result = migrate(text, "0.17.1")
+    assert result.text == "model: m  # keep\ncompilation-config:\n  mode: 3\n"
+    assert result.applied == ["renamed `compilation-config.level` to `mode` (its new name)"]
+    assert result.needs_human == []

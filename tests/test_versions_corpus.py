@@ -28,6 +28,7 @@ IMAGE_RELEASE = re.compile(
 )
 MIN_VERSION = re.compile(r"min_vllm_version (\d+\.\d+(?:\.\d+)*)")
 
+
 def header_version(text: str) -> str | None:
     """The vLLM release a corpus header names (`>=X` for a recipe's minimum), or None."""
     match = HEADER.search(text)
@@ -67,14 +68,34 @@ def _versioned() -> list[tuple[str, str]]:
 VERSIONED = _versioned()
 
 
+#: VC123: up to 0.7 `vllm serve` refuses a `model` key (the model must be its positional
+#: argument). The corpus files of those releases were converted from command lines that gave
+#: the model as `--model` to `python -m vllm.entrypoints.openai.api_server` or positionally,
+#: so their `model:` line is the conversion's, not the author's: it is expected there.
+CONVERSION_ARTEFACTS = {"VC123"}
+
+
 def _errors(path: Path, version: str) -> list[str]:
     text = path.read_text(encoding="utf-8")
     index = TextIndex(text)
     return [
         f"{index.line_col(f.start)[0] + 1}: {f.code} {f.message}"
         for f in lint(text, version=version).findings
-        if f.severity == Severity.ERROR
+        if f.severity == Severity.ERROR and f.code not in CONVERSION_ARTEFACTS
     ]
+
+
+def test_model_key_is_the_only_conversion_artefact() -> None:
+    """The exemption above is exact: VC123 fires on every 0.6/0.7 corpus file (all have a
+    `model:` line) and on no file of a later release."""
+    fired = {}
+    for name, version in VERSIONED:
+        release = candidate_releases(version)[0]
+        text = (CORPUS / "real" / name).read_text(encoding="utf-8")
+        codes = {f.code for f in lint(text, version=release).findings}
+        fired[name] = ("VC123" in codes, release.startswith(("0.6.", "0.7.")))
+    assert all(hit == old for hit, old in fired.values()), fired
+    assert sum(old for _, old in fired.values()) >= 8
 
 
 @pytest.mark.parametrize(("name", "version"), VERSIONED, ids=[n for n, _ in VERSIONED])

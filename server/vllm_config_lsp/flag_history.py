@@ -84,6 +84,8 @@ ADVICE: dict[str, Advice] = {
     "PassConfig.enable_fi_allreduce_fusion": Advice(
         "renamed `fuse_allreduce_rms`", "fuse_allreduce_rms"
     ),
+    "PassConfig.enable_sequence_parallelism": Advice("renamed `enable_sp`", "enable_sp"),
+    "PassConfig.enable_async_tp": Advice("renamed `fuse_gemm_comms`", "fuse_gemm_comms"),
 }
 
 
@@ -181,7 +183,26 @@ def _change(name: str, key: str, table: dict[str, _Presence], release: str) -> C
         return Change(name, "removed", gone, last, message, rename, deprecation, suggested)
     first = later[0]
     message = f"added in vLLM {minor(first)}; this file is checked against vLLM {release}"
-    return Change(name, "added", first, None, message)
+    old = _older_name(name, prefix, table, release)
+    if old is not None:
+        # The key is the new name of one this release has: rename it back (drop-in).
+        message = (
+            f"added in vLLM {minor(first)} as the new name of `{old}`; this file is checked "
+            f"against vLLM {release}, which calls it `{old}`"
+        )
+    return Change(name, "added", first, None, message, rename_to=old)
+
+
+def _older_name(name: str, prefix: str, table: dict[str, _Presence], release: str) -> str | None:
+    """The old name of `name` (a drop-in rename in `ADVICE`) when `release` has it."""
+    for key, advice in ADVICE.items():
+        if advice.rename_to != name or not key.startswith(prefix):
+            continue
+        old = key[len(prefix) :]
+        found = table.get(key)
+        if "." not in old and found is not None and release in found.releases:
+            return old
+    return None
 
 
 def removed_flag(name: str, release: str = DEFAULT_VERSION) -> Change | None:
@@ -225,3 +246,85 @@ def _named(text: str) -> set[str]:
         r"--([a-z0-9][a-z0-9-]*)|`([A-Za-z_][\w-]*)`|[Uu]se ([a-z_][a-z0-9_]*)", text
     )
     return {a or b or c for a, b, c in found}
+
+
+@dataclass(frozen=True)
+class Rename:
+    """An old name the chosen release still accepts although its new name exists there."""
+
+    old: str
+    new: str
+    since: str  # minor of the first release with the new name
+    #: Minor of the first newer release without the old name (None: none known yet).
+    removed: str | None
+    #: vLLM's deprecation text for the old name in the chosen release, if any.
+    deprecation: str | None
+
+
+def _rename(name: str, key: str, table: dict[str, _Presence], release: str) -> Rename | None:
+    advice = ADVICE.get(key)
+    if advice is None or advice.rename_to is None:
+        return None
+    prefix = key[: len(key) - len(name)]
+    old, new = table.get(key), table.get(prefix + advice.rename_to)
+    if old is None or new is None or release not in old.releases or release not in new.releases:
+        return None
+    since = min(new.releases, key=version_key)
+    removal = _next_removal(name, key, table, release)
+    return Rename(
+        name,
+        advice.rename_to,
+        minor(since),
+        minor(removal.release) if removal is not None else None,
+        old.deprecated.get(release),
+    )
+
+
+def renamed_flag(name: str, release: str) -> Rename | None:
+    """`--name` exists in `release` beside the name it was renamed to."""
+    flags, _ = _timeline()
+    return _rename(name, name, flags, release)
+
+
+def renamed_field(class_name: str, field: str, release: str) -> Rename | None:
+    _, fields = _timeline()
+    return _rename(field, f"{class_name}.{field}", fields, release)
+
+
+def deprecated_field(class_name: str, field: str, release: str) -> str | None:
+    """vLLM's `deprecated` text of a config field in `release` (None: not deprecated there)."""
+    _, fields = _timeline()
+    presence = fields.get(f"{class_name}.{field}")
+    return presence.deprecated.get(release) if presence is not None else None
+
+
+def is_bare(deprecation: str) -> bool:
+    """vLLM said only "deprecated" (argparse's `deprecated=True`): no reason, no advice."""
+    return deprecation.strip().rstrip(".").lower() == "deprecated"
+
+
+def named_replacement(deprecation: str, name: str, exists: set[str]) -> str | None:
+    """The one name (other than `name`) that a deprecation text points to, if it is in
+    `exists`: a suggestion, since the value's meaning may differ."""
+    alive = {n for n in _named(deprecation) - {name} if n in exists}
+    return alive.pop() if len(alive) == 1 else None
+
+
+@cache
+def _loaders() -> dict[str, dict[str, object]]:
+    """release → its `x-vllm.loader` facts, read from the store without joining it."""
+    out = {}
+    for release in available_versions():
+        with catalogue_path(release).open(encoding="utf-8") as handle:
+            out[release] = json.load(handle).get("loader") or {}
+    return out
+
+
+def loader_since(fact: str, value: object, release: str) -> str | None:
+    """Minor of the first release newer than `release` whose loader has `fact == value`
+    (e.g. YAML mappings passed as JSON: `dict == "json"`, from 0.16)."""
+    here = version_key(release)
+    for newer, facts in _loaders().items():
+        if version_key(newer) > here and facts.get(fact) == value:
+            return minor(newer)
+    return None

@@ -4,9 +4,10 @@ Upgrading vLLM breaks configs in known ways (a flag renamed, a config field rena
 option removed because its feature went away). For each key the target release refuses,
 `flag_history` knows whether a drop-in rename exists (applied), whether the option simply
 has to go (removed), or whether the replacement has another shape (`rope-scaling` →
-`hf-overrides`): that is left to a human and listed. Edits are textual (key renames, line
-removals), so comments and layout elsewhere stay as they were. The CLI's
-`check --migrate-to X` and the language server's code action both call `migrate`.
+`hf-overrides`): that is left to a human and listed. Old names the target still accepts
+beside their new one (`level` and `mode` in 0.12-0.17) are renamed too. Edits are textual
+(key renames, line removals), so comments and layout elsewhere stay as they were. The
+CLI's `check --migrate-to X` and the language server's code action both call `migrate`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,14 @@ from .catalogue import load_catalogue
 from .config_model import ConfigModel, build_model
 from .edits import remove_entry
 from .findings import Severity, TextEdit, apply_edits
-from .flag_history import ADVICE, Change, removed_field, removed_flag
+from .flag_history import (
+    ADVICE,
+    Change,
+    removed_field,
+    removed_flag,
+    renamed_field,
+    renamed_flag,
+)
 from .rule_support import (
     field_issues,
     remove_pair_fix,
@@ -103,6 +111,33 @@ def _steps(model: ConfigModel) -> Iterator[_Step]:
         if change is not None and change.kind == "removed":
             yield _flag_step(model, pair, change)
     yield from _field_steps(model)
+    yield from _rename_steps(model)
+
+
+def _rename_steps(model: ConfigModel) -> Iterator[_Step]:
+    """Old names the target still accepts beside their new one (VC121): renamed now, so
+    the next upgrade does not break the file."""
+    from .rules._versioned import field_uses
+
+    version = model.catalogue.version
+    for use in model.result.uses:
+        pair = use.token.pair
+        if pair is None or not use.token.is_key or not use.option_string.startswith("--"):
+            continue
+        rename = renamed_flag(use.option_string[2:], version)
+        if rename is not None:
+            head, dot, tail = pair.key.partition(".")
+            new_key = spell_like(head, rename.new) + dot + tail
+            edit = rename_key_fix(model, pair, new_key).edits[0]
+            yield _Step(f"renamed `{pair.key}` to `{new_key}` (its new name)", edit)
+    for use_ in field_uses(model):
+        rename = renamed_field(use_.class_name, use_.name, version)
+        entry = use_.entry
+        if rename is None:
+            continue
+        renamed = rename_in_place(model.text, entry.key_start, entry.key_end, use_.name, rename.new)
+        if renamed is not None:
+            yield _Step(f"renamed `{use_.where}` to `{rename.new}` (its new name)", renamed)
 
 
 def _head(key: str) -> str:

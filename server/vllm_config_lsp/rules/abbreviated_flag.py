@@ -20,9 +20,11 @@ tensor-parallel-size: 2
 
 from collections.abc import Iterator
 
+from ..argv import Pair
 from ..config_model import ConfigModel
 from ..findings import Finding, Severity
-from ..rule_support import finding, rename_key_fix, span, spell_like
+from ..flag_history import Change, removed_flag
+from ..rule_support import finding, remove_pair_fix, rename_key_fix, span, spell_like
 
 CODE = "VC103"
 NAME = "abbreviated-flag"
@@ -36,6 +38,11 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             continue
         full = use.option_string[2:]
         new_key = spell_like(pair.key, full)
+        history = removed_flag(pair.key.replace("_", "-"), model.catalogue.version)
+        if history is not None:
+            # A flag of another release that this one reads as a different flag.
+            yield _other_release(model, pair, use.option_string, history)
+            continue
         yield finding(
             CODE,
             Severity.WARNING,
@@ -46,3 +53,19 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             source=VLLM_SOURCE,
             fixes=[rename_key_fix(model, pair, new_key)],
         )
+
+
+def _other_release(model: ConfigModel, pair: Pair, option: str, history: Change) -> Finding:
+    message = (
+        f"vLLM {model.catalogue.version} takes `{pair.key}` as the abbreviation of {option}, "
+        f"a different flag: `--{pair.key.replace('_', '-')}` was {history.message}"
+    )
+    fixes = []
+    if history.rename_to:
+        fixes.append(rename_key_fix(model, pair, spell_like(pair.key, history.rename_to)))
+    removal = remove_pair_fix(model, pair)
+    if removal is not None:
+        fixes.append(removal)
+    return finding(
+        CODE, Severity.WARNING, span(pair.key_node), message, source=VLLM_SOURCE, fixes=fixes
+    )

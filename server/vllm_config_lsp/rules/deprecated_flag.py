@@ -2,7 +2,10 @@
 
 ## What vLLM does
 Deprecated options are still accepted but log vLLM's deprecation message at start; several
-no longer have any effect (e.g. `mamba-cache-mode`, `disable-cascade-attn`).
+no longer have any effect (e.g. `mamba-cache-mode`, `disable-cascade-attn`). The message is
+the deprecation text of the release the file is checked against (where vLLM only says
+"deprecated", the flag and release are named), with the release that removes the flag and
+what to write instead. Renamed flags are reported by VC121, which offers the rename.
 
 ## Example
 ```yaml
@@ -20,6 +23,7 @@ from collections.abc import Iterator
 
 from ..config_model import ConfigModel
 from ..findings import Finding, Severity
+from ..flag_history import ADVICE, is_bare, minor, newer_change_flag, renamed_flag
 from ..rule_support import finding, remove_pair_fix, span
 
 CODE = "VC110"
@@ -28,16 +32,32 @@ VLLM_SOURCE = "vllm/engine/arg_utils.py:456"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
+    release = model.catalogue.version
     for use in model.result.uses:
         pair = use.token.pair
         if not use.spec.deprecated or pair is None or not use.token.is_key:
             continue
+        option = use.option_string[2:] if use.option_string.startswith("--") else use.spec.name
+        if renamed_flag(option, release) is not None:
+            continue  # VC121 offers the rename
         fix = remove_pair_fix(model, pair, safe=False)
         yield finding(
             CODE,
             Severity.WARNING,
             span(pair.key_node),
-            use.spec.deprecated,
+            _message(use.spec.deprecated, option, release),
             source=use.spec.source or VLLM_SOURCE,
             fixes=[fix] if fix else [],
         )
+
+
+def _message(text: str, option: str, release: str) -> str:
+    """vLLM's text of this release; a bare "deprecated" (argparse's `deprecated=True`) is
+    spelled out, and the release that removes the flag, with what to write instead."""
+    message = f"`--{option}` is deprecated in vLLM {release}" if is_bare(text) else text
+    removal = newer_change_flag(option, release)
+    if removal is not None:
+        message += f" (vLLM {minor(removal.release)} removes it"
+        advice = ADVICE.get(option)
+        message += f"; {advice.text})" if advice is not None else ")"
+    return message

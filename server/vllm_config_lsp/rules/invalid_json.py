@@ -27,10 +27,13 @@ allowed-origins: '["https://example.com"]'
 import json
 from collections.abc import Iterator
 
-from yaml.nodes import SequenceNode
+from yaml.nodes import MappingNode, SequenceNode
 
+from ..argv import Pair
 from ..config_model import ConfigModel
-from ..findings import Finding, Severity
+from ..edits import content_end
+from ..findings import Finding, Fix, Severity, TextEdit
+from ..flag_history import loader_since
 from ..rule_support import argparse_prefix, finding, quote_fix, token_span
 
 CODE = "VC205"
@@ -45,7 +48,11 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         pair = value.use.token.pair
         advice = "; write the value as a YAML mapping, or as a JSON string" if pair else ""
         fixes = []
-        if pair is not None and isinstance(pair.value_node, SequenceNode):
+        python_text = _python_text_advice(model, pair) if pair is not None else None
+        if python_text is not None:
+            advice, fix = python_text
+            fixes.extend([fix] if fix is not None else [])
+        elif pair is not None and isinstance(pair.value_node, SequenceNode):
             # A YAML list becomes one argument per item; the flag wants one JSON text.
             text = json.dumps(pair.value)
             advice = f"; a YAML list gives one argument per item: write the JSON string '{text}'"
@@ -58,3 +65,35 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             source=value.spec.source or VLLM_SOURCE,
             fixes=fixes,
         )
+
+
+def _python_text_advice(model: ConfigModel, pair: Pair) -> tuple[str, Fix | None] | None:
+    """Before 0.16 a YAML mapping (before 0.10 also a list) reaches argparse as its Python
+    text (`{'a': 1}`), which is not JSON: only a JSON string works in those releases."""
+    loader, release = model.catalogue.loader, model.catalogue.version
+    node = pair.value_node
+    if isinstance(node, MappingNode) and loader.dict == "str":
+        shape, since = "mapping", loader_since("dict", "json", release)
+    elif isinstance(node, SequenceNode) and loader.list == "str":
+        shape, since = "list", None
+    elif loader.dict == "str":
+        return "; write the value as a JSON string", None
+    else:
+        return None
+    advice = f"; vLLM {release} passes a YAML {shape} as Python text, not JSON"
+    if since is not None:
+        advice += f" (YAML mappings work from vLLM {since} on)"
+    try:
+        text = json.dumps(pair.value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return advice + ": write the value as a JSON string", None
+    advice += f": write the JSON string '{text}'"
+    # Replace everything after the key's colon, so a block mapping becomes one line.
+    colon = model.text.find(":", pair.key_node.end_mark.index)
+    end = content_end(model.text, node)
+    if colon == -1 or colon >= node.start_mark.index:
+        return advice, None
+    replaced = model.text[colon + 1 : end]
+    edit = TextEdit(colon + 1, end, " '" + text.replace("'", "''") + "'")
+    title = f"Write the JSON string '{text}'"
+    return advice, Fix(title, (edit,), safe="#" not in replaced, preferred=True)

@@ -27,7 +27,8 @@ from collections.abc import Iterator
 from ..config_model import ConfigModel
 from ..findings import Finding, Severity
 from ..flag_history import Change, newer_change_field, newer_change_flag
-from ..rule_support import field_path, finding, span
+from ..rule_support import finding, span
+from ._versioned import field_reported_elsewhere, field_uses, flag_reported_elsewhere
 
 CODE = "VC120"
 NAME = "removed-in-newer-release"
@@ -50,18 +51,15 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             continue
         option = use.option_string[2:] if use.option_string.startswith("--") else None
         change = newer_change_flag(option, release) if option else None
-        if change is not None:
-            message = _message(pair.key, change, release)
-            yield finding(CODE, Severity.INFO, span(pair.key_node), message, source=None)
-    for value in model.values:
-        class_name = value.spec.dataclass_name
-        tree = value.tree
-        if class_name is None or tree is None or not tree.is_object:
-            continue
-        for entry in tree.entries or []:
-            field_change = newer_change_field(class_name, entry.key, release)
-            if field_change is None:
-                continue
-            where = (entry.key_start, entry.key_end)
-            message = _message(field_path(value.spec.name, [entry.key]), field_change, release)
-            yield finding(CODE, Severity.INFO, where, message, source=None)
+        if change is None or flag_reported_elsewhere(model, option or "", use.spec.deprecated):
+            continue  # VC121 (renamed) or VC110 (deprecated) names the removal too
+        message = _message(pair.key, change, release)
+        yield finding(CODE, Severity.INFO, span(pair.key_node), message, source=None)
+    for field in field_uses(model):  # nested classes too (`pass_config` fields)
+        field_change = newer_change_field(field.class_name, field.name, release)
+        if field_change is None or field_reported_elsewhere(model, field.class_name, field.name):
+            continue  # VC121 (renamed) or VC122 (deprecated) names the removal too
+        where = (field.entry.key_start, field.entry.key_end)
+        yield finding(
+            CODE, Severity.INFO, where, _message(field.where, field_change, release), source=None
+        )

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from ..argv import Pair
 from ..config_model import ConfigModel
 from ..findings import Finding, Fix, Severity
-from ..flag_history import removed_flag
+from ..flag_history import loader_since, removed_flag
 from ..rule_support import closest, finding, remove_pair_fix, rename_key_fix, span, spell_like
 
 CODE = "VC101"
@@ -56,6 +56,13 @@ def _findings_for(model: ConfigModel, pair: Pair, severity: Severity, tail: str)
         elif history.suggested:
             new_key = spell_like(pair.key, history.suggested)
             fixes.append(rename_key_fix(model, pair, new_key, safe=False))
+    elif not dotted and "." in pair.key and _dotted_option(model, pair.key):
+        head = pair.key.split(".", 1)[0]
+        since = loader_since("dotted_keys", True, model.catalogue.version)
+        message += (
+            f": vLLM {model.catalogue.version} reads a dotted key as one option name (dotted "
+            f"keys work from vLLM {since or '0.9'} on); set `{head}` to a JSON string instead"
+        )
     else:
         suggestion = _suggestion(model, pair.key)
         if suggestion:
@@ -87,6 +94,13 @@ def check(model: ConfigModel) -> Iterator[Finding]:
                     Severity.WARNING,
                     " (vLLM drops `false` values before parsing, so it says nothing)",
                 )
+
+
+def _dotted_option(model: ConfigModel, key: str) -> bool:
+    """`compilation-config.level` starts with an option taking a value (a later release's
+    dotted key)."""
+    spec = model.catalogue.option_index.get("--" + key.split(".", 1)[0].replace("_", "-"))
+    return spec is not None and spec.takes_value
 
 
 def _abbreviates(model: ConfigModel, option: str) -> bool:
