@@ -165,3 +165,211 @@ def test_every_release_runs_every_rule_without_internal_errors(version: str) -> 
     )
     found = lint(text, version=version).findings
     assert [f.message for f in found if f.code == INTERNAL_ERROR] == []
+
+
+# -- fuzzing: edits where they hurt, fixes, the libyaml fast path ------------------------------
+
+#: What gets pasted: YAML and JSON punctuation, line breaks, astral characters (two UTF-16
+#: units), snippets of other configs.
+PASTES = st.one_of(
+    st.text(alphabet=st.sampled_from(list("{}[]:,-'\"#&*!|>?\n\r \t\\x0é🚀模")), max_size=6),
+    st.sampled_from(
+        [
+            '"cudagraph_mode": "FULL", ',
+            "\n# vllm-config: disable=VC101\n",
+            '{"a": [1, 2',
+            "  - 8\n",
+            "max-num-seqs: -1\n",
+            "compilation-config: '{\"mode\": 3}'\n",
+            "\ufeff",
+            "\x00",
+        ]
+    ),
+)
+
+
+@st.composite
+def edited_corpus_text(draw: st.DrawFn) -> str:
+    """A corpus file with insertions, deletions and pastes, often inside JSON strings and
+    comments (positions next to `"`, `{`, `#` and `:` are preferred)."""
+    text = draw(st.sampled_from([SEED, *CORPUS_TEXTS]))
+    for _ in range(draw(st.integers(1, 5))):
+        hot = [i for i, ch in enumerate(text) if ch in '"{#:[']
+        if hot and draw(st.booleans()):
+            at = draw(st.sampled_from(hot)) + draw(st.integers(0, 3))
+        else:
+            at = draw(st.integers(0, len(text)))
+        at = min(at, len(text))
+        length = draw(st.integers(0, 10))
+        text = text[:at] + draw(PASTES) + text[at + length :]
+    return text
+
+
+def _fix_all(text: str) -> str:
+    """`check --fix`: safe fixes, re-checked, until nothing is left (bounded)."""
+    from vllm_config_lsp.cli import FIX_ROUNDS
+    from vllm_config_lsp.findings import apply_edits, safe_fix_edits
+
+    for _ in range(FIX_ROUNDS):
+        edits = safe_fix_edits(lint(text).findings)
+        if not edits:
+            break
+        text = apply_edits(text, edits)
+    return text
+
+
+def _parses(text: str) -> bool:
+    import yaml
+
+    try:
+        list(yaml.safe_load_all(text))
+    except yaml.YAMLError:
+        return False
+    except RecursionError:
+        return False
+    return True
+
+
+@given(edited_corpus_text())
+def test_edits_inside_strings_and_comments_never_crash(text: str) -> None:
+    _sane(text)
+
+
+@given(edited_corpus_text())
+def test_every_fix_leaves_parseable_yaml(text: str) -> None:
+    from vllm_config_lsp.findings import apply_edits
+
+    if not _parses(text):
+        return
+    for finding in lint(text).findings:
+        for fix in finding.fixes:
+            fixed = apply_edits(text, fix.edits)
+            assert _parses(fixed), (finding.code, fix.title, fixed)
+
+
+@given(st.one_of(edited_corpus_text(), st.sampled_from([SEED, *CORPUS_TEXTS])))
+def test_fixing_twice_equals_fixing_once(text: str) -> None:
+    once = _fix_all(text)
+    assert _fix_all(once) == once
+
+
+def _node_signature(node: object) -> list[tuple[object, ...]]:
+    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    out: list[tuple[object, ...]] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        assert isinstance(item, (MappingNode, ScalarNode, SequenceNode))
+        out.append(
+            (
+                type(item).__name__,
+                item.tag,
+                item.start_mark.index,
+                item.end_mark.index,
+                item.start_mark.line,
+                item.start_mark.column,
+                getattr(item, "style", None),
+                getattr(item, "flow_style", None),
+                item.value if isinstance(item, ScalarNode) else None,
+            )
+        )
+        if isinstance(item, MappingNode):
+            for key, value in item.value:
+                stack.extend((key, value))
+        elif isinstance(item, SequenceNode):
+            stack.extend(item.value)
+    return out
+
+
+@given(
+    st.one_of(
+        edited_corpus_text(),
+        st.text(
+            alphabet=st.sampled_from(list("{}[]:,-'\"#&*!|>?%@`\n\r \tab01.\\é🚀\x85")), max_size=60
+        ),
+    )
+)
+def test_libyaml_fast_path_composes_exactly_like_safeloader(text: str) -> None:
+    """libyaml only gets text it composes exactly like vLLM's pure-Python SafeLoader."""
+    import yaml
+    from vllm_config_lsp.yaml_document import _compose_all_libyaml
+
+    fast = _compose_all_libyaml(text)
+    if fast is None:
+        return
+    slow = [n for n in yaml.compose_all(text, Loader=yaml.SafeLoader) if n is not None]
+    assert [_node_signature(n) for n in fast] == [_node_signature(n) for n in slow]
+
+
+# -- hostile input, each bounded in time and memory ---------------------------------------------
+
+
+def _bomb(levels: int) -> str:
+    lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    names = "abcdefghijklmnopqrstuvwxyz"
+    for i in range(1, levels):
+        lines.append(f"{names[i]}: &{names[i]} [" + ", ".join([f"*{names[i - 1]}"] * 10) + "]")
+    return "\n".join(lines) + "\n"
+
+
+HOSTILE = {
+    "alias bomb (10^9 nodes)": _bomb(9),
+    "alias bomb in a JSON-valued flag": "model: m\nhf-overrides:\n  "
+    + _bomb(9).replace("\n", "\n  ")
+    + "x: 1\n",
+    "10 MB file": "model: m\n" + "# padding padding padding\n" * 400_000,
+    "just under the size limit": "model: m\n" + "# pad\n" * 330_000,
+    "10,000-deep flow nesting": "model: m\nhf-overrides: " + "[" * 10_000 + "]" * 10_000 + "\n",
+    "10,000-deep flow mappings": "model: m\nhf-overrides: " + "{a: " * 10_000 + "}" * 10_000,
+    "10,000-deep block sequences": "model: m\nx:\n" + "- " * 10_000 + "1\n",
+    "very long line (1 MB)": "model: m\nserved-model-name: " + "x" * 1_000_000 + "\n",
+    "very long JSON line": "model: m\nhf-overrides: '{"
+    + ", ".join(f'"k{i}": [{i}, "v"]' for i in range(20_000))
+    + "}'\n",
+    "NUL bytes": "model: m\x00\nmax-num-seqs: 4\x00\n",
+    "binary junk": bytes(range(256)).decode("latin-1") * 50,
+    "lone surrogates": "model: m\nserved-model-name: '\ud800\udfff\ud83d'\n",
+    "BOM": "\ufeffmodel: m\nmax-num-seqs: 4\n",
+    "CRLF and lone CR": "model: m\r\nmax-num-seqs: 4\rport: 1\r\n",
+    "tabs everywhere": "model:\tm\n\tport: 1\n\t- x\n",
+    "many documents": "model: m\n" + "---\nport: 8000\n" * 2_000,
+    "non-mapping root": "- " + "\n- ".join(["x"] * 5_000) + "\n",
+    "python tags": "model: m\nseed: !!python/object/apply:os.system ['touch /tmp/pwned']\n"
+    "x: !!python/name:os.system\ny: !!python/module:os\n",
+    "many duplicate keys": "model: m\n" + "max-num-seqs: 1\n" * 5_000,
+    "thousands of JSON keys": "model: m\nhf-overrides: {"
+    + ", ".join(f"k{i % 50}: {i}" for i in range(2_000))
+    + "}\n",
+}
+
+
+#: Bounds for a shared 2-CPU CI machine; typical values are 10-100x lower (benchmarks/README.md).
+HOSTILE_SECONDS = 5.0
+HOSTILE_BYTES = 400 * 2**20
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_input_is_bounded_in_time_and_memory(name: str) -> None:
+    import time
+    import tracemalloc
+
+    text = HOSTILE[name]
+    started = time.perf_counter()
+    findings = lint(text).findings
+    elapsed = time.perf_counter() - started
+    assert elapsed < HOSTILE_SECONDS, f"{name}: {elapsed:.1f} s"
+    for f in findings:
+        assert 0 <= f.start <= f.end <= len(text), f
+        if f.code == INTERNAL_ERROR:
+            assert "not checked" in f.message, f.message  # only the size limit, never a crash
+    assert not Path("/tmp/pwned").exists()
+    if "deep" in name:  # bounded by the recursion limit; tracemalloc slows deep unwinding 40x
+        return
+    tracemalloc.start()
+    try:
+        lint(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < HOSTILE_BYTES, f"{name}: {peak / 2**20:.0f} MB"

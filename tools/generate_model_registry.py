@@ -58,6 +58,8 @@ FLAGS = (
     "is_pooling_model",
     "supports_transcription",
 )
+#: Methods `is_vllm_model`/`is_text_generation_model` look for (interfaces_base.py:108-147).
+VLLM_MODEL_METHODS = ("__init__", "embed_input_ids", "forward", "compute_logits")
 #: Bases outside vLLM that contribute none of the flags.
 NEUTRAL = {"Module", "nn.Module", "Protocol", "Generic", "object", "ABC"}
 OUTSIDE = ("nn.", "torch.", "transformers.")
@@ -193,17 +195,54 @@ class Hierarchy:
         return out
 
 
+def _string_tuple(node: ast.stmt, name: str) -> tuple[str, ...] | None:
+    """`name = ("a", "b")` (or annotated) in a class body: the literal tuple of strings."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target, value = node.targets[0], node.value
+    elif isinstance(node, ast.AnnAssign) and node.value is not None:
+        target, value = node.target, node.value
+    else:
+        return None
+    if not (isinstance(target, ast.Name) and target.id == name):
+        return None
+    try:
+        literal = ast.literal_eval(value)
+    except ValueError:
+        return None
+    if isinstance(literal, (tuple, list)) and all(isinstance(v, str) for v in literal):
+        return tuple(literal)
+    return None
+
+
+def _defines(node: ast.stmt, name: str) -> bool:
+    """A method `name` (or a class attribute of that name) in a class body."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return node.name == name
+    targets = node.targets if isinstance(node, ast.Assign) else []
+    if isinstance(node, ast.AnnAssign) and node.value is not None:
+        targets = [node.target]
+    return any(isinstance(t, ast.Name) and t.id == name for t in targets)
+
+
 def inspect(hierarchy: Hierarchy, module: str, name: str) -> dict[str, Any]:
     """Flags of one class: the first definition along its method resolution order, as
-    `getattr(cls, flag)` finds it."""
+    `getattr(cls, flag)` finds it. `is_text_generation_model` is interfaces_base.py's test
+    (a vLLM model class, with `embed_input_ids` and `forward`, and a callable
+    `compute_logits`); `supported_video_pruning_methods` is the class's tuple
+    (`SupportsMultiModalPruning` gives `("evs",)`, model.py:884 compares against it)."""
     order = hierarchy.mro(module, name)
     flags: dict[str, bool] = {}
     forward: bool | None = None  # does the `forward` Python finds take intermediate_tensors?
+    defined: set[str] = set()
+    pruning: tuple[str, ...] | None = None
     for key in order or ():
         for stmt in hierarchy.nodes[key].body:
             flag = _flag_value(stmt)
             if flag is not None:
                 flags.setdefault(*flag)
+            defined.update(m for m in VLLM_MODEL_METHODS if _defines(stmt, m))
+            if pruning is None:
+                pruning = _string_tuple(stmt, "supported_video_pruning_methods")
             if (
                 isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
                 and stmt.name == "forward"
@@ -212,6 +251,11 @@ def inspect(hierarchy: Hierarchy, module: str, name: str) -> dict[str, Any]:
                 forward = _accepts(stmt, "intermediate_tensors")
     out: dict[str, Any] = {flag: flags.get(flag, False) for flag in FLAGS}
     out["supports_pp"] = out["supports_pp"] and bool(forward)
+    # `is_vllm_model` (interfaces_base.py:108): __init__, embed_input_ids and forward
+    vllm_model = {"__init__", "embed_input_ids", "forward"} <= defined
+    out["is_pooling_model"] = out["is_pooling_model"] and vllm_model
+    out["is_text_generation_model"] = vllm_model and "compute_logits" in defined
+    out["supported_video_pruning_methods"] = list(pruning or ())
     out["resolved"] = order is not None and not any(k in hierarchy.unresolved for k in order)
     return out
 
@@ -252,7 +296,7 @@ def build(version: str, source: WheelSource) -> dict[str, Any]:
         "version": version,
         "generated_by": "tools/generate_model_registry.py",
         "source": "vllm/model_executor/models/registry.py",
-        "flags": list(FLAGS),
+        "flags": [*FLAGS, "is_text_generation_model"],
         "architectures": architectures,
     }
 

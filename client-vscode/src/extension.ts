@@ -15,11 +15,11 @@ import {
 } from 'vscode-languageclient/node';
 import { Choice, Probe, PROBE_CODE, candidates, chooseInterpreter, expandVariables, parseProbe } from './interpreter';
 import { SettingGetter, needsRestart, serverSettings } from './settings';
-import { DocumentInfo, StatusView, fallbackInfo, newestSchemaVersion, statusView } from './status';
+import { DocumentInfo, HIDDEN, StatusOrigin, StatusView, fallbackInfo, newestSchemaVersion, statusView } from './status';
 
 const SECTION = 'vllmConfig';
 const CLIENT_ID = 'vllmConfig'; // the client reads `vllmConfig.trace.server` by this id
-/** Custom request proposed to the server (see the README, "Editors"). */
+/** The server's status request (server/vllm_config_lsp/lsp_info.py); older servers lack it. */
 const DOCUMENT_INFO = 'vllmConfig/documentInfo';
 const METHOD_NOT_FOUND = -32601;
 
@@ -31,7 +31,7 @@ let interpreter: Choice | undefined;
 let lifecycle: Promise<void> = Promise.resolve();
 let documentInfoSupported = true;
 let statusTimer: NodeJS.Timeout | undefined;
-let lastStatus: StatusView = { visible: false, text: '', tooltip: '' };
+let lastStatus: StatusView = HIDDEN;
 
 /** What the extension exports (used by the end-to-end test and other extensions). */
 export interface Api {
@@ -114,7 +114,7 @@ async function start(): Promise<void> {
   for (const line of interpreter.log) output.appendLine(`[interpreter] ${line}`);
   if (!interpreter.ok) {
     output.appendLine(interpreter.message);
-    showStatus({ visible: true, text: '$(error) vLLM Config', tooltip: interpreter.message });
+    showStatus({ visible: true, text: '$(error) vLLM Config', tooltip: interpreter.message, origin: 'none' });
     void vscode.window.showErrorMessage(interpreter.message, 'Open Settings', 'Show Output').then((pick) => {
       if (pick === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'vllmConfig.interpreter');
       if (pick === 'Show Output') output.show(true);
@@ -153,7 +153,7 @@ async function start(): Promise<void> {
   };
   client = new LanguageClient(CLIENT_ID, 'vLLM Config', serverOptions, clientOptions);
   client.onDidChangeState((e) => {
-    if (e.newState !== State.Running) showStatus({ visible: false, text: '', tooltip: '' });
+    if (e.newState !== State.Running) showStatus(HIDDEN);
     else scheduleStatus(0);
   });
   output.appendLine(`[client] starting ${command.join(' ')} -I ${launcher} --stdio`);
@@ -173,7 +173,7 @@ async function start(): Promise<void> {
 async function stop(): Promise<void> {
   const old = client;
   client = undefined;
-  showStatus({ visible: false, text: '', tooltip: '' });
+  showStatus(HIDDEN);
   if (old) {
     try {
       await old.dispose(3000);
@@ -286,33 +286,39 @@ function defaultVersion(): string | null {
   }
 }
 
-async function documentInfo(current: LanguageClient, document: vscode.TextDocument): Promise<DocumentInfo | null> {
+interface Answer {
+  info: DocumentInfo | null;
+  origin: StatusOrigin;
+}
+
+async function documentInfo(current: LanguageClient, document: vscode.TextDocument): Promise<Answer> {
   const textDocument = { uri: current.code2ProtocolConverter.asUri(document.uri) };
   if (documentInfoSupported) {
     try {
-      return await current.sendRequest<DocumentInfo>(DOCUMENT_INFO, { textDocument });
+      return { info: await current.sendRequest<DocumentInfo>(DOCUMENT_INFO, { textDocument }), origin: 'documentInfo' };
     } catch (error) {
       if ((error as { code?: number }).code !== METHOD_NOT_FOUND) throw error;
       documentInfoSupported = false;
       output.appendLine(`[client] the server has no ${DOCUMENT_INFO}; the status bar falls back to documentSymbol and the marker comment`);
     }
   }
-  // Fallback: the server answers documentSymbol with null for files it does not treat as configs.
+  // Fallback (servers before vllmConfig/documentInfo): they answer documentSymbol with null
+  // for files they do not treat as configs.
   const symbols = await current.sendRequest<unknown>('textDocument/documentSymbol', { textDocument });
-  if (symbols === null || symbols === undefined) return { isConfig: false };
-  return fallbackInfo(document.getText(), settingsFor(document.uri).vllmVersion, defaultVersion());
+  if (symbols === null || symbols === undefined) return { info: { isConfig: false }, origin: 'fallback' };
+  return { info: fallbackInfo(document.getText(), settingsFor(document.uri).vllmVersion, defaultVersion()), origin: 'fallback' };
 }
 
 async function updateStatus(): Promise<void> {
   const current = client;
   const document = vscode.window.activeTextEditor?.document;
   if (!current || current.state !== State.Running || !document || document.languageId !== 'yaml') {
-    if (interpreter?.ok !== false) showStatus({ visible: false, text: '', tooltip: '' });
+    if (interpreter?.ok !== false) showStatus(HIDDEN);
     return;
   }
   try {
-    const info = await documentInfo(current, document);
-    if (vscode.window.activeTextEditor?.document === document) showStatus(statusView(info));
+    const { info, origin } = await documentInfo(current, document);
+    if (vscode.window.activeTextEditor?.document === document) showStatus(statusView(info, origin));
   } catch (error) {
     output.appendLine(`[client] status: ${String(error)}`);
   }

@@ -9,6 +9,8 @@ export interface ServerSettings {
   debounceMs: number;
   severityOverrides: Record<string, string>;
   disabledCodes: string[];
+  /** Folders holding models as `<org>/<name>/config.json`; `~` and relative paths are the server's to resolve. */
+  modelDirs: string[];
 }
 
 /** `WorkspaceConfiguration.get` of the `vllmConfig` section. */
@@ -47,6 +49,7 @@ export function serverSettings(get: SettingGetter): ServerSettings {
     debounceMs: typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0 ? Math.round(debounce) : 200,
     severityOverrides,
     disabledCodes: strings(get('disabledCodes')).map((c) => c.toUpperCase()),
+    modelDirs: strings(get('modelDirs')),
   };
 }
 

@@ -47,19 +47,45 @@ export function fallbackInfo(text: string, setting: string | null, defaultVersio
   return { isConfig: true, vllmVersion: defaultVersion, versionSource: 'default', reason: null };
 }
 
+/** Where the status came from: the server's `vllmConfig/documentInfo`, or the fallback. */
+export type StatusOrigin = 'documentInfo' | 'fallback' | 'none';
+
 export interface StatusView {
   visible: boolean;
   text: string;
   tooltip: string;
+  origin: StatusOrigin;
 }
 
-export function statusView(info: DocumentInfo | null): StatusView {
-  if (!info || !info.isConfig) return { visible: false, text: '', tooltip: '' };
+export const HIDDEN: StatusView = { visible: false, text: '', tooltip: '', origin: 'none' };
+
+/** What each association reason (association.Reason) means, for the tooltip. */
+const REASONS: Record<string, string> = {
+  'marker comment': 'it has a `# vllm-config` comment',
+  'file name': 'of its file name',
+  content: 'its keys are `vllm serve` flags',
+};
+
+/**
+ * Which release and why, as one phrase. The server's `versionSource` is the sentence hovers
+ * end with ("vLLM 0.33.0, from the `# vllm-config: version=` comment"), except its fallback
+ * ("newest known release …"); the client's own fallback gives short labels ("default").
+ */
+export function versionPhrase(version: string, source: string | null | undefined, origin: StatusOrigin): string {
+  if (!source) return `vLLM ${version}`;
+  if (origin === 'fallback') return `vLLM ${version} (${source})`;
+  return source.startsWith('vLLM ') ? source : `vLLM ${version}: ${source}`;
+}
+
+export function statusView(info: DocumentInfo | null, origin: StatusOrigin = 'documentInfo'): StatusView {
+  if (!info || !info.isConfig) return { ...HIDDEN, origin: info ? origin : 'none' };
   const version = info.vllmVersion || '?';
-  const why = info.versionSource ? ` (${info.versionSource})` : '';
+  const why = info.reason && REASONS[info.reason] ? ` Checked as a vLLM config because ${REASONS[info.reason]}.` : '';
+  const phrase = versionPhrase(version, info.versionSource, origin).replace(/`/g, '');
   return {
     visible: true,
     text: `$(check) vLLM ${version}`,
-    tooltip: `vLLM Config: this file is checked against vLLM ${version}${why}. Click to show the server output.`,
+    tooltip: `vLLM Config: this file is checked against ${phrase}.${why.replace(/`/g, '')} Click to show the server output.`,
+    origin,
   };
 }

@@ -19,6 +19,7 @@ test('defaults map to the server defaults', () => {
     debounceMs: 200,
     severityOverrides: {},
     disabledCodes: [],
+    modelDirs: [],
   });
 });
 
@@ -31,6 +32,7 @@ test('user values are mapped to the server section', () => {
     debounceMs: 50.4,
     severityOverrides: { vc302: 'Warning', VC900: 'off', bad: 3 },
     disabledCodes: ['vc900'],
+    modelDirs: ['/data/models', ' ~/models ', 3],
     interpreter: ['/usr/bin/python3'],
     'trace.server': 'verbose',
   };
@@ -42,6 +44,7 @@ test('user values are mapped to the server section', () => {
     debounceMs: 50,
     severityOverrides: { VC302: 'warning', VC900: 'off' },
     disabledCodes: ['VC900'],
+    modelDirs: ['/data/models', '~/models'],
   });
   assert.equal('interpreter' in mapped, false);
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fallbackInfo, hasMarker, markerVersion, newestSchemaVersion, statusView } from '../src/status';
+import { fallbackInfo, hasMarker, markerVersion, newestSchemaVersion, statusView, versionPhrase } from '../src/status';
 
 test('the marker comment gives the version, like files.marker_options', () => {
   assert.equal(markerVersion('# vllm-config: version=0.32.1\nmodel: x\n'), '0.32.1');
@@ -22,10 +22,41 @@ test('fallback order: marker, setting, default', () => {
   assert.deepEqual(fallbackInfo('model: x\n', null, '0.33.0'), { isConfig: true, vllmVersion: '0.33.0', versionSource: 'default', reason: null });
 });
 
-test('status bar text', () => {
+test('status bar text from the fallback', () => {
   assert.equal(statusView(null).visible, false);
   assert.equal(statusView({ isConfig: false }).visible, false);
-  const view = statusView({ isConfig: true, vllmVersion: '0.33.0', versionSource: 'default' });
-  assert.deepEqual([view.visible, view.text], [true, '$(check) vLLM 0.33.0']);
+  const view = statusView({ isConfig: true, vllmVersion: '0.33.0', versionSource: 'default' }, 'fallback');
+  assert.deepEqual([view.visible, view.text, view.origin], [true, '$(check) vLLM 0.33.0', 'fallback']);
   assert.match(view.tooltip, /vLLM 0\.33\.0 \(default\)/);
+});
+
+test('status bar from vllmConfig/documentInfo: the version, why, and why the file is checked', () => {
+  const marker = statusView({
+    isConfig: true,
+    reason: 'marker comment',
+    vllmVersion: '0.10.2',
+    versionSource: 'vLLM 0.10.2 (for 0.10), from the `# vllm-config: version=` comment',
+  });
+  assert.equal(marker.origin, 'documentInfo');
+  assert.equal(marker.text, '$(check) vLLM 0.10.2');
+  assert.equal(
+    marker.tooltip,
+    'vLLM Config: this file is checked against vLLM 0.10.2 (for 0.10), from the # vllm-config: version= comment. ' +
+      'Checked as a vLLM config because it has a # vllm-config comment. Click to show the server output.',
+  );
+  const newest = statusView({
+    isConfig: true,
+    reason: 'file name',
+    vllmVersion: '0.33.0',
+    versionSource: 'newest known release (nothing names another)',
+  });
+  assert.match(newest.tooltip, /against vLLM 0\.33\.0: newest known release \(nothing names another\)\. Checked .* because of its file name\./);
+  const hidden = statusView({ isConfig: false, reason: null, vllmVersion: '0.33.0', versionSource: 'x' });
+  assert.deepEqual([hidden.visible, hidden.origin], [false, 'documentInfo']);
+});
+
+test('version phrase', () => {
+  assert.equal(versionPhrase('0.33.0', 'vLLM 0.33.0, from vLLM installed in /w/.venv', 'documentInfo'), 'vLLM 0.33.0, from vLLM installed in /w/.venv');
+  assert.equal(versionPhrase('0.33.0', 'vllmVersion setting', 'fallback'), 'vLLM 0.33.0 (vllmVersion setting)');
+  assert.equal(versionPhrase('0.33.0', null, 'documentInfo'), 'vLLM 0.33.0');
 });

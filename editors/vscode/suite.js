@@ -71,11 +71,23 @@ exports.run = async function run() {
     assert.ok(labels.includes('max-model-len'), `completion: ${labels.slice(0, 30)}`);
     mark('hover+completion');
 
-    // 3. the status bar item
+    // 3. the status bar item, from the server's vllmConfig/documentInfo (not the fallback);
+    //    it and the hover say which vLLM release is used and why
     out.status = await api.refreshStatus();
     out.interpreter = api.interpreter();
     assert.ok(out.status.visible, 'status bar item hidden');
-    assert.match(out.status.text, /vLLM \d+\.\d+\.\d+/);
+    assert.strictEqual(out.status.origin, 'documentInfo', `status from: ${out.status.origin}`);
+    const client = api.client();
+    out.documentInfo = await client.sendRequest('vllmConfig/documentInfo', {
+      textDocument: { uri: client.code2ProtocolConverter.asUri(uri) },
+    });
+    assert.strictEqual(out.documentInfo.isConfig, true);
+    assert.strictEqual(out.documentInfo.reason, 'file name');
+    assert.match(out.documentInfo.vllmVersion, /^\d+\.\d+\.\d+/);
+    assert.strictEqual(out.status.text, `$(check) vLLM ${out.documentInfo.vllmVersion}`);
+    const why = out.documentInfo.versionSource.replace(/`/g, '');
+    assert.ok(why && out.status.tooltip.includes(why), `status tooltip: ${out.status.tooltip}`);
+    assert.ok(out.hover.replace(/`/g, '').includes(why), `no version note in the hover: ${out.hover}`);
 
     // 4. what a user sees: the squiggle, the Problems panel and the quick fix menu
     await vscode.commands.executeCommand('workbench.actions.view.problems');
@@ -97,7 +109,7 @@ exports.run = async function run() {
     out.actions = actions.map((a) => ({ title: a.title, kind: a.kind && a.kind.value, preferred: !!a.isPreferred }));
     const fix = actions.find((a) => a.isPreferred);
     assert.ok(fix, `no preferred quick fix: ${JSON.stringify(out.actions)}`);
-    assert.ok(fix.title.startsWith(FIX_TITLE), fix.title);
+    assert.strictEqual(fix.title, `${FIX_TITLE} (${CODE})`); // the fix's words first, the code last
     assert.ok(await vscode.workspace.applyEdit(fix.edit), 'applyEdit failed');
     out.lineAfter = document.lineAt(3).text;
     assert.strictEqual(out.lineAfter, AFTER);

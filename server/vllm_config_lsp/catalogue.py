@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ def available_versions() -> list[str]:
     return sorted(found, key=version_key)
 
 
+@lru_cache(maxsize=1024)
 def version_key(version: str) -> tuple[int, ...]:
     """`0.6.6.post1` → (0, 6, 6, 1): numeric order of release strings."""
     return tuple(int(part) for part in re.findall(r"\d+", version))
@@ -191,6 +192,26 @@ class Catalogue:
                 positional=bool(raw.get("positional")),
             )
         return out
+
+    @cached_property
+    def flags_by_class(self) -> dict[str, tuple[FlagSpec, ...]]:
+        """`dataclass_name` → the flags validated as that class, in catalogue order
+        (`ConfigModel.setting` runs for many rules on every keystroke)."""
+        out: dict[str, list[FlagSpec]] = {}
+        for spec in self.flags.values():
+            name = spec.dataclass_name
+            if name is not None:
+                out.setdefault(name, []).append(spec)
+        return {name: tuple(specs) for name, specs in out.items()}
+
+    @cached_property
+    def flags_by_field(self) -> dict[str, tuple[FlagSpec, ...]]:
+        """`Class.field` → the plain flags filling it, in catalogue order."""
+        out: dict[str, list[FlagSpec]] = {}
+        for spec in self.flags.values():
+            if spec.field is not None:
+                out.setdefault(spec.field, []).append(spec)
+        return {name: tuple(specs) for name, specs in out.items()}
 
     @cached_property
     def option_index(self) -> dict[str, FlagSpec]:

@@ -149,9 +149,7 @@ class ConfigModel:
         field, or a key of the JSON-valued flag validated as that class), else the default
         argparse or the class gives. Rules that are static only when the user sets an input
         check `explicit` (defaults of many fields are resolved from the model later)."""
-        for spec in self.catalogue.flags.values():
-            if spec.dataclass_name != class_name:
-                continue
+        for spec in self.catalogue.flags_by_class.get(class_name, ()):
             value = self.flag(spec.name)
             tree = self.json_tree(spec.name) if value is not None else None
             entry = tree.entry(field_name) if tree is not None else None
@@ -160,9 +158,7 @@ class ConfigModel:
                 return Setting(node.value, True, node.start, node.end, spec.name, node, entry)
         target = f"{class_name}.{field_name}"
         default_flag: FlagSpec | None = None
-        for spec in self.catalogue.flags.values():
-            if spec.field != target:
-                continue
+        for spec in self.catalogue.flags_by_field.get(target, ()):
             default_flag = default_flag or spec
             value = self.flag(spec.name)
             if value is not None and value.error is None:

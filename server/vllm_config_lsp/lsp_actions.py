@@ -1,5 +1,9 @@
-"""Code actions: each finding's fixes (quickfix), "Disable CODE for this line", and
-`source.fixAll.vllm-config` (every safe fix, as `check --fix` applies them).
+"""Code actions: each finding's fixes (quickfix), "Disable CODE for this line",
+`source.fixAll.vllm-config` (every safe fix, as `check --fix` applies them) and
+`source.migrate.vllm-config` ("Migrate this config to vLLM X", `lsp_migrate`).
+
+A quick fix's title is the fix's own text followed by the code, "Remove … (VC301)": editors
+sort and filter the menu by the title's start.
 
 Quick fixes come from the diagnostic's `data` when the client echoes it for the current
 document version; otherwise (eglot drops `data`, or the document changed) the document is
@@ -13,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from .lsp_diagnostics import FIX_ALL_KIND, SOURCE, edit_from_json, finding_data
+from .lsp_migrate import MIGRATE_KIND, planned
+from .lsp_migrate import action as migrate_action
 
 if TYPE_CHECKING:
     from .findings import Finding
@@ -70,7 +76,24 @@ async def code_actions(
                         edit=_workspace_edit(ls, uri, analysis.version, [edit]),
                     )
                 )
+    if _wants(only, MIGRATE_KIND):
+        analysis = analysis or await ls.current(uri)
+        if analysis is not None and analysis.result is not None:
+            migration = await planned(ls, analysis)
+            if migration is not None:
+                rewrite: types.WorkspaceEdit | None = None
+                if migration.text != analysis.text:  # else only the report (needs a human)
+                    change = _minimal_edit(analysis, migration.text)
+                    rewrite = _workspace_edit(ls, uri, analysis.version, [change])
+                actions.append(migrate_action(migration, analysis, rewrite))
     return actions or None
+
+
+def fix_title(text: Any, code: str) -> str:
+    """The fix's own words first (editors sort and filter the menu by title), the code last:
+    "Remove the non-positive budget (keep [2048, 4096]) (VC301)"."""
+    words = " ".join(str(text or "").split()) or "Fix"
+    return f"{words} ({code})" if code else words
 
 
 def _quick_fixes(
@@ -88,7 +111,7 @@ def _quick_fixes(
             continue
         actions.append(
             types.CodeAction(
-                title=f"{fix.get('title')} ({code})",
+                title=fix_title(fix.get("title"), code),
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[diagnostic],
                 is_preferred=bool(fix.get("preferred")) or None,

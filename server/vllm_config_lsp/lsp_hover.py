@@ -1,5 +1,7 @@
-"""Hover: what vLLM says about the flag, nested field or value under the cursor, and the
-rule behind a code in a suppression comment.
+"""Hover: what vLLM says about the flag, nested field or value under the cursor, the model
+behind `model:` (`model_files.describe_model`: its files, read offline), and the rule behind
+a code in a suppression comment. Every hover ends with the vLLM release used and why
+(`versions.choose_version`'s reason).
 
 Works on the positioned model of the current text: top-level pairs for flags, the JSON
 trees of mapping-valued flags (YAML mappings, JSON strings, dotted keys alike) for fields.
@@ -25,11 +27,51 @@ from .lsp_describe import (
 from .value_tree import ValueNode
 
 if TYPE_CHECKING:
-    from .server import Analysis
+    from .server import Analysis, VllmConfigServer
+
+#: The flag whose value names the model (`model_files` reads that model's files).
+MODEL_FLAG = "model"
 
 
 def version_note(analysis: Analysis) -> str:
-    return f"_{analysis.version_source}_"
+    from .lsp_info import version_text
+
+    return f"_{version_text(analysis.vllm_version, analysis.version_source)}_"
+
+
+async def hover(
+    ls: VllmConfigServer, params: types.HoverParams, docs_url: str
+) -> types.Hover | None:
+    """The request: the model's summary is read on the lint thread (files, caches)."""
+    from .lsp_settings import model_folders
+    from .model_files import describe_model
+    from .server import _fs_path
+
+    analysis = await ls.current(params.text_document.uri)
+    if analysis is None or analysis.result is None or analysis.result.model is None:
+        return None
+    summary = None
+    if on_model(analysis.result.model, analysis.positions.offset(params.position)):
+        folders = model_folders(ls.settings, ls.workspace.root_path)
+        path = _fs_path(analysis.uri)
+        summary = await ls.run_on_lint_thread(describe_model, analysis.text, path, folders)
+    return hover_at(analysis, params.position, ls.client_capabilities, docs_url, summary)
+
+
+def on_model(model: ConfigModel, offset: int) -> bool:
+    """Whether `offset` is on the top-level `model:` key or its value."""
+    for pair in model.pairs:
+        spec, _ = flag_for_key(model.catalogue, pair.key)
+        if spec is None or spec.name != MODEL_FLAG or "." in pair.key:
+            continue
+        start = pair.key_node.start_mark.index
+        if start <= offset <= max(pair.key_node.end_mark.index, _value_end(model, pair)):
+            return True
+    return False
+
+
+def _value_end(model: ConfigModel, pair: Pair) -> int:
+    return content_end(model.text, pair.value_node)
 
 
 def hover_at(
@@ -37,12 +79,16 @@ def hover_at(
     position: types.Position,
     capabilities: types.ClientCapabilities,
     docs_url: str,
+    model_summary: str | None = None,
 ) -> types.Hover | None:
     model = analysis.result.model if analysis.result else None
     if model is None:
         return None
     offset = analysis.positions.offset(position)
-    found = _suppression_code(model, offset, docs_url) or _describe(analysis, model, offset)
+    note = version_note(analysis)
+    found = _suppression_code(model, offset, docs_url, note) or _describe(
+        analysis, model, offset, model_summary
+    )
     if found is None:
         return None
     text, (start, end) = found
@@ -63,7 +109,7 @@ def _markdown_ok(capabilities: types.ClientCapabilities) -> bool:
 
 
 def _suppression_code(
-    model: ConfigModel, offset: int, docs_url: str
+    model: ConfigModel, offset: int, docs_url: str, note: str
 ) -> tuple[str, tuple[int, int]] | None:
     from .rules import rule_by_code
     from .suppression import comments
@@ -76,17 +122,18 @@ def _suppression_code(
                 if ref.start <= offset <= ref.end:
                     rule = rule_by_code(ref.code)
                     if rule is None:
-                        return f"`{ref.code}`: no such vllm-config rule", (ref.start, ref.end)
+                        text = f"`{ref.code}`: no such vllm-config rule\n\n{note}"
+                        return text, (ref.start, ref.end)
                     text = (
                         f"**{rule.code} {rule.name}**\n\n{rule.summary}.\n\n"
-                        f"[Documentation]({docs_url}{rule.code}.md)"
+                        f"[Documentation]({docs_url}{rule.code}.md)\n\n{note}"
                     )
                     return text, (ref.start, ref.end)
     return None
 
 
 def _describe(
-    analysis: Analysis, model: ConfigModel, offset: int
+    analysis: Analysis, model: ConfigModel, offset: int, model_summary: str | None = None
 ) -> tuple[str, tuple[int, int]] | None:
     note = version_note(analysis)
     catalogue = model.catalogue
@@ -101,6 +148,8 @@ def _describe(
             text = flag_doc(spec, note)
             if negative:
                 text = f"`{pair.key}: true` turns the flag off.\n\n" + text
+            if model_summary and spec.name == MODEL_FLAG and index == 0:
+                text = f"{model_summary}\n\n---\n\n{text}"
             return text, (key_start, key_end)
         path = dotted[1 : index + 1]
         cls = class_at(catalogue, spec, path[:-1])
@@ -114,6 +163,8 @@ def _describe(
         end = content_end(model.text, pair.value_node)
         if spec is None or not start <= offset <= end:
             continue
+        if model_summary and spec.name == MODEL_FLAG and "." not in pair.key:
+            return f"{model_summary}\n\n{note}", (start, end)
         tree = _tree_of(model, pair)
         if tree is not None and spec.dataclass_name:
             return _in_tree(catalogue, spec, tree, offset, note)

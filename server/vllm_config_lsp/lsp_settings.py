@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .association import AssociationSettings
@@ -29,6 +30,9 @@ class Settings:
     debounce_ms: int = DEFAULT_DEBOUNCE_MS
     severity_overrides: Mapping[str, str] = field(default_factory=dict)
     disabled_codes: frozenset[str] = frozenset()
+    #: Folders holding models as `DIR/<org>/<name>/config.json` (`model_files.find_folder`),
+    #: as written: `~` and relative paths are resolved by the server (`model_folders`).
+    model_dirs: tuple[str, ...] = ()
 
     @property
     def ignored_codes(self) -> set[str]:
@@ -103,7 +107,21 @@ def parse(raw: Any, problems: list[str]) -> Settings:
         disabled_codes=frozenset(
             code.upper() for code in _strings(raw.get("disabledCodes"), "disabledCodes", problems)
         ),
+        model_dirs=tuple(
+            d.strip() for d in _strings(raw.get("modelDirs"), "modelDirs", problems) if d.strip()
+        ),
     )
+
+
+def model_folders(settings: Settings, root: str | None) -> tuple[Path, ...]:
+    """`modelDirs` as folders: `~` expanded, relative ones taken from the workspace root."""
+    out = []
+    for written in settings.model_dirs:
+        folder = Path(written).expanduser()
+        if not folder.is_absolute() and root:
+            folder = Path(root) / folder
+        out.append(folder)
+    return tuple(out)
 
 
 def _strings(value: Any, name: str, problems: list[str]) -> tuple[str, ...]:

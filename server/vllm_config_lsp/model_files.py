@@ -266,6 +266,10 @@ class Arch:
     roles: tuple[str, ...]
     flags: dict[str, bool]
     resolved: bool
+    #: `supported_video_pruning_methods` of the class (empty: it does not prune videos).
+    video_pruning: tuple[str, ...] = ()
+    #: The class vLLM loads for it (`_ModelInfo.architecture` is its `__name__`).
+    cls: str = ""
 
     def flag(self, name: str) -> bool | None:
         """The class's flag, or None when the generator could not follow its bases."""
@@ -282,7 +286,10 @@ def registry(version: str) -> dict[str, Arch]:
     out: dict[str, Arch] = {}
     for name, entry in (data.get("architectures") or {}).items():
         flags = {k: v for k, v in entry.items() if isinstance(v, bool) and k != "resolved"}
-        out[name] = Arch(name, tuple(entry.get("roles", ())), flags, bool(entry.get("resolved")))
+        pruning = tuple(str(m) for m in entry.get("supported_video_pruning_methods") or ())
+        roles = tuple(entry.get("roles", ()))
+        cls = str(entry.get("class") or name)
+        out[name] = Arch(name, roles, flags, bool(entry.get("resolved")), pruning, cls)
     return out
 
 

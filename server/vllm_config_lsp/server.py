@@ -13,6 +13,7 @@ current is dropped, never published. Changes are debounced (`debounceMs`), opens
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sys
@@ -27,8 +28,10 @@ from pygls.lsp.server import LanguageServer
 
 from . import __version__
 from .lsp_diagnostics import FIX_ALL_KIND, RULE_DOCS_URL
+from .lsp_info import DOCUMENT_INFO
+from .lsp_migrate import MIGRATE_KIND, MIGRATION_REPORT
 from .lsp_positions import Positions
-from .lsp_settings import SECTION, Settings, parse
+from .lsp_settings import SECTION, Settings, model_folders, parse
 
 if TYPE_CHECKING:
     from .association import Reason
@@ -70,6 +73,7 @@ class VllmConfigServer(LanguageServer):
         self._versions: dict[tuple[str | None, str | None], tuple[str, str]] = {}
         self._lint_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vllm-lint")
         self.watcher: asyncio.Future[None] | None = None
+        self.shutdown_requested = False
 
     # -- infrastructure ---------------------------------------------------------------------
 
@@ -87,6 +91,31 @@ class VllmConfigServer(LanguageServer):
     def shutdown(self) -> None:
         self._lint_pool.shutdown(wait=False, cancel_futures=True)
         super().shutdown()  # type: ignore[no-untyped-call]
+
+    def stop_work(self) -> None:
+        """LSP `shutdown`: no more checks, queued ones dropped (a running one finishes)."""
+        self.shutdown_requested = True
+        for task in self._pending.values():
+            task.cancel()
+        self._pending.clear()
+        if self.watcher is not None:
+            self.watcher.cancel()
+        self._lint_pool.shutdown(wait=False, cancel_futures=True)
+
+    def exit_now(self) -> None:
+        """LSP `exit`: end the process at once, 0 after `shutdown`, else 1 (the spec).
+
+        pygls would `sys.exit`, and the interpreter would then join the lint thread (a
+        check or the warm-up can run for a second) and tear down every module: editors
+        waiting for the process (Emacs kills it after a while) saw 0.2-1.2 s. Every reply
+        is already written and flushed (pygls flushes each message), so nothing is lost.
+        """
+        code = 0 if self.shutdown_requested else 1
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):  # a closed pipe: nothing left to flush
+                stream.flush()
+        logging.shutdown()
+        os._exit(code)
 
     @property
     def encoding(self) -> str:
@@ -140,7 +169,11 @@ class VllmConfigServer(LanguageServer):
 
         try:
             return lint(
-                text, version=vllm_version, ignore=settings.ignored_codes or None, path=path
+                text,
+                version=vllm_version,
+                ignore=settings.ignored_codes or None,
+                path=path,
+                model_dirs=model_folders(settings, self.workspace.root_path),
             )
         except Exception:  # the engine itself failed: say so instead of going silent
             detail = traceback.format_exc(limit=-LOGGED_FRAMES)
@@ -242,10 +275,13 @@ class VllmConfigServer(LanguageServer):
         )
 
     def forget(self, uri: str) -> None:
+        from .lsp_migrate import forget as forget_migration
+
         pending = self._pending.pop(uri, None)
         if pending is not None:
             pending.cancel()
         self._analyses.pop(uri, None)
+        forget_migration(uri)
         if uri not in self._checked:
             return
         self._checked.discard(uri)
@@ -303,6 +339,16 @@ def initialize(ls: VllmConfigServer, params: types.InitializeParams) -> None:
         ls.watcher = asyncio.ensure_future(ls.watch_client(params.process_id))
 
 
+@SERVER.feature(types.SHUTDOWN)
+def shutdown(ls: VllmConfigServer, params: None) -> None:
+    ls.stop_work()
+
+
+@SERVER.feature(types.EXIT)
+def exit_(ls: VllmConfigServer, params: None) -> None:
+    ls.exit_now()
+
+
 @SERVER.feature(types.INITIALIZED)
 async def initialized(ls: VllmConfigServer, params: types.InitializedParams) -> None:
     warm = asyncio.ensure_future(ls.run_on_lint_thread(ls.warm_up))
@@ -353,7 +399,9 @@ def did_close(ls: VllmConfigServer, params: types.DidCloseTextDocumentParams) ->
 
 @SERVER.feature(
     types.TEXT_DOCUMENT_CODE_ACTION,
-    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND]),
+    types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND, MIGRATE_KIND]
+    ),
 )
 async def code_action(
     ls: VllmConfigServer, params: types.CodeActionParams
@@ -361,6 +409,24 @@ async def code_action(
     from .lsp_actions import code_actions
 
     return await code_actions(ls, params)
+
+
+@SERVER.command(MIGRATION_REPORT)
+def migration_report(ls: VllmConfigServer, *args: Any) -> None:
+    """Run by the editor after it applied "Migrate this config…": what is left to decide."""
+    from .lsp_migrate import report_message
+
+    kind, message, detail = report_message(args[0] if args else None)
+    ls.log(detail, types.MessageType.Info)
+    ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
+
+
+@SERVER.feature(DOCUMENT_INFO)
+async def document_info(ls: VllmConfigServer, params: Any) -> dict[str, Any]:
+    """`vllmConfig/documentInfo` (the VS Code status bar; see `lsp_info`)."""
+    from .lsp_info import document_info
+
+    return await document_info(ls, params)
 
 
 @SERVER.feature(
@@ -380,12 +446,9 @@ async def completion(
 
 @SERVER.feature(types.TEXT_DOCUMENT_HOVER)
 async def hover(ls: VllmConfigServer, params: types.HoverParams) -> types.Hover | None:
-    from .lsp_hover import hover_at
+    from .lsp_hover import hover as hover_request
 
-    analysis = await ls.current(params.text_document.uri)
-    if analysis is None or analysis.result is None:
-        return None
-    return hover_at(analysis, params.position, ls.client_capabilities, RULE_DOCS_URL)
+    return await hover_request(ls, params, RULE_DOCS_URL)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -98,7 +99,18 @@ class Layout:
         return lines
 
 
+_LAYOUTS: WeakKeyDictionary[ConfigModel, Layout] = WeakKeyDictionary()
+
+
 def layout(model: ConfigModel) -> Layout:
+    """Where the scalars and multi-line entries are (once per model: VC008 and `apply`)."""
+    cached = _LAYOUTS.get(model)
+    if cached is None:
+        cached = _LAYOUTS[model] = _layout(model)
+    return cached
+
+
+def _layout(model: ConfigModel) -> Layout:
     index = model.index
     scalars: list[tuple[int, int]] = []
     entries: list[tuple[int, int, int]] = []

@@ -8,6 +8,7 @@ values are built from it with the same constructor, without ever expanding alias
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,7 +80,75 @@ def _blank_lines(text: str, first: int, offset: int) -> str:
 
 
 def _compose_all(text: str) -> list[Node]:
+    fast = _compose_all_libyaml(text)
+    if fast is not None:
+        return fast
     return [node for node in yaml.compose_all(text, Loader=yaml.SafeLoader) if node is not None]
+
+
+#: libyaml (PyYAML's C loader) composes ~10x faster, which is most of a keystroke's work. But
+#: vLLM's `yaml.safe_load` is the pure-Python SafeLoader, and the two differ at the edges
+#: (tabs, BOM, NEL/LS line breaks, `?` keys, tags, `|#` headers, control characters; libyaml
+#: recurses on the C stack without limit, so a 100,000-deep `[[[…` kills the process). So
+#: libyaml only sees text without any of those, with bounded nesting; its tree must then be
+#: shallow enough that PyYAML itself would compose it; every failure, and everything else,
+#: is composed by SafeLoader (its messages and recovery are the ones users see).
+_LIBYAML: type[yaml.CSafeLoader] | None = getattr(yaml, "CSafeLoader", None)
+#: Larger texts are rare (and capped at engine.MAX_BYTES); keep libyaml's work bounded.
+LIBYAML_MAX_CHARS = 1_000_000
+#: Flow openers or block indentation beyond these go to SafeLoader (bounds libyaml's depth).
+LIBYAML_MAX_OPENERS = 2_000
+LIBYAML_MAX_DEPTH = 100
+_LIBYAML_EXCLUDED = re.compile(
+    "[^\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"  # tabs, BOM…
+    "|\r(?!\n)"  # a lone CR (CRLF is fine)
+    "|(?:^|[\\s\\[{,])[?!%@`]"  # explicit keys, tags, directives, reserved indicators
+    "|[|>][-+0-9]*#"  # block scalar header glued to a comment
+    f"|^[ ?-]{{{2 * LIBYAML_MAX_DEPTH}}}",  # deep block nesting
+    re.MULTILINE,
+)
+
+
+def _compose_all_libyaml(text: str) -> list[Node] | None:
+    """The documents as libyaml composes them, or None when SafeLoader must do it."""
+    if _LIBYAML is None or len(text) > LIBYAML_MAX_CHARS:
+        return None
+    if text.count("[") + text.count("{") > LIBYAML_MAX_OPENERS:
+        return None
+    if _LIBYAML_EXCLUDED.search(text):
+        return None
+    try:
+        documents = [n for n in yaml.compose_all(text, Loader=_LIBYAML) if n is not None]
+    except yaml.YAMLError:
+        return None
+    for document in documents:
+        if not _normalise_libyaml(document):
+            return None
+    return documents
+
+
+def _normalise_libyaml(root: Node) -> bool:
+    """Give libyaml's nodes SafeLoader's plain style (None, not ''); False when the tree is
+    nested deeper than LIBYAML_MAX_DEPTH (SafeLoader may not compose it)."""
+    seen: set[int] = set()
+    stack: list[tuple[Node, int]] = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > LIBYAML_MAX_DEPTH:
+            return False
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, ScalarNode):
+            if node.style == "":
+                node.style = None
+        elif isinstance(node, MappingNode):
+            for key, value in node.value:
+                stack.append((key, depth + 1))
+                stack.append((value, depth + 1))
+        elif isinstance(node, SequenceNode):
+            stack.extend((item, depth + 1) for item in node.value)
+    return True
 
 
 def parse_yaml(text: str) -> ParsedYaml:

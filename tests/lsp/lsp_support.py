@@ -6,8 +6,9 @@ import asyncio
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Union
 
+from cattrs import Converter
 from lsprotocol import types
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -44,9 +45,29 @@ def _record(client: LanguageClient, params: types.PublishDiagnosticsParams) -> N
     )
 
 
+def _converter() -> Converter:
+    """pygls' converter, except that a CodeAction carrying a `command` stays a CodeAction:
+    lsprotocol takes any result with a `command` key for a Command (a Command's `command`
+    is a string, a CodeAction's an object), which drops the action's edit."""
+    converter: Converter = default_converter()  # type: ignore[no-untyped-call]
+
+    def command_or_action(value: Any, _: type) -> types.Command | types.CodeAction:
+        if isinstance(value.get("command"), str):
+            command: types.Command = converter.structure(value, types.Command)
+            return command
+        action: types.CodeAction = converter.structure(value, types.CodeAction)
+        return action
+
+    converter.register_structure_hook(
+        Union[types.Command, types.CodeAction],  # noqa: UP007 (the registered type)
+        command_or_action,
+    )
+    return converter
+
+
 def _client_factory() -> LanguageClient:
     """pytest-lsp's client, recording every publishDiagnostics with its version."""
-    client = LanguageClient(converter_factory=default_converter)
+    client = LanguageClient(converter_factory=_converter)
     features = dict(DEFAULT_CLIENT_FEATURES)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record
     register_lsp_features(client, features)

@@ -47,6 +47,9 @@ async def test_every_quick_fix_removes_its_diagnostic(client: LanguageClient) ->
             fixes = [a for a in actions if a.kind == "quickfix" and "Disable" not in a.title]
             fixes_in_data = diagnostic.data["fixes"] if isinstance(diagnostic.data, dict) else []
             assert len(fixes) == len(fixes_in_data), (name, diagnostic.code)
+            # the fix's words first (editors sort and filter by them), the code last
+            titles = [f"{fix['title']} ({diagnostic.code})" for fix in fixes_in_data]
+            assert [a.title for a in fixes] == titles
             preferred = [a for a in fixes if a.is_preferred]
             assert len(preferred) <= 1
             for action in fixes:

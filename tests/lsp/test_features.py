@@ -62,7 +62,9 @@ async def test_hover(client: LanguageClient) -> None:
     assert deprecated is not None and "Deprecated" in deprecated
     rule = await _hover(client, doc, "VC110")
     assert rule is not None and "deprecated-flag" in rule
-    assert await _hover(client, doc, "Qwen/Qwen3-8B") is None
+    model = await _hover(client, doc, "Qwen/Qwen3-8B")  # its files (test_models: found)
+    assert model is not None and "Model files not found" in model and "modelDirs" in model
+    assert await _hover(client, doc, "模型") is None  # a comment
 
 
 async def _complete(

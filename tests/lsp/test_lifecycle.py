@@ -1,5 +1,6 @@
 """Robustness and lifecycle: a rule that crashes is logged and the others still report; the
-server exits on shutdown/exit, on stdin EOF, and when the client process disappears."""
+server exits on shutdown/exit (at once, even while a check runs: editors wait for it), on
+stdin EOF, and when the client process disappears."""
 
 from __future__ import annotations
 
@@ -122,3 +123,69 @@ async def test_exits_on_end_of_input() -> None:
     assert server.stdin is not None
     server.stdin.close()
     assert await asyncio.to_thread(_wait_exit, server, TIMEOUT) == 0
+
+
+def _send(server: subprocess.Popen[bytes], payload: dict[str, object]) -> None:
+    assert server.stdin is not None
+    server.stdin.write(_message(payload))
+    server.stdin.flush()
+
+
+def _read_until_response(server: subprocess.Popen[bytes], request_id: int) -> dict[str, object]:
+    """Messages from the server until the response to `request_id` (notifications skipped)."""
+    assert server.stdout is not None
+    while True:
+        length = 0
+        while (line := server.stdout.readline()) not in (b"\r\n", b""):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        assert line, "the server closed its output"
+        message = json.loads(server.stdout.read(length))
+        if message.get("id") == request_id and "method" not in message:
+            return dict(message)
+
+
+#: 3000 unknown flags: checking them keeps the lint thread busy for a while.
+BUSY = "model: x\n" + "".join(f"no-such-flag-{i}: {i}\n" for i in range(3000))
+#: What "at once" means (Emacs reported "exited with status 9" after 0.7-1.2 s).
+EXIT_SECONDS = 0.2
+
+
+def _exit_seconds(shutdown_first: bool) -> tuple[float, int | None]:
+    server = _start_server(os.getpid())
+    try:
+        _read_until_response(server, 1)
+        _send(server, {"method": "initialized", "params": {}})
+        document = {"uri": "file:///work/l/busy.vllm.yaml", "languageId": "yaml", "version": 1}
+        _send(server, {"method": "textDocument/didOpen", "params": {"textDocument": {
+            **document, "text": BUSY}}})  # fmt: skip
+        time.sleep(0.3)  # the warm-up, then the big document, are on the lint thread now
+        if shutdown_first:
+            _send(server, {"id": 2, "method": "shutdown", "params": None})
+            assert _read_until_response(server, 2).get("result", "missing") is None
+        started = time.monotonic()
+        _send(server, {"method": "exit", "params": None})  # stdin stays open, as in an editor
+        try:
+            code: int | None = server.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            code = None
+        return time.monotonic() - started, code
+    finally:
+        if server.poll() is None:
+            server.kill()
+        server.wait()
+        for stream in (server.stdin, server.stdout):
+            if stream is not None:
+                stream.close()
+
+
+async def test_shutdown_then_exit_ends_the_process_at_once() -> None:
+    seconds, code = await asyncio.to_thread(_exit_seconds, True)
+    assert code == 0  # a clean exit, not a signal
+    assert seconds < EXIT_SECONDS, f"exit took {seconds * 1000:.0f} ms"
+
+
+async def test_exit_without_shutdown_is_status_1() -> None:
+    seconds, code = await asyncio.to_thread(_exit_seconds, False)
+    assert code == 1  # the LSP specification's answer to an exit without shutdown
+    assert seconds < EXIT_SECONDS, f"exit took {seconds * 1000:.0f} ms"

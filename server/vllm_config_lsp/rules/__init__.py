@@ -17,7 +17,6 @@ from types import ModuleType
 from ..config_model import ConfigModel
 from ..findings import Finding
 
-
 #: Rules from VC300 on transcribe vLLM's imperative checks (`__post_init__`, validators,
 #: serve-time checks) line by line from this release's source and are proven against its
 #: recorded verdicts; other releases get the checks generated from their own catalogue.

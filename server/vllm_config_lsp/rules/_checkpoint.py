@@ -9,11 +9,12 @@ every other model rule stays silent.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..config_model import ConfigModel
-from ..model_files import HfConfig, Resolved, context, registry
-from ._engine import Given
+from ..model_files import Arch, HfConfig, ModelFolder, Resolved, context, registry
+from ._engine import Given, field_value, given_field
 from .speculative_tokens_without_model import _effective
 
 #: Draft architectures that make `SpeculativeConfig` pick DSpark/DFlash by itself
@@ -85,3 +86,179 @@ def draft_method(model: ConfigModel, draft_config: HfConfig, name: str) -> str |
     if mtp_types is None or draft_config.model_type in mtp_types:
         return "mtp" if mtp_types is not None else None
     return "draft_model" if written in (None, "draft_model") else None
+
+
+# --------------------------------------------------------------------------- runner
+
+
+#: `_SUFFIX_TO_DEFAULTS` (vllm/config/model.py:2340): architecture-name suffix → the runner
+#: and convert it defaults to; the first match wins.
+SUFFIX_DEFAULTS: tuple[tuple[str, str, str], ...] = (
+    ("ForCausalLM", "generate", "none"),
+    ("ForConditionalGeneration", "generate", "none"),
+    ("ChatModel", "generate", "none"),
+    ("LMHeadModel", "generate", "none"),
+    ("ForTextEncoding", "pooling", "embed"),
+    ("EmbeddingModel", "pooling", "embed"),
+    ("ForSequenceClassification", "pooling", "classify"),
+    ("ForTokenClassification", "pooling", "classify"),
+    ("ForAudioClassification", "pooling", "classify"),
+    ("ForImageClassification", "pooling", "classify"),
+    ("ForVideoClassification", "pooling", "classify"),
+    ("ClassificationModel", "pooling", "classify"),
+    ("ForRewardModeling", "pooling", "embed"),
+    ("RewardModel", "pooling", "embed"),
+    ("Model", "pooling", "embed"),
+)
+#: `_RUNNER_CONVERTS["pooling"]` (model.py:124): the adapters that make a pooling model.
+POOLING_CONVERTS = ("embed", "classify")
+
+
+def match_defaults(
+    arch: str, runner: str | None = None, convert: str | None = None
+) -> tuple[str, str, str] | None:
+    """`try_match_architecture_defaults` (model.py:2364): (suffix, runner, convert)."""
+    for suffix, default_runner, default_convert in SUFFIX_DEFAULTS:
+        if (
+            (runner is None or runner == default_runner)
+            and (convert is None or convert == default_convert)
+            and arch.endswith(suffix)
+        ):
+            return suffix, default_runner, default_convert
+    return None
+
+
+def normalize_arch(
+    arch: str, table: dict[str, Arch], runner: str | None = None, convert: str | None = None
+) -> str:
+    """`_ModelRegistry._normalize_arch` (registry.py:1341): an unregistered name whose
+    suffix has a default is read as the registered class with another suffix."""
+    if arch in table:
+        return arch
+    match = match_defaults(arch, runner, convert)
+    if match is not None:
+        for other, _, _ in SUFFIX_DEFAULTS:
+            base = arch.replace(match[0], other)
+            if base in table:
+                return base
+    return arch
+
+
+@dataclass(frozen=True)
+class RunnerResolution:
+    """What `ModelConfig.__post_init__` settles before it builds the model config
+    (vllm/config/model.py:704-738). `generative`/`pooling` are the registry's answers for
+    the architectures as written; `runner`/`convert` are None when they depend on files
+    that may exist remotely (a sentence-transformers `modules.json`)."""
+
+    arch: str
+    generative: bool
+    pooling: bool
+    runner: str | None
+    convert: str | None
+    runner_given: Given | None
+    convert_given: Given | None
+
+
+def _default_runner(
+    config: HfConfig, folder: ModelFolder, table: dict[str, Arch], generative: bool, pooling: bool
+) -> str | None:
+    """`_get_default_runner_type` (model.py:1283)."""
+    if folder.has("modules.json"):
+        return "pooling"  # a sentence-transformers checkpoint (get_pooling_config)
+    if not folder.origin.startswith(("local folder", "model folder")):
+        return None  # a cached snapshot may lack a modules.json the repository has
+    for arch in config.architectures:
+        if arch in table:
+            if pooling:
+                return "pooling"
+            if generative:
+                return "generate"
+        match = match_defaults(arch)
+        if match is not None:
+            return match[1]
+    return "generate"
+
+
+def _default_convert(
+    config: HfConfig, table: dict[str, Arch], runner: str, generative: bool, pooling: bool
+) -> str:
+    """`_get_default_convert_type` (model.py:1331)."""
+    for arch in config.architectures:
+        if arch in table:
+            if runner == "generate" and generative:
+                return "none"
+            if runner == "pooling" and pooling:
+                return "none"
+        match = match_defaults(arch, runner=runner)
+        if match is not None:
+            return match[2]
+    return "embed" if runner == "pooling" else "none"
+
+
+def model_kind(config: HfConfig, impl: object = "auto") -> tuple[Arch, bool, bool] | None:
+    """The registry class vLLM inspects for `config`'s architectures before it settles the
+    runner (`registry.is_text_generation_model`/`is_pooling_model`, registry.py:1367), with
+    those two answers; None when the Transformers modeling backend could be chosen instead
+    (`model-impl: transformers`, or `auto` with no architecture vLLM registers) or the
+    generator could not follow the class's interfaces."""
+    if impl not in ("auto", "vllm"):
+        return None
+    table = registry(config.version)
+    archs = config.architectures
+    if not archs or (impl == "auto" and all(a not in table for a in archs)):
+        return None
+    entry = next((table[n] for a in archs if (n := normalize_arch(a, table)) in table), None)
+    if entry is None:
+        return None
+    generative = entry.flag("is_text_generation_model")
+    pooling = entry.flag("is_pooling_model")
+    if generative is None or pooling is None:
+        return None
+    return entry, generative, pooling
+
+
+def registry_flag(model: ConfigModel, arch: str, flag: str) -> bool | None:
+    """A flag of a registered architecture (None: unknown, or not registered)."""
+    entry = registry(model.version).get(arch)
+    return entry.flag(flag) if entry is not None else None
+
+
+def written_arch(config: HfConfig, arch: str) -> str:
+    """The name in config.json that vLLM resolved to the registered `arch` (what
+    `ModelConfig.architecture` reports)."""
+    table = registry(config.version)
+    return next((a for a in config.architectures if normalize_arch(a, table) == arch), arch)
+
+
+def resolve_runner(model: ConfigModel) -> RunnerResolution | None:
+    """The served model's runner and convert types (model.py:704-713), or None when
+    `model_kind` cannot tell."""
+    config = served(model)
+    if config is None:
+        return None
+    kind = model_kind(config, field_value(model, "ModelConfig", "model_impl"))
+    if kind is None:
+        return None
+    entry, generative, pooling = kind
+    table = registry(model.version)
+    runner_given = given_field(model, "ModelConfig", "runner")
+    convert_given = given_field(model, "ModelConfig", "convert")
+    runner = runner_given.value if runner_given is not None else "auto"
+    convert = convert_given.value if convert_given is not None else "auto"
+    if runner == "auto":
+        if convert in ("auto", "none"):
+            runner = _default_runner(config, config.where, table, generative, pooling)
+        else:
+            runner = "pooling"
+    if runner is not None and convert == "auto":
+        convert = _default_convert(config, table, runner, generative, pooling)
+    return RunnerResolution(
+        entry.name,
+        generative,
+        pooling,
+        runner,
+        convert if runner is not None else None,
+        runner_given,
+        convert_given,
+    )

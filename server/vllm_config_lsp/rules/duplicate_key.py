@@ -25,7 +25,7 @@ from ..config_model import ConfigModel
 from ..edits import content_end, remove_entry, remove_lines
 from ..findings import Finding, Fix, Severity
 from ..rule_support import finding, span
-from ..value_tree import ValueNode
+from ..value_tree import Entry, ValueNode
 
 CODE = "VC004"
 NAME = "duplicate-key"
@@ -59,8 +59,9 @@ def check(model: ConfigModel) -> Iterator[Finding]:
 def _nested(model: ConfigModel, where: str, node: ValueNode) -> Iterator[Finding]:
     """Inside JSON-valued flags: YAML mappings and JSON objects both keep the last key."""
     entries = node.entries or []
+    following = _next_same_key(entries)
     for index, entry in enumerate(entries):
-        later = next((e for e in entries[index + 1 :] if e.key == entry.key), None)
+        later = following.get(index)
         if later is not None:
             line = model.index.line_col(later.key_start)[0] + 1
             removal = remove_entry(model.text, node, entry)
@@ -79,3 +80,16 @@ def _nested(model: ConfigModel, where: str, node: ValueNode) -> Iterator[Finding
         yield from _nested(model, f"{where}.{entry.key}", entry.value)
     for item in node.items or []:
         yield from _nested(model, where, item)
+
+
+def _next_same_key(entries: list[Entry]) -> dict[int, Entry]:
+    """Index of an entry → the next entry with the same key (one pass: objects of thousands
+    of keys are checked on every keystroke)."""
+    out: dict[int, Entry] = {}
+    last: dict[str, int] = {}
+    for index in range(len(entries) - 1, -1, -1):
+        later = last.get(entries[index].key)
+        if later is not None:
+            out[index] = entries[later]
+        last[entries[index].key] = index
+    return out

@@ -1,0 +1,147 @@
+"""A small synchronous LSP client over stdio for the fuzz and resilience tests: they send
+what pytest-lsp's typed client would refuse (stale versions, unknown documents, cancels) and
+run many hypothesis examples against one server without an event loop per example."""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+TIMEOUT = 20.0
+SERVER_COMMAND = [sys.executable, "-m", "vllm_config_lsp", "--stdio"]
+
+
+class RawClient:
+    def __init__(self, command: list[str] | None = None, options: Any = None) -> None:
+        self.process = subprocess.Popen(
+            command or SERVER_COMMAND,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self._id = 0
+        self._lock = threading.Lock()
+        self._answers: dict[int, queue.Queue[dict[str, Any]]] = {}
+        self._changed = threading.Condition()
+        self.published: dict[str, list[dict[str, Any]]] = {}
+        self.logs: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        self.request(
+            "initialize",
+            {
+                "processId": None,
+                "rootUri": None,
+                "capabilities": {"general": {"positionEncodings": ["utf-16"]}},
+                "initializationOptions": options
+                if options is not None
+                else {"vllmConfig": {"debounceMs": 0}},
+            },
+        )
+        self.notify("initialized", {})
+
+    def _write(self, message: dict[str, Any]) -> None:
+        body = json.dumps(message).encode()
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.flush()
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None
+        while True:
+            length = 0
+            while True:
+                line = stream.readline()
+                if not line:
+                    return
+                if line.strip() == b"":
+                    break
+                name, _, value = line.decode().partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            message = json.loads(stream.read(length))
+            method = message.get("method")
+            if method is not None and "id" in message:  # a request from the server
+                self._write({"jsonrpc": "2.0", "id": message["id"], "result": None})
+            elif method == "textDocument/publishDiagnostics":
+                with self._changed:
+                    params = message["params"]
+                    self.published.setdefault(params["uri"], []).append(params)
+                    self._changed.notify_all()
+            elif method == "window/logMessage":
+                with self._changed:
+                    self.logs.append(message["params"]["message"])
+                    self._changed.notify_all()
+            elif "id" in message:
+                with self._lock:
+                    box = self._answers.get(message["id"])
+                if box is not None:
+                    box.put(message)
+
+    def send_request(self, method: str, params: Any) -> int:
+        with self._lock:
+            self._id += 1
+            self._answers[self._id] = queue.Queue()
+            ident = self._id
+        self._write({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
+        return ident
+
+    def answer(self, ident: int) -> dict[str, Any]:
+        return self._answers[ident].get(timeout=TIMEOUT)
+
+    def request(self, method: str, params: Any) -> Any:
+        """The result (an error answer fails the test)."""
+        message = self.answer(self.send_request(method, params))
+        assert "error" not in message, message
+        return message.get("result")
+
+    def notify(self, method: str, params: Any) -> None:
+        self._write({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def wait(self, condition: Callable[[], Any], timeout: float = TIMEOUT) -> Any:
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while not (value := condition()):
+                left = deadline - time.monotonic()
+                assert left > 0, "timed out"
+                self._changed.wait(left)
+            return value
+
+    def diagnostics(self, uri: str, version: int) -> list[dict[str, Any]]:
+        """The diagnostics published for `uri` at `version` (waiting for them)."""
+
+        def found() -> list[dict[str, Any]] | None:
+            for params in self.published.get(uri, []):
+                if params.get("version") == version:
+                    return [params["diagnostics"]]  # a list: [] is an answer too
+            return None
+
+        result: list[list[dict[str, Any]]] = self.wait(found)
+        return result[0]
+
+    def open(self, uri: str, text: str, version: int = 1) -> None:
+        self.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "yaml", "version": version, "text": text}},
+        )
+
+    def change(self, uri: str, version: int, changes: list[dict[str, Any]]) -> None:
+        self.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": version}, "contentChanges": changes},
+        )
+
+    def close(self) -> None:
+        try:
+            self.request("shutdown", None)
+            self.notify("exit", None)
+            self.process.wait(timeout=5)
+        except Exception:
+            self.process.kill()
+            self.process.wait()
