@@ -72,6 +72,20 @@ def either(model: ConfigModel, flag: str, json_flag: str, *path: str) -> Given |
     return plain(model, flag) or json_given(model, json_flag, *path)
 
 
+def unknown_name(
+    model: ConfigModel, names: list[str], flag: str, *path: str
+) -> tuple[str, Span] | None:
+    """A name-typed key (enum member, backend) whose text is not one of `names` in any
+    case: vLLM's `mode='before'` validators upper-case it and look it up. Returns what was
+    written and where."""
+    node = raw_node(model, flag, *path)
+    if node is None or not isinstance(node.value, str) or not names:
+        return None
+    if node.value.upper() in names:
+        return None
+    return node.value, (node.start, node.end)
+
+
 def name_fixes(where: Span, written: str, names: Iterable[str]) -> list[Fix]:
     """Replace a misspelt enum name by the closest valid one."""
     by_upper = {name.upper(): name for name in names}

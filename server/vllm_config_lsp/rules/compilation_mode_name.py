@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from ..config_model import ConfigModel
 from ..findings import Finding, Severity
 from ..rule_support import finding
-from ._model_config import enum_names, name_fixes, raw_node
+from ._model_config import enum_names, name_fixes, unknown_name
 
 CODE = "VC401"
 NAME = "compilation-mode-name"
@@ -35,19 +35,17 @@ CATALOGUE = ("compilation.mode.name",)
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    node = raw_node(model, "compilation-config", "mode")
     names = enum_names(model, "CompilationMode")
-    if node is None or not isinstance(node.value, str) or not names:
+    hit = unknown_name(model, names, "compilation-config", "mode")
+    if hit is None:
         return
-    if node.value.upper() in names:
-        return
-    where = (node.start, node.end)
+    written, where = hit
     yield finding(
         CODE,
         Severity.ERROR,
         where,
-        f"Invalid compilation mode: {node.value}. Valid modes are: {', '.join(names)}. "
+        f"Invalid compilation mode: {written}. Valid modes are: {', '.join(names)}. "
         "Write one of these names (any case) or its number (0-3).",
         source=VLLM_SOURCE,
-        fixes=name_fixes(where, node.value, names),
+        fixes=name_fixes(where, written, names),
     )

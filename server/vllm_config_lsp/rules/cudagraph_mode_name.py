@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from ..config_model import ConfigModel
 from ..findings import Finding, Severity
 from ..rule_support import finding
-from ._model_config import enum_names, name_fixes, raw_node
+from ._model_config import enum_names, name_fixes, unknown_name
 
 CODE = "VC402"
 NAME = "cudagraph-mode-name"
@@ -37,21 +37,18 @@ CATALOGUE = ("compilation.cudagraph_mode.name",)
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    node = raw_node(model, "compilation-config", "cudagraph_mode")
     names = enum_names(model, "CUDAGraphMode")
-    if node is None or not isinstance(node.value, str) or not names:
+    hit = unknown_name(model, names, "compilation-config", "cudagraph_mode")
+    if hit is None:
         return
-    key = node.value.upper()
-    if key in names:
-        return
-    where = (node.start, node.end)
+    written, where = hit
     yield finding(
         CODE,
         Severity.ERROR,
         where,
-        f"KeyError: '{key}': vLLM looks `cudagraph_mode` up as CUDAGraphMode[...] and stops "
-        "with this bare KeyError (no other message). Valid modes: "
+        f"KeyError: '{written.upper()}': vLLM looks `cudagraph_mode` up as CUDAGraphMode[...] "
+        "and stops with this bare KeyError (no other message). Valid modes: "
         f"{', '.join(names)} (any case).",
         source=VLLM_SOURCE,
-        fixes=name_fixes(where, node.value, names),
+        fixes=name_fixes(where, written, names),
     )

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from ..config_model import ConfigModel
 from ..findings import Finding, Severity
 from ..rule_support import finding
-from ._model_config import name_fixes, raw_node, value_set
+from ._model_config import name_fixes, unknown_name, value_set
 
 CODE = "VC411"
 NAME = "mla-prefill-backend-name"
@@ -36,20 +36,18 @@ CATALOGUE = ("attention.mla_prefill_backend.enum",)
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    node = raw_node(model, "attention-config", "mla_prefill_backend")
     names = value_set(model, "mla_prefill_backends")
-    if node is None or not isinstance(node.value, str) or not names:
+    hit = unknown_name(model, names, "attention-config", "mla_prefill_backend")
+    if hit is None:
         return
-    if node.value.upper() in names:
-        return
-    where = (node.start, node.end)
+    written, where = hit
     yield finding(
         CODE,
         Severity.ERROR,
         where,
-        f"Unknown MLA prefill backend: '{node.value.upper()}'. Valid options are: "
+        f"Unknown MLA prefill backend: '{written.upper()}'. Valid options are: "
         f"{', '.join(names)}. Use one of these names, or remove the option to let vLLM "
         "choose.",
         source=VLLM_SOURCE,
-        fixes=name_fixes(where, node.value, names),
+        fixes=name_fixes(where, written, names),
     )
