@@ -16,6 +16,7 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
+from . import incremental
 from .argv import (
     DottedPiece,
     LoadEvent,
@@ -111,6 +112,8 @@ class ConfigModel:
     path: Path | None = None
     #: Extra folders model rules look for `<dir>/<model name>/config.json` in.
     model_dirs: tuple[Path, ...] = ()
+    #: `id(value node)` → the top-level entry it belongs to, when composed piece by piece.
+    pieces: dict[int, incremental.Piece] = field(default_factory=dict)
 
     @property
     def base_dir(self) -> Path | None:
@@ -200,16 +203,24 @@ def build_model(
     path: Path | None = None,
     model_dirs: tuple[Path, ...] = (),
 ) -> ConfigModel:
-    parsed = parse_yaml(text)
+    composed = incremental.compose(text)
+    parsed = composed.parsed if composed is not None else parse_yaml(text)
     model = ConfigModel(text, catalogue, parsed, bool(model_on_cli))
     model.path, model.model_dirs = path, model_dirs
     root = parsed.root
     if not isinstance(root, MappingNode):
         return model
     try:
-        if expanded_size(root) > EXPANSION_LIMIT:
-            raise ExpansionTooLarge
-        model.pairs, model.bad_keys = top_level_pairs(root)
+        if composed is not None:
+            # the same as below, from each unchanged entry's cached value
+            if incremental.root_size(composed.pieces) > EXPANSION_LIMIT:
+                raise ExpansionTooLarge
+            model.pairs, model.bad_keys = _pairs_of_pieces(composed.pieces)
+            model.pieces = {id(piece.value): piece for piece in composed.pieces}
+        else:
+            if expanded_size(root) > EXPANSION_LIMIT:
+                raise ExpansionTooLarge
+            model.pairs, model.bad_keys = top_level_pairs(root)
     except ExpansionTooLarge:
         model.too_large = root
         return model
@@ -235,6 +246,30 @@ def build_model(
         if issues:
             model.field_issues[id(flag_value)] = issues
     return model
+
+
+def _pairs_of_pieces(
+    pieces: list[incremental.Piece],
+) -> tuple[list[Pair], list[tuple[Node, str]]]:
+    """`argv.top_level_pairs` for a root without merge keys, from the pieces' cached values."""
+    by_key: dict[Any, Pair] = {}
+    bad: list[tuple[Node, str]] = []
+    for piece in pieces:
+        key_node, value_node = piece.key, piece.value
+        key = piece.constructed_key()
+        if not isinstance(key, str):
+            what = type(key).__name__ if isinstance(key_node, ScalarNode) else "collection"
+            bad.append((key_node, what))
+            continue
+        value = piece.constructed_value()
+        if key in by_key:
+            previous = by_key[key]
+            previous.shadowed.append((previous.key_node, previous.value_node))
+            previous.value_node, previous.value = value_node, value
+            previous.key_node = key_node
+        else:
+            by_key[key] = Pair(key, key_node, value_node, value)
+    return list(by_key.values()), bad
 
 
 def _validate(model: ConfigModel, validator: Validator, flag_value: FlagValue) -> list[FieldIssue]:
@@ -313,6 +348,9 @@ def _tree_for(model: ConfigModel, token: Token, text: str, human: bool) -> Value
         and token.pair.value_node is node
         and model.catalogue.loader.dict == "json"  # before 0.16: the text is `str(dict)`
     ):
+        piece = model.pieces.get(id(node))
+        if piece is not None:  # unchanged entries keep their tree
+            return piece.tree(model.version, lambda: yaml_to_value(node, model.text))
         return yaml_to_value(node, model.text)
     if isinstance(node, ScalarNode) and node.value == text and node.tag.endswith(":str"):
         return json_in_scalar(model.text, node, human_numbers=human)

@@ -29,6 +29,8 @@ from .edits import content_end
 from .findings import Finding, Fix, Severity, TextEdit
 from .text_index import TextIndex
 
+MAP_TAG = "tag:yaml.org,2002:map"
+
 UNUSED_CODE = "VC008"
 #: Findings that no comment can hide: internal errors, and the suppression report itself.
 UNSUPPRESSIBLE = frozenset({"VC000", UNUSED_CODE})
@@ -112,11 +114,30 @@ def layout(model: ConfigModel) -> Layout:
 
 def _layout(model: ConfigModel) -> Layout:
     index = model.index
+    if model.pieces:  # composed entry by entry: each entry's layout is cached with it
+        scalars: list[tuple[int, int]] = []
+        entries: list[tuple[int, int, int]] = []
+        for piece in model.pieces.values():
+            own = piece.cache.get("layout")
+            if own is None:
+                root = MappingNode(MAP_TAG, [(piece.base_key, piece.base_value)])
+                own = piece.cache["layout"] = _walk([root], piece.text, TextIndex(piece.text))
+            at, lines = piece.offset, piece.line
+            scalars.extend((start + at, end + at) for start, end in own[0])
+            entries.extend((line + lines, start + at, end + at) for line, start, end in own[1])
+        return Layout(index, scalars, entries)
+    roots = [model.parsed.root, *model.parsed.extra_documents]
+    scalars, entries = _walk([root for root in roots if root is not None], model.text, index)
+    return Layout(index, scalars, entries)
+
+
+def _walk(
+    roots: list[Node], text: str, index: TextIndex
+) -> tuple[list[tuple[int, int]], list[tuple[int, int, int]]]:
     scalars: list[tuple[int, int]] = []
     entries: list[tuple[int, int, int]] = []
-    roots = [model.parsed.root, *model.parsed.extra_documents]
     seen: set[int] = set()
-    todo: list[Node] = [root for root in roots if root is not None]
+    todo: list[Node] = list(roots)
     while todo:
         node = todo.pop()
         if id(node) in seen:
@@ -126,7 +147,7 @@ def _layout(model: ConfigModel) -> Layout:
             start, end = node.start_mark.index, node.end_mark.index
             if node.style in ("|", ">"):
                 # the header line (`|  # comment`) may hold a comment; the content may not
-                newline = model.text.find("\n", start, end)
+                newline = text.find("\n", start, end)
                 start = end if newline == -1 else newline
             if node.style is not None and end > start:
                 scalars.append((start, end))
@@ -137,10 +158,10 @@ def _layout(model: ConfigModel) -> Layout:
                 todo.append(key)
                 todo.append(value)
                 key_line = index.lsp_position(key.start_mark.index)[0]
-                end = content_end(model.text, value)
+                end = content_end(text, value)
                 if index.lsp_position(end)[0] > key_line:
                     entries.append((key_line, key.start_mark.index, end))
-    return Layout(index, scalars, entries)
+    return scalars, entries
 
 
 def comments(model: ConfigModel, where: Layout | None = None) -> list[Comment]:
@@ -148,10 +169,13 @@ def comments(model: ConfigModel, where: Layout | None = None) -> list[Comment]:
     text = model.text
     if "vllm-config" not in text:
         return []
+    matches = list(_DIRECTIVE.finditer(text))
+    if not matches:  # e.g. only a `version=` marker: no need for the layout (a tree walk)
+        return []
     where = where or layout(model)
     found: list[Comment] = []
     lines: set[int] = set()
-    for match in _DIRECTIVE.finditer(text):
+    for match in matches:
         line = where.line(match.start())
         if line in lines:
             continue
@@ -188,10 +212,10 @@ def _comment_start(text: str, line_start: int, before: int, where: Layout) -> in
 
 def apply(model: ConfigModel, findings: list[Finding], ran: set[str]) -> list[Finding]:
     """Drop suppressed findings; report unused codes of rules that ran (when VC008 ran)."""
-    where = layout(model)
-    found = comments(model, where)
+    found = comments(model)
     if not found:
         return findings
+    where = layout(model)
     directives = [d for comment in found for d in comment.directives]
     kept: list[Finding] = []
     for item in findings:

@@ -109,13 +109,18 @@ _LIBYAML_EXCLUDED = re.compile(
 )
 
 
+def libyaml_eligible(text: str) -> bool:
+    """Whether libyaml may compose `text` (it then composes exactly like SafeLoader)."""
+    if _LIBYAML is None or len(text) > LIBYAML_MAX_CHARS:
+        return False
+    if text.count("[") + text.count("{") > LIBYAML_MAX_OPENERS:
+        return False
+    return _LIBYAML_EXCLUDED.search(text) is None
+
+
 def _compose_all_libyaml(text: str) -> list[Node] | None:
     """The documents as libyaml composes them, or None when SafeLoader must do it."""
-    if _LIBYAML is None or len(text) > LIBYAML_MAX_CHARS:
-        return None
-    if text.count("[") + text.count("{") > LIBYAML_MAX_OPENERS:
-        return None
-    if _LIBYAML_EXCLUDED.search(text):
+    if _LIBYAML is None or not libyaml_eligible(text):
         return None
     try:
         documents = [n for n in yaml.compose_all(text, Loader=_LIBYAML) if n is not None]

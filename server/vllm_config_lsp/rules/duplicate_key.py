@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from ..config_model import ConfigModel
 from ..edits import content_end, remove_entry, remove_lines
 from ..findings import Finding, Fix, Severity
+from ..incremental import may_have_duplicate_keys
 from ..rule_support import finding, span
 from ..value_tree import Entry, ValueNode
 
@@ -52,7 +53,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
                 fixes=fixes,
             )
     for value in model.values:
-        if value.tree is not None:
+        # the walk below would visit every piece of a large tree on each keystroke
+        if value.tree is not None and may_have_duplicate_keys(value.tree):
             yield from _nested(model, value.spec.name, value.tree)
 
 
