@@ -131,3 +131,19 @@ def test_hc_sp_and_replayssm_follow_the_registry() -> None:
     )
     assert "VC622" not in codes("model: Qwen/Qwen2.5-7B-Instruct\nenable-hc-sp: true\n")
     assert "VC623" in codes("model: state-spaces/mamba-130m-hf\nuse-replayssm: true\n")
+
+
+def test_rewritten_draft_types_are_not_judged_as_plain_drafts(tmp_path: Path) -> None:
+    """vLLM turns a dots3_note draft into an MTP head before any draft-only check (VC614's
+    vocabulary comparison would otherwise fire on a config vLLM judges differently)."""
+    fixtures = Path(__file__).parent / "fixtures" / "models"
+    draft = tmp_path / "dots3-draft"
+    shutil.copytree(fixtures / "synthetic" / "dots3-note-mtp", draft)
+    config = json.loads((draft / "config.json").read_text())
+    config["vocab_size"] = 12345
+    (draft / "config.json").write_text(json.dumps(config))
+    text = (
+        f"model: {fixtures / 'Qwen' / 'Qwen2.5-7B-Instruct'}\n"
+        f"speculative-config:\n  model: {draft}\n  num_speculative_tokens: 1\n"
+    )
+    assert "VC614" not in [f.code for f in lint(text, version="0.33.0").findings]

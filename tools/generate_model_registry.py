@@ -285,6 +285,25 @@ def registry_tables(source: WheelSource) -> dict[str, tuple[str, str, list[str]]
     return out
 
 
+SPECULATIVE = "vllm.config.speculative"
+
+
+def draft_rewrites(source: WheelSource) -> list[str]:
+    """Model types `SpeculativeConfig.hf_config_override` looks at: a draft checkpoint of
+    one of these types is rewritten (mostly into an MTP head) before its method is decided,
+    so draft-only checks must not judge it as a plain `draft_model`."""
+    for node in ast.walk(source.tree(SPECULATIVE)):
+        if isinstance(node, ast.FunctionDef) and node.name == "hf_config_override":
+            found: set[str] = set()
+            for compare in ast.walk(node):
+                if isinstance(compare, ast.Compare) and "model_type" in ast.unparse(compare.left):
+                    for constant in (c for part in compare.comparators for c in ast.walk(part)):
+                        if isinstance(constant, ast.Constant) and isinstance(constant.value, str):
+                            found.add(constant.value)
+            return sorted(found)
+    return []
+
+
 def build(version: str, source: WheelSource) -> dict[str, Any]:
     hierarchy = Hierarchy(Classes(source))
     architectures: dict[str, Any] = {}
@@ -298,6 +317,7 @@ def build(version: str, source: WheelSource) -> dict[str, Any]:
         "source": "vllm/model_executor/models/registry.py",
         "flags": [*FLAGS, "is_text_generation_model"],
         "architectures": architectures,
+        "draft_rewritten_model_types": draft_rewrites(source),
     }
 
 

@@ -293,6 +293,16 @@ def registry(version: str) -> dict[str, Arch]:
     return out
 
 
+@cache
+def draft_rewrites(version: str) -> frozenset[str]:
+    """Draft model types vLLM rewrites before choosing the speculative method
+    (`SpeculativeConfig.hf_config_override`; generated into the registry file)."""
+    from .catalogue import schema_dir
+
+    data = read_json(schema_dir() / f"vllm-{version}.models.json") or {}
+    return frozenset(str(t) for t in data.get("draft_rewritten_model_types") or ())
+
+
 @dataclass
 class HfConfig:
     """A checkpoint's config.json as vLLM reads it (after optional `hf-overrides`)."""

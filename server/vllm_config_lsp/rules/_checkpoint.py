@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config_model import ConfigModel
-from ..model_files import Arch, HfConfig, ModelFolder, Resolved, context, registry
+from ..model_files import Arch, HfConfig, ModelFolder, Resolved, context, draft_rewrites, registry
 from ._engine import Given, field_value, given_field
 from .speculative_tokens_without_model import _effective
 
@@ -85,6 +85,8 @@ def draft_method(model: ConfigModel, draft_config: HfConfig, name: str) -> str |
         return "dspark"
     if mtp_types is None or draft_config.model_type in mtp_types:
         return "mtp" if mtp_types is not None else None
+    if draft_config.model_type in draft_rewrites(model.version):
+        return None  # vLLM reshapes this draft first (e.g. dots3_note → an MTP head)
     return "draft_model" if written in (None, "draft_model") else None
 
 
