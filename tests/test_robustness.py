@@ -373,3 +373,35 @@ def test_hostile_input_is_bounded_in_time_and_memory(name: str) -> None:
     finally:
         tracemalloc.stop()
     assert peak < HOSTILE_BYTES, f"{name}: {peak / 2**20:.0f} MB"
+
+
+_LINES = [
+    "a: 1",
+    "# c `x` @y ?z !w %v",
+    "  # ? @",
+    "b: |",
+    "  # in a block scalar",
+    "  ?x",
+    "- `y",
+    "c: '# @ `'",
+    "d: [1, 2]",
+    "e:",
+    "  - f",
+    "  #",
+    "g: !!str x",
+]
+
+
+@given(st.lists(st.sampled_from(_LINES), max_size=8))
+def test_libyaml_path_with_indicators_in_comments(lines: list[str]) -> None:
+    """Whole-line comments are ignored when deciding whether libyaml may read a file (a
+    backtick in a comment must not cost the fast path); the result must not change."""
+    import yaml
+    from vllm_config_lsp.yaml_document import _compose_all_libyaml
+
+    text = "\n".join(lines) + "\n"
+    fast = _compose_all_libyaml(text)
+    if fast is None:
+        return
+    slow = [n for n in yaml.compose_all(text, Loader=yaml.SafeLoader) if n is not None]
+    assert [_node_signature(d) for d in fast] == [_node_signature(d) for d in slow]

@@ -99,14 +99,20 @@ LIBYAML_MAX_CHARS = 1_000_000
 #: Flow openers or block indentation beyond these go to SafeLoader (bounds libyaml's depth).
 LIBYAML_MAX_OPENERS = 2_000
 LIBYAML_MAX_DEPTH = 100
-_LIBYAML_EXCLUDED = re.compile(
+#: Characters the two readers treat differently, wherever they stand (comments included).
+_LIBYAML_EXCLUDED_CHARS = re.compile(
     "[^\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"  # tabs, BOM…
     "|\r(?!\n)"  # a lone CR (CRLF is fine)
-    "|(?:^|[\\s\\[{,])[?!%@`]"  # explicit keys, tags, directives, reserved indicators
+)
+#: Syntax where they may differ; looked for outside whole-line comments, so a backtick or
+#: `@` in a comment does not send the file to the slow reader.
+_LIBYAML_EXCLUDED_SYNTAX = re.compile(
+    "(?:^|[\\s\\[{,])[?!%@`]"  # explicit keys, tags, directives, reserved indicators
     "|[|>][-+0-9]*#"  # block scalar header glued to a comment
     f"|^[ ?-]{{{2 * LIBYAML_MAX_DEPTH}}}",  # deep block nesting
     re.MULTILINE,
 )
+_COMMENT_LINE = re.compile(r"^[ ]*#[^\r\n]*", re.MULTILINE)
 
 
 def libyaml_eligible(text: str) -> bool:
@@ -115,7 +121,9 @@ def libyaml_eligible(text: str) -> bool:
         return False
     if text.count("[") + text.count("{") > LIBYAML_MAX_OPENERS:
         return False
-    return _LIBYAML_EXCLUDED.search(text) is None
+    if _LIBYAML_EXCLUDED_CHARS.search(text):
+        return False
+    return _LIBYAML_EXCLUDED_SYNTAX.search(_COMMENT_LINE.sub("", text)) is None
 
 
 def _compose_all_libyaml(text: str) -> list[Node] | None:
