@@ -203,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "rules":
         return _run_rules(argv[1:])
     args = _server_parser().parse_args(argv)
-    from .server import serve
+    from .lsp_bootstrap import serve
 
     serve(tcp=args.tcp, host=args.host, port=args.port)
     return 0
