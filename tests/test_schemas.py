@@ -17,7 +17,7 @@ jsonschema = pytest.importorskip("jsonschema")
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_PATH = ROOT / "schemas" / "vllm-0.33.0.schema.json"
-REFERENCE = Path("/work/shared/reference/vllm-fields-0.33.0.json")
+REFERENCE = ROOT / "docs" / "catalogue" / "vllm-fields-0.33.0.json"
 
 
 @pytest.fixture(scope="module")
