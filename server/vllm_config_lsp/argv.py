@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -235,20 +236,23 @@ def _recursive_update(original: dict[str, Any], update: dict[str, Any]) -> None:
             original[key] = value
 
 
-def top_level_pairs(root: MappingNode) -> tuple[list[Pair], list[tuple[Node, str]]]:
+#: A top-level entry: its key and value nodes, and how to build their Python values (lazily:
+#: a value is only built for a usable key).
+PairSource = tuple[Node, Node, Callable[[], Any], Callable[[], Any]]
+
+
+def collect_pairs(entries: Iterable[PairSource]) -> tuple[list[Pair], list[tuple[Node, str]]]:
     """The mapping `yaml.safe_load` returns, in its order: a duplicate key keeps the first
     key's position in the dict but the last value. Also returns keys vLLM cannot use."""
-    from .yaml_document import mapping_pairs
-
     by_key: dict[Any, Pair] = {}
     bad: list[tuple[Node, str]] = []
-    for key_node, value_node in mapping_pairs(root):
-        key = construct_value(key_node) if isinstance(key_node, ScalarNode) else None
+    for key_node, value_node, build_key, build_value in entries:
+        key = build_key()
         if not isinstance(key, str):
             what = type(key).__name__ if isinstance(key_node, ScalarNode) else "collection"
             bad.append((key_node, what))
             continue
-        value = construct_value(value_node)
+        value = build_value()
         if key in by_key:
             previous = by_key[key]
             previous.shadowed.append((previous.key_node, previous.value_node))
@@ -257,3 +261,16 @@ def top_level_pairs(root: MappingNode) -> tuple[list[Pair], list[tuple[Node, str
         else:
             by_key[key] = Pair(key, key_node, value_node, value)
     return list(by_key.values()), bad
+
+
+def top_level_pairs(root: MappingNode) -> tuple[list[Pair], list[tuple[Node, str]]]:
+    """`collect_pairs` over the root mapping, merge keys flattened as SafeConstructor does."""
+    from .yaml_document import mapping_pairs
+
+    def source(key_node: Node, value_node: Node) -> PairSource:
+        def build_key() -> Any:
+            return construct_value(key_node) if isinstance(key_node, ScalarNode) else None
+
+        return key_node, value_node, build_key, lambda: construct_value(value_node)
+
+    return collect_pairs(source(k, v) for k, v in mapping_pairs(root))

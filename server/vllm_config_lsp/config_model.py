@@ -22,6 +22,7 @@ from .argv import (
     LoadEvent,
     Pair,
     Token,
+    collect_pairs,
     config_tokens,
     rewrite_tokens,
     top_level_pairs,
@@ -215,7 +216,9 @@ def build_model(
             # the same as below, from each unchanged entry's cached value
             if incremental.root_size(composed.pieces) > EXPANSION_LIMIT:
                 raise ExpansionTooLarge
-            model.pairs, model.bad_keys = _pairs_of_pieces(composed.pieces)
+            model.pairs, model.bad_keys = collect_pairs(
+                (p.key, p.value, p.constructed_key, p.constructed_value) for p in composed.pieces
+            )
             model.pieces = {id(piece.value): piece for piece in composed.pieces}
         else:
             if expanded_size(root) > EXPANSION_LIMIT:
@@ -246,30 +249,6 @@ def build_model(
         if issues:
             model.field_issues[id(flag_value)] = issues
     return model
-
-
-def _pairs_of_pieces(
-    pieces: list[incremental.Piece],
-) -> tuple[list[Pair], list[tuple[Node, str]]]:
-    """`argv.top_level_pairs` for a root without merge keys, from the pieces' cached values."""
-    by_key: dict[Any, Pair] = {}
-    bad: list[tuple[Node, str]] = []
-    for piece in pieces:
-        key_node, value_node = piece.key, piece.value
-        key = piece.constructed_key()
-        if not isinstance(key, str):
-            what = type(key).__name__ if isinstance(key_node, ScalarNode) else "collection"
-            bad.append((key_node, what))
-            continue
-        value = piece.constructed_value()
-        if key in by_key:
-            previous = by_key[key]
-            previous.shadowed.append((previous.key_node, previous.value_node))
-            previous.value_node, previous.value = value_node, value
-            previous.key_node = key_node
-        else:
-            by_key[key] = Pair(key, key_node, value_node, value)
-    return list(by_key.values()), bad
 
 
 def _validate(model: ConfigModel, validator: Validator, flag_value: FlagValue) -> list[FieldIssue]:
