@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from support import CORPUS, cli, codes
 from vllm_config_lsp.engine import INTERNAL_ERROR, lint
@@ -236,6 +236,8 @@ def test_edits_inside_strings_and_comments_never_crash(text: str) -> None:
 
 
 @given(edited_corpus_text())
+@example("? # a comment after an empty explicit key\nmodel: m\n")  # found by this test
+@example("? 1\n: 2\nmodel: m\n")
 def test_every_fix_leaves_parseable_yaml(text: str) -> None:
     from vllm_config_lsp.findings import apply_edits
 
@@ -405,3 +407,10 @@ def test_libyaml_path_with_indicators_in_comments(lines: list[str]) -> None:
         return
     slow = [n for n in yaml.compose_all(text, Loader=yaml.SafeLoader) if n is not None]
     assert [_node_signature(d) for d in fast] == [_node_signature(d) for d in slow]
+
+
+def test_an_empty_key_is_reported_on_its_question_mark_without_a_quote_fix() -> None:
+    text = "? # nothing here\nmodel: m\n"
+    [found] = [f for f in lint(text).findings if f.code == "VC005"]
+    assert text[found.start : found.end] == "?" and "the key is empty" in found.message
+    assert not found.fixes

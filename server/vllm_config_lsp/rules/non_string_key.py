@@ -34,6 +34,13 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         if kind == "collection":
             message = "found unhashable key: a key must be a flag name"
             fixes: list[Fix] = []
+        elif start == end:  # `? # comment`: an explicit key left empty
+            start -= model.text[start - 1 : start] == "?"
+            message = (
+                f'can only concatenate str (not "{kind}") to str: the key is empty, which YAML '
+                "reads as null; write a flag name"
+            )
+            fixes = []
         else:
             message = (
                 f'can only concatenate str (not "{kind}") to str: YAML reads the key '
