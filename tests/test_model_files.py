@@ -15,7 +15,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from support import REPO
+import yaml
+from support import REPO, apply_fix
 from vllm_config_lsp.engine import lint
 from vllm_config_lsp.findings import Severity
 from vllm_config_lsp.model_files import describe_model, find_folder, read_json
@@ -112,6 +113,48 @@ def test_long_max_model_len_escape_turns_the_error_into_a_warning(
     monkeypatch.setenv("VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1")
     [found] = [f for f in lint(text, model_dirs=[MODELS]).findings if f.code == "VC604"]
     assert found.severity == Severity.WARNING
+
+
+DRAFT_4K = "Qwen/Qwen2.5-7B-Instruct", "local/qwen2.5-0.5b-draft-4k"
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "speculative-config:\n  model: {d}\n  num_speculative_tokens: 3\n  max_model_len: 8192\n",
+        'speculative-config: \'{{"model": "{d}", "num_speculative_tokens": 3, '
+        '"max_model_len": 8192}}\'\n',
+        "speculative-config.model: {d}\nspeculative-config.num_speculative_tokens: 3\n"
+        "speculative-config.max_model_len: 8192\n",
+    ],
+)
+def test_draft_max_len_fixes_work_in_every_spelling(spelling: str) -> None:
+    target, draft = DRAFT_4K
+    text = f"# serve\nmodel: {target}  # target\n" + spelling.format(d=draft)
+    [found] = [f for f in lint(text, model_dirs=[MODELS]).findings if f.code == "VC632"]
+    assert found.severity == Severity.ERROR and "its limit is 4096" in found.message
+    assert text[found.start : found.end] == "8192"
+    assert [fix.title.split(" ")[0] for fix in found.fixes] == ["Set", "Remove"]
+    for fix in found.fixes:
+        fixed = apply_fix(text, fix)
+        assert yaml.safe_load(fixed)["model"] == target
+        assert fixed.startswith(f"# serve\nmodel: {target}  # target\n")
+        assert not [f for f in lint(fixed, model_dirs=[MODELS]).findings if f.severity == 3]
+
+
+def test_draft_max_len_escape_and_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    target, draft = DRAFT_4K
+    text = (
+        f"model: {target}\nspeculative-config:\n  model: {draft}\n"
+        "  num_speculative_tokens: 3\n  max_model_len: {n}\n"
+    )
+    assert "VC632" not in codes(text.format(n=4096), model_dirs=[MODELS])
+    # ngram never loads the draft, so its length is not checked
+    ngram = text.format(n=8192).replace("num_speculative", "method: ngram\n  num_speculative")
+    assert "VC632" not in codes(ngram, model_dirs=[MODELS])
+    monkeypatch.setenv("VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1")
+    found = [f for f in lint(text.format(n=8192), model_dirs=[MODELS]).findings]
+    assert [f.severity for f in found if f.code == "VC632"] == [Severity.WARNING]
 
 
 def test_tp_fixes_offer_dividing_sizes() -> None:

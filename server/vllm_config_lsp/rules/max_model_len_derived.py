@@ -34,7 +34,7 @@ from ..config_model import ConfigModel
 from ..findings import Finding
 from ..model_files import HfConfig, MaxLen
 from ._checkpoint import pretty_float, served
-from ._engine import error, field_value, given_field, is_int, removal, replace, warning
+from ._engine import Given, error, field_value, given_field, is_int, removal, replace, warning
 
 CODE = "VC604"
 NAME = "max-model-len-over-derived"
@@ -49,13 +49,57 @@ def allows_long() -> bool:
     return os.environ.get(ESCAPE, "0").strip().lower() in ("1", "true")
 
 
-def derived_limit(model: ConfigModel, config: HfConfig) -> MaxLen | None:
-    """The longest context vLLM derives for this config file's settings, or None when it
-    cannot be known here (no length key, or a sentence-transformers override)."""
+def derived_limit(config: HfConfig, *, disable_sliding_window: bool = False) -> MaxLen | None:
+    """The longest context vLLM derives from this config.json, or None when it cannot be
+    known here (no length key, or a sentence-transformers override)."""
     if any(config.where.folder.glob("sentence_*_config.json")):
         return None
+    return config.derived_max_len(disable_sliding_window=disable_sliding_window)
+
+
+def served_limit(model: ConfigModel, config: HfConfig) -> MaxLen | None:
+    """The served model's limit under this file's `disable-sliding-window`."""
     disabled = field_value(model, "ModelConfig", "disable_sliding_window") is True
-    return config.derived_max_len(disable_sliding_window=disabled)
+    return derived_limit(config, disable_sliding_window=disabled)
+
+
+def over_limit(
+    code: str, model: ConfigModel, wanted: Given, config: HfConfig, limit: MaxLen, advice: str
+) -> Finding | None:
+    """`_get_and_verify_max_len`'s refusal (or, with the escape set, its warning) when
+    `wanted` exceeds `limit`; `advice` says whose limit it is and what to change."""
+    if wanted.value <= limit.value:
+        return None
+    if limit.model_max_length is not None and wanted.value <= limit.model_max_length:
+        return None
+    model_max = config.text.get("model_max_length")
+    how = f" ({'; '.join(limit.notes)})" if limit.notes else ""
+    message = (
+        f"User-specified max_model_len ({wanted.value}) is greater than the derived "
+        f"max_model_len ({limit.key}={pretty_float(limit.value)} or "
+        f"model_max_length={model_max} in model's config.json)."
+    )
+    fixes = [
+        replace(model, wanted, limit.as_int, f"Set {wanted.label} to {limit.as_int}"),
+        removal(model, wanted, f"Remove `{wanted.label}` (vLLM derives it)"),
+    ]
+    if allows_long():
+        return warning(
+            code,
+            wanted,
+            f"{message} {ESCAPE} is set in this environment, so vLLM only warns: positions "
+            f"past {limit.as_int}{how} give NaNs (RoPE) or out-of-bounds errors.",
+            VLLM_SOURCE,
+            fixes,
+        )
+    return error(
+        code,
+        wanted,
+        f"{message} {advice.format(limit=f'{limit.as_int}{how}')} To allow overriding this "
+        f"maximum, set the env var {ESCAPE}=1 (with extreme caution).",
+        VLLM_SOURCE,
+        fixes,
+    )
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
@@ -63,37 +107,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     wanted = given_field(model, "ModelConfig", "max_model_len")
     if config is None or wanted is None or not is_int(wanted.value) or wanted.value < 1:
         return
-    limit = derived_limit(model, config)
-    if limit is None or wanted.value <= limit.value:
-        return
-    if limit.model_max_length is not None and wanted.value <= limit.model_max_length:
-        return
-    model_max = config.text.get("model_max_length")
-    how = "".join(f"; {note}" for note in limit.notes)
-    message = (
-        f"User-specified max_model_len ({wanted.value}) is greater than the derived "
-        f"max_model_len ({limit.key}={pretty_float(limit.value)} or "
-        f"model_max_length={model_max} in model's config.json)."
-    )
-    fixes = [
-        replace(model, wanted, str(limit.as_int), f"Set {wanted.label} to {limit.as_int}"),
-        removal(model, wanted, f"Remove `{wanted.label}` (vLLM uses {limit.as_int})"),
-    ]
-    if allows_long():
-        yield warning(
-            CODE,
-            wanted,
-            f"{message} {ESCAPE} is set in this environment, so vLLM only warns: positions "
-            f"past {limit.as_int}{how} give NaNs (RoPE) or out-of-bounds errors.",
-            VLLM_SOURCE,
-            fixes,
-        )
-        return
-    yield error(
-        CODE,
-        wanted,
-        f"{message} The model's limit is {limit.as_int}{how}. To allow overriding this "
-        f"maximum, set the env var {ESCAPE}=1 (with extreme caution).",
-        VLLM_SOURCE,
-        fixes,
-    )
+    limit = served_limit(model, config)
+    if limit is not None:
+        found = over_limit(CODE, model, wanted, config, limit, "The model's limit is {limit}.")
+        if found is not None:
+            yield found

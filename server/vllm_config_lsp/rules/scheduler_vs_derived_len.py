@@ -33,7 +33,7 @@ from ..config_model import ConfigModel
 from ..findings import Finding
 from ._checkpoint import served
 from ._engine import add_flag, error, given, given_field, is_int
-from .max_model_len_derived import derived_limit
+from .max_model_len_derived import served_limit
 
 CODE = "VC616"
 NAME = "scheduler-vs-derived-len"
@@ -48,7 +48,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         return
     if any(p["rope_type"] == "longrope" for p in config.rope_parameters()):
         return  # LongRoPE defaults to original_max_position_embeddings instead
-    limit = derived_limit(model, config)
+    limit = served_limit(model, config)
     if limit is None:
         return
     length = limit.as_int
