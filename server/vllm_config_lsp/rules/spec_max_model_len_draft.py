@@ -7,10 +7,12 @@ draft's `ModelConfig` with `max_model_len=speculative max_model_len`
 `_get_and_verify_max_len` as the target's: derived from the *draft's* config.json
 (`max_position_embeddings` and its aliases, times a RoPE scaling factor where one applies;
 the draft never has `disable-sliding-window`, and `hf-overrides` mappings stay on the
-target). A longer `max_model_len` stops the start with `User-specified max_model_len (8192)
-is greater than the derived max_model_len (max_position_embeddings=4096.0 or
-model_max_length=None in model's config.json).` (vllm/config/model.py:2680), unless
-`VLLM_ALLOW_LONG_MAX_MODEL_LEN=1` is set (then vLLM only warns, and so does this rule).
+target). With `method: mtp` or `dspark` and no draft `model`, the draft is the target's
+own checkpoint read again, so its config.json as written is the limit. A longer
+`max_model_len` stops the start with `User-specified max_model_len (8192) is greater than
+the derived max_model_len (max_position_embeddings=4096.0 or model_max_length=None in
+model's config.json).` (vllm/config/model.py:2680), unless `VLLM_ALLOW_LONG_MAX_MODEL_LEN=1`
+is set (then vLLM only warns, and so does this rule).
 
 That refusal is the one users see: the later check this rule is catalogued under,
 `speculative_max_model_len=… cannot be larger than draft_max_model_len=…`
@@ -46,9 +48,10 @@ from collections.abc import Iterator
 
 from ..config_model import ConfigModel
 from ..findings import Finding
-from ._checkpoint import draft
+from ..model_files import CONFIG_JSON, HfConfig, context
+from ._checkpoint import checked_release, draft
 from ._engine import is_int, json_given
-from ._model_config import spec
+from ._model_config import Spec, spec
 from .max_model_len_derived import derived_limit, over_limit
 
 CODE = "VC632"
@@ -57,28 +60,45 @@ VLLM_SOURCE = "vllm/config/model.py:2680"
 CATALOGUE = ("spec.max_len.draft",)
 
 
+def draft_checkpoint(model: ConfigModel, config: Spec) -> tuple[HfConfig, str] | None:
+    """The config.json vLLM builds the draft's `ModelConfig` from, and how to name it: the
+    draft the file names, or for MTP/DSpark without one the target's own folder again
+    (speculative.py:1251-1270), read as written: `hf-config-path` and `hf-overrides`
+    mappings are the target's only (speculative.py:1398-1402)."""
+    if config.has("model"):
+        proposer = draft(model)
+        if proposer is None or proposer.config is None:
+            return None
+        return proposer.config, f"the draft `{proposer.config.where.name}`"
+    folder = context(model).target.folder if checked_release(model) else None
+    raw = folder.file(CONFIG_JSON) if folder is not None else None
+    if folder is None or raw is None:
+        return None
+    how = f"the target `{folder.name}`, which `method: {config.method}` loads again as the draft"
+    return HfConfig(raw, folder, model.version), how
+
+
 def check(model: ConfigModel) -> Iterator[Finding]:
     config = spec(model)
     if config is None or not config.uses_draft:
         return
-    proposer = draft(model)
     wanted = json_given(model, "speculative-config", "max_model_len")
-    if proposer is None or proposer.config is None or wanted is None:
+    if wanted is None or not is_int(wanted.value) or wanted.value < 1:
         return
-    if not is_int(wanted.value) or wanted.value < 1:
+    found = draft_checkpoint(model, config)
+    limit = derived_limit(found[0]) if found is not None else None
+    if found is None or limit is None:
         return
-    limit = derived_limit(proposer.config)
-    if limit is None:
-        return
-    found = over_limit(
+    checkpoint, whose = found
+    finding = over_limit(
         CODE,
         model,
         wanted,
-        proposer.config,
+        checkpoint,
         limit,
-        f"That is the draft `{proposer.config.where.name}`'s config.json, and its limit is "
+        f"That is the config.json of {whose}; its limit is "
         "{limit}: lower `max_model_len` to it, or remove it and vLLM takes the shorter of "
         "the draft's and the target's lengths.",
     )
-    if found is not None:
-        yield found
+    if finding is not None:
+        yield finding
