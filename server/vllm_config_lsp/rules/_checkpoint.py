@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config_model import ConfigModel
-from ..model_files import Arch, HfConfig, ModelFolder, Resolved, context, draft_rewrites, registry
+from ..model_files import (
+    CONFIG_JSON,
+    Arch,
+    HfConfig,
+    ModelFolder,
+    Resolved,
+    context,
+    draft_rewrites,
+    registry,
+)
 from ._engine import Given, field_value, given_field
 from .speculative_tokens_without_model import _effective
 
@@ -88,6 +97,46 @@ def draft_method(model: ConfigModel, draft_config: HfConfig, name: str) -> str |
     if draft_config.model_type in draft_rewrites(model.version):
         return None  # vLLM reshapes this draft first (e.g. dots3_note → an MTP head)
     return "draft_model" if written in (None, "draft_model") else None
+
+
+@dataclass(frozen=True)
+class DraftCheckpoint:
+    """The config.json `SpeculativeConfig` builds the draft's `ModelConfig` from."""
+
+    config: HfConfig
+    #: How a message names it: "the draft `X`", or the target read again.
+    label: str
+    #: The method vLLM settles on for it (None when this does not follow it).
+    method: str | None
+    #: True for MTP/DSpark without a draft `model`: the target's folder read again.
+    reuses_target: bool
+
+
+def draft_checkpoint(model: ConfigModel, method: str | None) -> DraftCheckpoint | None:
+    """The named draft, or for MTP/DSpark without one the target's own folder again
+    (vllm/config/speculative.py:1251-1270), read as written: `hf-config-path` and
+    `hf-overrides` mappings are the target's only (speculative.py:1398-1402). `method` is
+    the one the file asks for; the caller has checked that vLLM loads a draft at all."""
+    given = speculative(model) or {}
+    if given.get("model", (None,))[0] is not None:
+        proposer = draft(model)
+        if proposer is None or proposer.config is None or proposer.name is None:
+            return None
+        found = proposer.config
+        final = draft_method(model, found, proposer.name)
+        return DraftCheckpoint(found, f"the draft `{found.where.name}`", final, False)
+    folder = context(model).target.folder if checked_release(model) else None
+    raw = folder.file(CONFIG_JSON) if folder is not None else None
+    if folder is None or raw is None:
+        return None
+    found = HfConfig(raw, folder, model.version)
+    how = f"the target `{folder.name}`, which `method: {method}` loads again as the draft"
+    mtp_types = model.catalogue.value_sets.get("mtp_model_types")
+    becomes_mtp = found.model_type in draft_rewrites(model.version) or (
+        mtp_types is not None and found.model_type in mtp_types
+    )
+    final = method if method == "dspark" or becomes_mtp else None
+    return DraftCheckpoint(found, how, final, True)
 
 
 # --------------------------------------------------------------------------- runner

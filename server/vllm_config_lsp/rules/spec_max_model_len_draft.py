@@ -48,34 +48,15 @@ from collections.abc import Iterator
 
 from ..config_model import ConfigModel
 from ..findings import Finding
-from ..model_files import CONFIG_JSON, HfConfig, context
-from ._checkpoint import checked_release, draft
+from ._checkpoint import draft_checkpoint
 from ._engine import is_int, json_given
-from ._model_config import Spec, spec
+from ._model_config import spec
 from .max_model_len_derived import derived_limit, over_limit
 
 CODE = "VC632"
 NAME = "spec-max-model-len-over-draft"
 VLLM_SOURCE = "vllm/config/model.py:2680"
 CATALOGUE = ("spec.max_len.draft",)
-
-
-def draft_checkpoint(model: ConfigModel, config: Spec) -> tuple[HfConfig, str] | None:
-    """The config.json vLLM builds the draft's `ModelConfig` from, and how to name it: the
-    draft the file names, or for MTP/DSpark without one the target's own folder again
-    (speculative.py:1251-1270), read as written: `hf-config-path` and `hf-overrides`
-    mappings are the target's only (speculative.py:1398-1402)."""
-    if config.has("model"):
-        proposer = draft(model)
-        if proposer is None or proposer.config is None:
-            return None
-        return proposer.config, f"the draft `{proposer.config.where.name}`"
-    folder = context(model).target.folder if checked_release(model) else None
-    raw = folder.file(CONFIG_JSON) if folder is not None else None
-    if folder is None or raw is None:
-        return None
-    how = f"the target `{folder.name}`, which `method: {config.method}` loads again as the draft"
-    return HfConfig(raw, folder, model.version), how
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
@@ -85,18 +66,17 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     wanted = json_given(model, "speculative-config", "max_model_len")
     if wanted is None or not is_int(wanted.value) or wanted.value < 1:
         return
-    found = draft_checkpoint(model, config)
-    limit = derived_limit(found[0]) if found is not None else None
+    found = draft_checkpoint(model, config.method)
+    limit = derived_limit(found.config) if found is not None else None
     if found is None or limit is None:
         return
-    checkpoint, whose = found
     finding = over_limit(
         CODE,
         model,
         wanted,
-        checkpoint,
+        found.config,
         limit,
-        f"That is the config.json of {whose}; its limit is "
+        f"That is the config.json of {found.label}; its limit is "
         "{limit}: lower `max_model_len` to it, or remove it and vLLM takes the shorter of "
         "the draft's and the target's lengths.",
     )
