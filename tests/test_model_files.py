@@ -184,6 +184,13 @@ def test_hover_describes_the_model() -> None:
     assert describe_model("max-num-seqs: 8\n") is None
 
 
+def test_hover_describes_the_draft_named_by_the_shorthand() -> None:
+    text = "model: Qwen/Qwen2.5-7B-Instruct\nspec-model: local/qwen2.5-0.5b-draft-4k\n"
+    draft = describe_model(text, model_dirs=[MODELS], draft=True)
+    assert draft is not None and "4096" in draft and "draft-4k" in draft
+    assert describe_model("model: Qwen/Qwen2.5-7B-Instruct\n", draft=True) is None
+
+
 def test_multimodal_text_config_is_read() -> None:
     text = "model: google/paligemma-3b-mix-224\ntensor-parallel-size: 3\n"
     [found] = [f for f in lint(text, model_dirs=[MODELS]).findings if f.code == "VC601"]

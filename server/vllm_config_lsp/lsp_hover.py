@@ -1,5 +1,6 @@
 """Hover: what vLLM says about the flag, nested field or value under the cursor, the model
-behind `model:` (`model_files.describe_model`: its files, read offline), and the rule behind
+behind `model:` and the speculative draft (`model_files.describe_model`: their files, read
+offline), and the rule behind
 a code in a suppression comment. Every hover ends with the vLLM release used and why
 (`versions.choose_version`'s reason).
 
@@ -9,6 +10,7 @@ trees of mapping-valued flags (YAML mappings, JSON strings, dotted keys alike) f
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -50,12 +52,29 @@ async def hover(
     analysis = await ls.current(params.text_document.uri)
     if analysis is None or analysis.result is None or analysis.result.model is None:
         return None
+    model, offset = analysis.result.model, analysis.positions.offset(params.position)
+    draft = on_draft(model, offset)
     summary = None
-    if on_model(analysis.result.model, analysis.positions.offset(params.position)):
+    if draft is not None or on_model(model, offset):
         folders = model_folders(ls.settings, ls.workspace.root_path)
         path = _fs_path(analysis.uri)
-        summary = await ls.run_on_lint_thread(describe_model, analysis.text, path, folders)
+        summary = await ls.run_on_lint_thread(
+            partial(describe_model, draft=draft is not None), analysis.text, path, folders
+        )
+    if draft is not None and summary is not None:
+        text = f"{summary}\n\n{version_note(analysis)}"
+        return markdown_hover(analysis, text, draft, ls.client_capabilities)
     return hover_at(analysis, params.position, ls.client_capabilities, docs_url, summary)
+
+
+def on_draft(model: ConfigModel, offset: int) -> tuple[int, int] | None:
+    """Where the speculative draft is named, when `offset` is on it."""
+    from .model_files import draft_reference
+
+    ref = draft_reference(model)
+    if ref is None or not ref.where[0] <= offset <= ref.where[1]:
+        return None
+    return ref.where
 
 
 def on_model(model: ConfigModel, offset: int) -> bool:
@@ -91,14 +110,21 @@ def hover_at(
     )
     if found is None:
         return None
-    text, (start, end) = found
+    text, span = found
+    return markdown_hover(analysis, text, span, capabilities)
+
+
+def markdown_hover(
+    analysis: Analysis, text: str, span: tuple[int, int], capabilities: types.ClientCapabilities
+) -> types.Hover:
+    """The hover in markdown, or as plain text for clients that cannot render it."""
     markdown = _markdown_ok(capabilities)
     return types.Hover(
         contents=types.MarkupContent(
             kind=types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText,
             value=text if markdown else text.replace("**", "").replace("`", ""),
         ),
-        range=analysis.positions.range(start, end),
+        range=analysis.positions.range(*span),
     )
 
 

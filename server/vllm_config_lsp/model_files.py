@@ -664,19 +664,36 @@ def context(model: ConfigModel) -> ModelContext:
     return result
 
 
-def _draft(model: ConfigModel) -> Resolved | None:
-    """`speculative-config.model` when it names a checkpoint folder or repository."""
+@dataclass(frozen=True)
+class DraftReference:
+    """Where the file names the speculative draft: `speculative-config`'s `model` (YAML
+    mapping, JSON string or dotted key) or the `spec-model` shorthand."""
+
+    name: str
+    where: tuple[int, int]
+    flag: str
+    revision: str | None = None
+
+
+def draft_reference(model: ConfigModel) -> DraftReference | None:
     tree = model.json_tree("speculative-config")
     node = tree.get("model") if tree is not None and tree.is_object else None
-    if node is None or not isinstance(node.value, str):
-        spec = model.flag("spec-model")
-        if spec is None or not isinstance(spec.value, str):
-            return None
-        start, end = spec.value_span()
-        return _resolve(model, spec.value, (start, end), "spec-model")
-    revision = tree.get("revision") if tree is not None else None
-    rev = revision.value if revision is not None and isinstance(revision.value, str) else None
-    return _resolve(model, node.value, (node.start, node.end), "speculative-config", revision=rev)
+    if tree is not None and node is not None and isinstance(node.value, str):
+        revision = tree.get("revision")
+        rev = revision.value if revision is not None and isinstance(revision.value, str) else None
+        return DraftReference(node.value, (node.start, node.end), "speculative-config", rev)
+    spec = model.flag("spec-model")
+    if spec is not None and isinstance(spec.value, str):
+        return DraftReference(spec.value, spec.value_span(), "spec-model")
+    return None
+
+
+def _draft(model: ConfigModel) -> Resolved | None:
+    """The draft checkpoint, when the file names a folder or repository."""
+    ref = draft_reference(model)
+    if ref is None:
+        return None
+    return _resolve(model, ref.name, ref.where, ref.flag, revision=ref.revision)
 
 
 def target_config(model: ConfigModel) -> HfConfig | None:
@@ -739,18 +756,19 @@ def describe(config: HfConfig) -> str:
 
 
 def describe_model(
-    text: str, path: Path | None = None, model_dirs: Sequence[Path] = ()
+    text: str, path: Path | None = None, model_dirs: Sequence[Path] = (), *, draft: bool = False
 ) -> str | None:
-    """Hover text for the `model:` of a config file (markdown), or None without a `model:`.
-    Pure: reads only the model's files (cached), never the network."""
+    """Hover text for the `model:` of a config file, or with `draft` for the speculative
+    draft (markdown), or None when the file names none. Pure: reads only the model's files
+    (cached), never the network."""
     from .catalogue import DEFAULT_VERSION, load_catalogue
     from .config_model import build_model
 
     model = build_model(
         text, load_catalogue(DEFAULT_VERSION), path=path, model_dirs=tuple(model_dirs)
     )
-    resolved = context(model).target
-    if resolved.name is None:
+    resolved = context(model).draft if draft else context(model).target
+    if resolved is None or resolved.name is None:
         return None
     if resolved.config is None:
         return f"**{resolved.name}**\n\nModel files not found: {resolved.problem}.\n\n" + HOW_TO

@@ -89,6 +89,26 @@ async def test_hover_on_model_describes_the_checkpoint(client: LanguageClient) -
     assert "Qwen2ForCausalLM" not in other
 
 
+async def test_hover_on_the_draft_describes_the_draft_checkpoint(client: LanguageClient) -> None:
+    block = (
+        "model: Qwen/Qwen2.5-7B-Instruct\nspeculative-config:\n"
+        "  model: local/qwen2.5-0.5b-draft-4k\n  num_speculative_tokens: 3\n"
+    )
+    json_string = (
+        "model: Qwen/Qwen2.5-7B-Instruct\nspeculative-config: "
+        '\'{"model": "local/qwen2.5-0.5b-draft-4k", "num_speculative_tokens": 3}\'\n'
+    )
+    for n, text in enumerate((block, json_string)):
+        doc = Doc(client, f"file:///work/m/draft-{n}.vllm.yaml", text)
+        await doc.diagnostics()
+        value = await _hover(client, doc, "draft-4k")
+        for expected in ("max context: 4096", "layers: 24", "newest known release"):
+            assert expected in value, (expected, value)
+        assert str(MODELS / "local" / "qwen2.5-0.5b-draft-4k") in value
+        target = await _hover(client, doc, "Qwen2.5-7B")
+        assert "max context: 32768" in target and "draft-4k" not in target
+
+
 async def test_quantized_and_cached_models(client: LanguageClient) -> None:
     doc = Doc(client, "file:///work/m/awq.vllm.yaml", "model: Qwen/Qwen2.5-7B-Instruct-AWQ\n")
     await doc.diagnostics()
