@@ -110,6 +110,8 @@ class DraftCheckpoint:
     method: str | None
     #: True for MTP/DSpark without a draft `model`: the target's folder read again.
     reuses_target: bool
+    #: Where the file asks for it: the draft's name, or the `method` that reuses the target.
+    where: tuple[int, int]
 
 
 def draft_checkpoint(model: ConfigModel, method: str | None) -> DraftCheckpoint | None:
@@ -124,8 +126,10 @@ def draft_checkpoint(model: ConfigModel, method: str | None) -> DraftCheckpoint 
             return None
         found = proposer.config
         final = draft_method(model, found, proposer.name)
-        return DraftCheckpoint(found, f"the draft `{found.where.name}`", final, False)
-    folder = context(model).target.folder if checked_release(model) else None
+        label = f"the draft `{found.where.name}`"
+        return DraftCheckpoint(found, label, final, False, proposer.where)
+    target = context(model).target
+    folder = target.folder if checked_release(model) else None
     raw = folder.file(CONFIG_JSON) if folder is not None else None
     if folder is None or raw is None:
         return None
@@ -136,7 +140,8 @@ def draft_checkpoint(model: ConfigModel, method: str | None) -> DraftCheckpoint 
         mtp_types is not None and found.model_type in mtp_types
     )
     final = method if method == "dspark" or becomes_mtp else None
-    return DraftCheckpoint(found, how, final, True)
+    where = given["method"][1] if "method" in given else target.where
+    return DraftCheckpoint(found, how, final, True, where)
 
 
 # --------------------------------------------------------------------------- runner
