@@ -157,6 +157,15 @@ def test_draft_max_len_escape_and_limits(monkeypatch: pytest.MonkeyPatch) -> Non
     assert [f.severity for f in found if f.code == "VC632"] == [Severity.WARNING]
 
 
+def test_inkling_lora_escape_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "model: synthetic/inkling\nenable-lora: true\n"
+    assert "VC637" in codes(text, model_dirs=[MODELS])
+    monkeypatch.setenv("INKLING_MULTIMEM_AR", "1")
+    assert "VC637" in codes(text, model_dirs=[MODELS])
+    monkeypatch.setenv("INKLING_MULTIMEM_AR", "0")
+    assert "VC637" not in codes(text, model_dirs=[MODELS])
+
+
 def test_tp_fixes_offer_dividing_sizes() -> None:
     text = "model: Qwen/Qwen2.5-7B-Instruct\ntensor-parallel-size: 8\n"
     [found] = [f for f in lint(text, model_dirs=[MODELS]).findings if f.code == "VC601"]
