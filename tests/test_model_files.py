@@ -152,6 +152,12 @@ def test_draft_max_len_escape_and_limits(monkeypatch: pytest.MonkeyPatch) -> Non
     # ngram never loads the draft, so its length is not checked
     ngram = text.format(n=8192).replace("num_speculative", "method: ngram\n  num_speculative")
     assert "VC632" not in codes(ngram, model_dirs=[MODELS])
+    # the fix respects a shorter target length, so VC470 does not replace VC632
+    shorter = text.format(n=8192) + "max-model-len: 2048\n"
+    [over] = [f for f in lint(shorter, model_dirs=[MODELS]).findings if f.code == "VC632"]
+    fixed = apply_fix(shorter, over.fixes[0])
+    assert "max_model_len: 2048" in fixed
+    assert not [f for f in lint(fixed, model_dirs=[MODELS]).findings if f.severity == 3]
     monkeypatch.setenv("VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1")
     found = [f for f in lint(text.format(n=8192), model_dirs=[MODELS]).findings]
     assert [f.severity for f in found if f.code == "VC632"] == [Severity.WARNING]

@@ -64,10 +64,17 @@ def served_limit(model: ConfigModel, config: HfConfig) -> MaxLen | None:
 
 
 def over_limit(
-    code: str, model: ConfigModel, wanted: Given, config: HfConfig, limit: MaxLen, advice: str
+    code: str,
+    model: ConfigModel,
+    wanted: Given,
+    config: HfConfig,
+    limit: MaxLen,
+    advice: str,
+    cap: int | None = None,
 ) -> Finding | None:
     """`_get_and_verify_max_len`'s refusal (or, with the escape set, its warning) when
-    `wanted` exceeds `limit`; `advice` says whose limit it is and what to change."""
+    `wanted` exceeds `limit`; `advice` says whose limit it is and what to change, `cap` an
+    upper bound the fixed value must also respect."""
     if wanted.value <= limit.value:
         return None
     if limit.model_max_length is not None and wanted.value <= limit.model_max_length:
@@ -79,8 +86,9 @@ def over_limit(
         f"max_model_len ({limit.key}={pretty_float(limit.value)} or "
         f"model_max_length={model_max} in model's config.json)."
     )
+    value = limit.as_int if cap is None else min(limit.as_int, cap)
     fixes = [
-        replace(model, wanted, limit.as_int, f"Set {wanted.label} to {limit.as_int}"),
+        replace(model, wanted, value, f"Set {wanted.label} to {value}"),
         removal(model, wanted, f"Remove `{wanted.label}` (vLLM derives it)"),
     ]
     if allows_long():

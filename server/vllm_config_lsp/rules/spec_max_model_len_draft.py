@@ -49,7 +49,7 @@ from collections.abc import Iterator
 from ..config_model import ConfigModel
 from ..findings import Finding
 from ._checkpoint import draft_checkpoint
-from ._engine import is_int, json_given
+from ._engine import given, is_int, json_given
 from ._model_config import spec
 from .max_model_len_derived import derived_limit, over_limit
 
@@ -70,6 +70,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     limit = derived_limit(found.config) if found is not None else None
     if found is None or limit is None:
         return
+    target = given(model, "max-model-len")  # the fix must not trip VC470 instead
+    cap = target.value if target is not None and is_int(target.value) else None
     finding = over_limit(
         CODE,
         model,
@@ -79,6 +81,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         f"That is the config.json of {found.label}; its limit is "
         "{limit}: lower `max_model_len` to it, or remove it and vLLM takes the shorter of "
         "the draft's and the target's lengths.",
+        cap,
     )
     if finding is not None:
         yield finding
