@@ -502,10 +502,19 @@ class HfConfig:
             out.append(entry)
         return out
 
-    def derived_max_len(self, *, disable_sliding_window: bool = False) -> MaxLen | None:
+    def derived_max_len(
+        self,
+        *,
+        disable_sliding_window: bool = False,
+        tokenizer_max: int | float | None = None,
+        encoder_max: int | float | None = None,
+    ) -> MaxLen | None:
         """`_get_and_verify_max_len` (model.py:2545) without a user value: the longest
-        context vLLM allows, the key it came from and how. None when config.json names no
-        length key (vLLM then assumes 2048, or a class default transformers fills in)."""
+        context vLLM allows, the key it came from and how. `tokenizer_max` is
+        tokenizer_config.json's `model_max_length` (pooling models with absolute positions
+        only), `encoder_max` a sentence-transformers `max_seq_length`, which replaces the
+        result. None when config.json names no length key (vLLM then assumes 2048, or a
+        class default transformers fills in)."""
         text = self.text
         derived = math.inf
         key: str | None = None
@@ -523,8 +532,15 @@ class HfConfig:
         if disable_sliding_window and window is not None and window < derived:
             key, derived = "sliding_window", float(window)
             notes.append("`disable-sliding-window` caps it at the sliding window")
+        shown: str | None = None
+        if tokenizer_max is not None and tokenizer_max < derived:
+            derived, shown = float(tokenizer_max), str(tokenizer_max)
+            notes.append("tokenizer_config.json's model_max_length caps it")
         if derived == math.inf:
             return None
+        if encoder_max is not None:
+            note = "the sentence-transformers max_seq_length replaces it"
+            return MaxLen(float(encoder_max), key, model_max, (*notes, note), str(encoder_max))
         rope = self.rope_parameters()
         if rope and "gemma3" not in self.text_model_type:
             factor: Any = 1.0
@@ -535,7 +551,8 @@ class HfConfig:
             if factor != 1.0:
                 notes.append(f"times the RoPE scaling factor {factor:g}")
             derived *= factor
-        return MaxLen(derived, key, model_max, tuple(notes))
+            shown = None
+        return MaxLen(derived, key, model_max, tuple(notes), shown or repr(float(derived)))
 
     def estimate_parameters(self) -> int | None:
         """A rough parameter count from the shapes (embeddings + attention + MLP/experts),
@@ -565,6 +582,9 @@ class MaxLen:
     key: str | None
     model_max_length: float | None
     notes: tuple[str, ...] = ()
+    #: How vLLM prints the derived value in its refusal: a float after the RoPE step, the
+    #: tokenizer's or sentence-transformers' integer as read.
+    shown: str = ""
 
     @property
     def as_int(self) -> int:
@@ -696,6 +716,69 @@ def _draft(model: ConfigModel) -> Resolved | None:
     return _resolve(model, ref.name, ref.where, ref.flag, revision=ref.revision)
 
 
+#: `get_sentence_transformer_tokenizer_config`'s file names, in its order
+#: (vllm/transformers_utils/config.py:1125).
+SENTENCE_CONFIGS = (
+    "sentence_bert_config.json",
+    "sentence_roberta_config.json",
+    "sentence_distilbert_config.json",
+    "sentence_camembert_config.json",
+    "sentence_albert_config.json",
+    "sentence_xlm-roberta_config.json",
+    "sentence_xlnet_config.json",
+)
+
+
+def _cached_snapshot(folder: ModelFolder) -> bool:
+    """A Hugging Face cache snapshot may lack files the repository has (vLLM, online,
+    would fetch them)."""
+    return not folder.origin.startswith(("local folder", "model folder"))
+
+
+def encoder_max_length(folder: ModelFolder) -> tuple[bool, float | None]:
+    """The sentence-transformers `max_seq_length` vLLM substitutes for the derived length
+    (`encoder_config`, model.py:2636): (known, value). The first of SENTENCE_CONFIGS that
+    holds a non-empty mapping decides; a cached sentence-transformers snapshot without one
+    may still have it in the repository, so that is unknown."""
+    for name in SENTENCE_CONFIGS:
+        if not folder.has(name):
+            continue
+        found = folder.file(name)
+        if found is None:
+            return False, None
+        if found:
+            if "max_seq_length" not in found:
+                return True, None
+            value = found["max_seq_length"]
+            return (True, value) if _number(value) is not None else (False, None)
+    if _cached_snapshot(folder) and folder.has("modules.json"):
+        return False, None
+    return True, None
+
+
+def tokenizer_max_length(model: ConfigModel) -> tuple[bool, float | None]:
+    """tokenizer_config.json's `model_max_length` for the tokenizer vLLM loads (`tokenizer`,
+    else the model; `tokenizer-revision`, else `revision`): (known, value)."""
+    name, _ = _string_setting(model, "ModelConfig", "tokenizer")
+    revision, _ = _string_setting(model, "ModelConfig", "tokenizer_revision")
+    if name is None:
+        name, _ = _string_setting(model, "ModelConfig", "model")
+    if revision is None:
+        revision, _ = _string_setting(model, "ModelConfig", "revision")
+    if name is None:
+        return False, None
+    folder = find_folder(name, base=model.base_dir, model_dirs=model.model_dirs, revision=revision)
+    if isinstance(folder, str):
+        return False, None
+    if not folder.has("tokenizer_config.json"):
+        return not _cached_snapshot(folder), None
+    found = folder.file("tokenizer_config.json")
+    if found is None:
+        return False, None
+    value = found.get("model_max_length")
+    return True, value if _number(value) is not None else None
+
+
 def target_config(model: ConfigModel) -> HfConfig | None:
     return context(model).target.config
 
@@ -739,7 +822,8 @@ def describe(config: HfConfig) -> str:
         row("experts", f"{experts}" + (f" ({per_token} per token)" if per_token else ""))
     if config.uses_mla:
         row("attention", "MLA (multi-head latent attention)")
-    limit = config.derived_max_len()
+    known, encoder_max = encoder_max_length(config.where)
+    limit = config.derived_max_len(encoder_max=encoder_max) if known else None
     if limit is not None:
         how = f" ({limit.key}" + "".join(f", {n}" for n in limit.notes) + ")"
         row("max context", f"{limit.as_int}{how}")

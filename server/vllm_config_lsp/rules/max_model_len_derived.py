@@ -4,9 +4,12 @@
 `_get_and_verify_max_len` (vllm/config/model.py:2545-2690) derives the model's maximum
 context from config.json: the smallest of `max_position_embeddings`, `n_positions`,
 `max_seq_len`, `seq_length`, `max_target_positions`, … (`model_max_length` wins when set),
-capped at `sliding_window` with `disable-sliding-window`, times the RoPE scaling `factor`
-(except for `llama3`, `yarn`, `longrope` and other types whose positions are already
-scaled, and for Gemma 3). A larger `max-model-len` stops the start with `User-specified
+capped at `sliding_window` with `disable-sliding-window`, for a pooling model with absolute
+position embeddings also at the tokenizer's `model_max_length` (tokenizer_config.json of
+`tokenizer`, else the model), times the RoPE scaling `factor` (except for `llama3`, `yarn`,
+`longrope` and other types whose positions are already scaled, and for Gemma 3); a
+sentence-transformers `max_seq_length` (sentence_bert_config.json, …) replaces the result,
+for any runner. A larger `max-model-len` stops the start with `User-specified
 max_model_len (65536) is greater than the derived max_model_len
 (max_position_embeddings=32768.0 or model_max_length=None in model's config.json).` unless
 the environment sets `VLLM_ALLOW_LONG_MAX_MODEL_LEN=1`: then vLLM only warns that
@@ -32,8 +35,8 @@ from collections.abc import Iterator
 
 from ..config_model import ConfigModel
 from ..findings import Finding
-from ..model_files import HfConfig, MaxLen
-from ._checkpoint import pretty_float, served
+from ..model_files import HfConfig, MaxLen, encoder_max_length, tokenizer_max_length
+from ._checkpoint import resolve_runner, served
 from ._engine import Given, error, field_value, given_field, is_int, removal, replace, warning
 
 CODE = "VC604"
@@ -49,18 +52,37 @@ def allows_long() -> bool:
     return os.environ.get(ESCAPE, "0").strip().lower() in ("1", "true")
 
 
-def derived_limit(config: HfConfig, *, disable_sliding_window: bool = False) -> MaxLen | None:
-    """The longest context vLLM derives from this config.json, or None when it cannot be
-    known here (no length key, or a sentence-transformers override)."""
-    if any(config.where.folder.glob("sentence_*_config.json")):
+def derived_limit(
+    config: HfConfig, *, disable_sliding_window: bool = False, tokenizer_max: float | None = None
+) -> MaxLen | None:
+    """The longest context vLLM derives from this checkpoint, or None when it cannot be
+    known here (no length key, or a sentence-transformers length the cache may lack)."""
+    known, encoder_max = encoder_max_length(config.where)
+    if not known:
         return None
-    return config.derived_max_len(disable_sliding_window=disable_sliding_window)
+    return config.derived_max_len(
+        disable_sliding_window=disable_sliding_window,
+        tokenizer_max=tokenizer_max,
+        encoder_max=encoder_max,
+    )
 
 
 def served_limit(model: ConfigModel, config: HfConfig) -> MaxLen | None:
-    """The served model's limit under this file's `disable-sliding-window`."""
+    """The served model's limit under this file's `disable-sliding-window`; a pooling model
+    with absolute position embeddings is also capped by its tokenizer's `model_max_length`
+    (model.py:2150-2159)."""
     disabled = field_value(model, "ModelConfig", "disable_sliding_window") is True
-    return derived_limit(config, disable_sliding_window=disabled)
+    limit = derived_limit(config, disable_sliding_window=disabled)
+    if limit is None or config.raw.get("position_embedding_type") != "absolute":
+        return limit
+    known, tokenizer_max = tokenizer_max_length(model)
+    capped = derived_limit(config, disable_sliding_window=disabled, tokenizer_max=tokenizer_max)
+    if known and capped == limit:
+        return limit
+    runner = resolve_runner(model)
+    if not known or runner is None or runner.runner is None:
+        return None  # whether the tokenizer caps it is not known here
+    return capped if runner.runner == "pooling" else limit
 
 
 def over_limit(
@@ -83,7 +105,7 @@ def over_limit(
     how = f" ({'; '.join(limit.notes)})" if limit.notes else ""
     message = (
         f"User-specified max_model_len ({wanted.value}) is greater than the derived "
-        f"max_model_len ({limit.key}={pretty_float(limit.value)} or "
+        f"max_model_len ({limit.key}={limit.shown} or "
         f"model_max_length={model_max} in model's config.json)."
     )
     value = limit.as_int if cap is None else min(limit.as_int, cap)
