@@ -26,11 +26,6 @@ def schema_dir() -> Path:
     return _PACKAGED if _PACKAGED.is_dir() else _CHECKOUT
 
 
-def schema_path(version: str) -> Path:
-    """The standalone JSON Schema of a release (kept for the newest one, for editors)."""
-    return schema_dir() / f"vllm-{version}.schema.json"
-
-
 def catalogue_path(version: str) -> Path:
     return schema_dir() / f"catalogue-{version}.json"
 
@@ -268,12 +263,6 @@ class Catalogue:
             )
             for name, raw in (self._data.get("value_sets") or {}).items()
         }
-
-    def flag_for_dest(self, dest: str) -> FlagSpec | None:
-        for spec in self.flags.values():
-            if spec.dest == dest:
-                return spec
-        return None
 
 
 @cache

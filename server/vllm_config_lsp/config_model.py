@@ -189,12 +189,6 @@ class ConfigModel:
             return None
         return Setting(node.value, True, node.start, node.end, flag_name, node, entry)
 
-    def pair_for(self, key: str) -> Pair | None:
-        for pair in self.pairs:
-            if pair.key == key:
-                return pair
-        return None
-
 
 def build_model(
     text: str,

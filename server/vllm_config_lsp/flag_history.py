@@ -41,7 +41,6 @@ class Change:
     name: str
     kind: str  # "removed" (older releases had it) | "added" (only newer releases have it)
     release: str  # first release without it ("removed") / with it ("added")
-    last_with: str | None  # for "removed": the newest release that still had it
     message: str
     #: A drop-in replacement that exists in the chosen release (safe to apply).
     rename_to: str | None = None
@@ -180,7 +179,7 @@ def _change(name: str, key: str, table: dict[str, _Presence], release: str) -> C
             named = _named(deprecation) - {name}
             alive = {n for n in named if exists(n)}
             suggested = alive.pop() if len(alive) == 1 else None
-        return Change(name, "removed", gone, last, message, rename, deprecation, suggested)
+        return Change(name, "removed", gone, message, rename, deprecation, suggested)
     first = later[0]
     message = f"added in vLLM {minor(first)}; this file is checked against vLLM {release}"
     old = _older_name(name, prefix, table, release)
@@ -190,7 +189,7 @@ def _change(name: str, key: str, table: dict[str, _Presence], release: str) -> C
             f"added in vLLM {minor(first)} as the new name of `{old}`; this file is checked "
             f"against vLLM {release}, which calls it `{old}`"
         )
-    return Change(name, "added", first, None, message, rename_to=old)
+    return Change(name, "added", first, message, rename_to=old)
 
 
 def _older_name(name: str, prefix: str, table: dict[str, _Presence], release: str) -> str | None:

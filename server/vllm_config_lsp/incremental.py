@@ -343,12 +343,6 @@ class _Cache:
 _CACHE = _Cache()
 
 
-def clear_cache() -> None:
-    with _CACHE.lock:
-        _CACHE.pieces.clear()
-        _CACHE.chars = 0
-
-
 #: Anything that may be an anchor: composed alone, a piece cannot see a duplicate anchor in
 #: another piece (PyYAML's "found duplicate anchor"), so such documents take the full path.
 _MAYBE_ANCHOR = re.compile(r"&\S")
@@ -441,7 +435,7 @@ def compose(text: str) -> Composed | None:
         pieces[-1].end_mark,
         flow_style=False,
     )
-    return Composed(ParsedYaml(root, [], [], text), pieces)
+    return Composed(ParsedYaml(root, [], []), pieces)
 
 
 def _only_comments(prefix: str) -> bool:

@@ -779,10 +779,6 @@ def tokenizer_max_length(model: ConfigModel) -> tuple[bool, float | None]:
     return True, value if _number(value) is not None else None
 
 
-def target_config(model: ConfigModel) -> HfConfig | None:
-    return context(model).target.config
-
-
 def draft_config(model: ConfigModel) -> HfConfig | None:
     draft = context(model).draft
     return draft.config if draft is not None else None

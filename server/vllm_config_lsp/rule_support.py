@@ -97,10 +97,6 @@ def _single_quoted(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def display_flag(spec: FlagSpec) -> str:
-    return spec.options[0] if spec.options else spec.name
-
-
 def argparse_prefix(spec: FlagSpec) -> str:
     """How argparse names an option in its errors (`_get_action_name`)."""
     return f"argument {'/'.join(spec.options)}: "

@@ -154,10 +154,6 @@ class TextIndex:
         end = self._end_of(self.text, starts, line)
         return line, self._utf16_len(start, offset if offset < end else end)
 
-    def lsp_range(self, start: int, end: int) -> tuple[tuple[int, int], tuple[int, int]]:
-        """Convenience: both ends of an offset range as LSP positions."""
-        return self.lsp_position(start), self.lsp_position(end)
-
     def offset_of_lsp(self, line: int, character: int) -> int:
         """Inverse of :meth:`lsp_position`.
 

@@ -16,8 +16,6 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 MERGE_TAG = "tag:yaml.org,2002:merge"
-STR_TAG = "tag:yaml.org,2002:str"
-
 #: Alias-expanded node count above which values are not built (an alias bomb would make
 #: vLLM's own `json.dumps`/`str()` of the value explode; we must stay responsive).
 EXPANSION_LIMIT = 200_000
@@ -44,8 +42,6 @@ class ParsedYaml:
     root: Node | None
     problems: list[YamlProblem] = field(default_factory=list)
     extra_documents: list[Node] = field(default_factory=list)
-    #: The text that was finally composed (syntax-error lines blanked out).
-    recovered_text: str = ""
 
 
 def _problem_from_error(text: str, error: yaml.YAMLError) -> YamlProblem:
@@ -190,8 +186,8 @@ def parse_yaml(text: str) -> ParsedYaml:
         root = documents[0] if documents else None
         if root is not None:
             problems.extend(_unsafe_tags(root))
-        return ParsedYaml(root, problems, documents[1:], current)
-    return ParsedYaml(None, problems, [], current)
+        return ParsedYaml(root, problems, documents[1:])
+    return ParsedYaml(None, problems, [])
 
 
 def _unsafe_tags(root: Node) -> list[YamlProblem]:
@@ -216,12 +212,6 @@ def _unsafe_tags(root: Node) -> list[YamlProblem]:
         elif isinstance(node, SequenceNode):
             stack.extend(node.value)
     return problems
-
-
-def node_span(node: Node) -> tuple[int, int]:
-    """Offsets of a node's text. Block scalars and collections end after trailing breaks;
-    trim those so a diagnostic never spills onto the next line."""
-    return node.start_mark.index, node.end_mark.index
 
 
 def mapping_pairs(node: MappingNode) -> list[tuple[Node, Node]]:

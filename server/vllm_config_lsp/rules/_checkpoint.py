@@ -61,11 +61,6 @@ def int_value(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def pretty_float(value: float) -> str:
-    """How Python prints vLLM's float-valued lengths (`32768.0`)."""
-    return repr(float(value))
-
-
 def speculative(model: ConfigModel) -> dict[str, tuple[Any, tuple[int, int], str]] | None:
     """`speculative-config` (with the `spec-*` shorthands folded in) as vLLM receives it."""
     return _effective(model)

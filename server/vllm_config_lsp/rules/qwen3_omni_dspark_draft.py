@@ -93,7 +93,6 @@ OMNI_TEXT_DEFAULTS: dict[str, Any] = {
     "num_hidden_layers": 28,
     "vocab_size": 3584,
 }
-UNKNOWN = object()
 
 
 class _Unknown(Exception):
