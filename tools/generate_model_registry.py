@@ -62,7 +62,6 @@ FLAGS = (
 VLLM_MODEL_METHODS = ("__init__", "embed_input_ids", "forward", "compute_logits")
 #: Bases outside vLLM that contribute none of the flags.
 NEUTRAL = {"Module", "nn.Module", "Protocol", "Generic", "object", "ABC"}
-OUTSIDE = ("nn.", "torch.", "transformers.")
 
 
 class Classes:

@@ -65,10 +65,6 @@ def extract(version: str, wheel: Path) -> dict[str, Any]:
     }
 
 
-def build_document(version: str, wheel: Path) -> dict[str, Any]:
-    return schema_document(extract(version, wheel))
-
-
 def schema_document(xv: dict[str, Any]) -> dict[str, Any]:
     """The standalone schema file: JSON Schema derived from ``xv``, plus ``xv`` itself."""
     version, flags, classes = xv["version"], xv["flags"], xv["classes"]
