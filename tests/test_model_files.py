@@ -172,6 +172,27 @@ def test_inkling_lora_escape_is_read_from_the_environment(monkeypatch: pytest.Mo
     assert "VC637" not in codes(text, model_dirs=[MODELS])
 
 
+def test_uncached_tokenizer_leaves_an_upper_bound(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A cached snapshot with only config.json: vLLM (online) would read the tokenizer's
+    model_max_length, which can only lower the limit, so values above it are still errors."""
+    repo = tmp_path / "models--BAAI--bge-only-config"
+    snapshot = repo / "snapshots" / ("a" * 40)
+    snapshot.mkdir(parents=True)
+    shutil.copy(MODELS / "BAAI" / "bge-small-en-v1.5" / "config.json", snapshot)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text("a" * 40)
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    over = lint("model: BAAI/bge-only-config\nmax-model-len: 1024\n").findings
+    [found] = [f for f in over if f.code == "VC604"]
+    assert "may lower it further" in found.message
+    assert "VC604" not in codes("model: BAAI/bge-only-config\nmax-model-len: 300\n")
+    # with the sentence-transformers marker the replacement length is unknown: silent
+    shutil.copy(MODELS / "BAAI" / "bge-small-en-v1.5" / "modules.json", snapshot)
+    assert "VC604" not in codes("model: BAAI/bge-only-config\nmax-model-len: 1024\n")
+
+
 def test_tp_fixes_offer_dividing_sizes() -> None:
     text = "model: Qwen/Qwen2.5-7B-Instruct\ntensor-parallel-size: 8\n"
     [found] = [f for f in lint(text, model_dirs=[MODELS]).findings if f.code == "VC601"]

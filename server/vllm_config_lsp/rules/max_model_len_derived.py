@@ -30,6 +30,7 @@ max-model-len: 32768
 ```
 """
 
+import dataclasses
 import os
 from collections.abc import Iterator
 
@@ -67,10 +68,12 @@ def derived_limit(
     )
 
 
-def served_limit(model: ConfigModel, config: HfConfig) -> MaxLen | None:
+def served_limit(model: ConfigModel, config: HfConfig, *, at_most: bool = False) -> MaxLen | None:
     """The served model's limit under this file's `disable-sliding-window`; a pooling model
     with absolute position embeddings is also capped by its tokenizer's `model_max_length`
-    (model.py:2150-2159)."""
+    (model.py:2150-2159). When that cap cannot be known here (no tokenizer_config.json in a
+    cached snapshot, an unknown runner), None, or with `at_most` the uncapped limit: the cap
+    only ever lowers it, so a value above it is refused either way."""
     disabled = field_value(model, "ModelConfig", "disable_sliding_window") is True
     limit = derived_limit(config, disable_sliding_window=disabled)
     if limit is None or config.raw.get("position_embedding_type") != "absolute":
@@ -81,7 +84,8 @@ def served_limit(model: ConfigModel, config: HfConfig) -> MaxLen | None:
         return limit
     runner = resolve_runner(model)
     if not known or runner is None or runner.runner is None:
-        return None  # whether the tokenizer caps it is not known here
+        note = "the tokenizer's model_max_length may lower it further"
+        return dataclasses.replace(limit, notes=(*limit.notes, note)) if at_most else None
     return capped if runner.runner == "pooling" else limit
 
 
@@ -137,7 +141,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     wanted = given_field(model, "ModelConfig", "max_model_len")
     if config is None or wanted is None or not is_int(wanted.value) or wanted.value < 1:
         return
-    limit = served_limit(model, config)
+    limit = served_limit(model, config, at_most=True)
     if limit is not None:
         found = over_limit(CODE, model, wanted, config, limit, "The model's limit is {limit}.")
         if found is not None:
