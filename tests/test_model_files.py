@@ -193,6 +193,16 @@ def test_uncached_tokenizer_leaves_an_upper_bound(
     assert "VC604" not in codes("model: BAAI/bge-only-config\nmax-model-len: 1024\n")
 
 
+def test_draft_architecture_only_for_methods_that_load_the_draft() -> None:
+    """The draft's name says EAGLE-3 (so vLLM would rename it), but ngram never loads it."""
+    text = (
+        "model: Qwen/Qwen2.5-7B-Instruct\nspeculative-config:\n"
+        "  method: {method}\n  model: local/qwen2-arch-eagle3-draft\n  num_speculative_tokens: 2\n"
+    )
+    assert "VC634" in codes(text.format(method="draft_model"), model_dirs=[MODELS])
+    assert "VC634" not in codes(text.format(method="ngram"), model_dirs=[MODELS])
+
+
 def test_tp_fixes_offer_dividing_sizes() -> None:
     text = "model: Qwen/Qwen2.5-7B-Instruct\ntensor-parallel-size: 8\n"
     [found] = [f for f in lint(text, model_dirs=[MODELS]).findings if f.code == "VC601"]

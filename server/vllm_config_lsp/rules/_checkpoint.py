@@ -24,6 +24,7 @@ from ..model_files import (
     registry,
 )
 from ._engine import Given, field_value, given_field
+from ._model_config import NO_DRAFT
 from .speculative_tokens_without_model import _effective
 
 #: Draft architectures that make `SpeculativeConfig` pick DSpark/DFlash by itself
@@ -70,9 +71,12 @@ def draft_method(model: ConfigModel, draft_config: HfConfig, name: str) -> str |
     """The method `SpeculativeConfig` settles on once it has read the draft's config.json:
     an explicit eagle/eagle3/dflash/dspark stays, otherwise the draft's name, architecture
     or model type decides (vllm/config/speculative.py:1427-1480); a plain checkpoint is
-    `draft_model`. None when the file asks for something this does not follow."""
+    `draft_model`. None when the file asks for something this does not follow, or for a
+    method that never loads the draft (ngram, suffix, …: the name alone decides nothing)."""
     config = speculative(model) or {}
     written = config.get("method", (None,))[0]
+    if written in NO_DRAFT or written == "[ngram]":
+        return None
     if written in ("eagle", "eagle3", "dflash", "dspark"):
         return str(written)
     lower, archs = name.lower(), draft_config.architectures

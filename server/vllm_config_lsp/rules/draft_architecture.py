@@ -72,7 +72,7 @@ def head_for(method: str, arch: str) -> bool:
 def check(model: ConfigModel) -> Iterator[Finding]:
     config = spec(model)
     proposer = draft(model)
-    if config is None or not config.has("model") or proposer is None:
+    if config is None or not config.uses_draft or not config.has("model") or proposer is None:
         return
     found, name = proposer.config, proposer.name
     if found is None or name is None or not found.architectures:

@@ -113,8 +113,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         quantization,
         "draft_lm_head_quantization needs the lm_head to run in the model dtype, got "
         f"head_dtype=torch.float32. The float32 head comes from {found.label}: {origin}, "
-        f"while {runs}. Drop "
-        "`draft_lm_head_quantization`, or serve with `dtype: float32`.",
+        f"while {runs}. Drop `draft_lm_head_quantization`, or serve with `dtype: float32`.",
         VLLM_SOURCE,
         fixes,
     )
