@@ -507,14 +507,17 @@ class HfConfig:
         *,
         disable_sliding_window: bool = False,
         tokenizer_max: int | float | None = None,
-        encoder_max: int | float | None = None,
     ) -> MaxLen | None:
         """`_get_and_verify_max_len` (model.py:2545) without a user value: the longest
         context vLLM allows, the key it came from and how. `tokenizer_max` is
         tokenizer_config.json's `model_max_length` (pooling models with absolute positions
-        only), `encoder_max` a sentence-transformers `max_seq_length`, which replaces the
-        result. None when config.json names no length key (vLLM then assumes 2048, or a
-        class default transformers fills in)."""
+        only); a sentence-transformers `max_seq_length` beside config.json replaces the
+        result. None when it cannot be known here: config.json names no length key (vLLM
+        then assumes 2048, or a class default transformers fills in), or a cached snapshot
+        may lack the sentence-transformers file the repository has."""
+        known, encoder_max = encoder_max_length(self.where)
+        if not known:
+            return None
         text = self.text
         derived = math.inf
         key: str | None = None
@@ -818,8 +821,7 @@ def describe(config: HfConfig) -> str:
         row("experts", f"{experts}" + (f" ({per_token} per token)" if per_token else ""))
     if config.uses_mla:
         row("attention", "MLA (multi-head latent attention)")
-    known, encoder_max = encoder_max_length(config.where)
-    limit = config.derived_max_len(encoder_max=encoder_max) if known else None
+    limit = config.derived_max_len()
     if limit is not None:
         how = f" ({limit.key}" + "".join(f", {n}" for n in limit.notes) + ")"
         row("max context", f"{limit.as_int}{how}")

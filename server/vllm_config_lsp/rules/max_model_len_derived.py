@@ -36,7 +36,7 @@ from collections.abc import Iterator
 
 from ..config_model import ConfigModel
 from ..findings import Finding
-from ..model_files import HfConfig, MaxLen, encoder_max_length, tokenizer_max_length
+from ..model_files import HfConfig, MaxLen, tokenizer_max_length
 from ._checkpoint import resolve_runner, served
 from ._engine import Given, error, field_value, given_field, is_int, removal, replace, warning
 
@@ -53,21 +53,6 @@ def allows_long() -> bool:
     return os.environ.get(ESCAPE, "0").strip().lower() in ("1", "true")
 
 
-def derived_limit(
-    config: HfConfig, *, disable_sliding_window: bool = False, tokenizer_max: float | None = None
-) -> MaxLen | None:
-    """The longest context vLLM derives from this checkpoint, or None when it cannot be
-    known here (no length key, or a sentence-transformers length the cache may lack)."""
-    known, encoder_max = encoder_max_length(config.where)
-    if not known:
-        return None
-    return config.derived_max_len(
-        disable_sliding_window=disable_sliding_window,
-        tokenizer_max=tokenizer_max,
-        encoder_max=encoder_max,
-    )
-
-
 def served_limit(model: ConfigModel, config: HfConfig, *, at_most: bool = False) -> MaxLen | None:
     """The served model's limit under this file's `disable-sliding-window`; a pooling model
     with absolute position embeddings is also capped by its tokenizer's `model_max_length`
@@ -75,11 +60,11 @@ def served_limit(model: ConfigModel, config: HfConfig, *, at_most: bool = False)
     cached snapshot, an unknown runner), None, or with `at_most` the uncapped limit: the cap
     only ever lowers it, so a value above it is refused either way."""
     disabled = field_value(model, "ModelConfig", "disable_sliding_window") is True
-    limit = derived_limit(config, disable_sliding_window=disabled)
+    limit = config.derived_max_len(disable_sliding_window=disabled)
     if limit is None or config.raw.get("position_embedding_type") != "absolute":
         return limit
     known, tokenizer_max = tokenizer_max_length(model)
-    capped = derived_limit(config, disable_sliding_window=disabled, tokenizer_max=tokenizer_max)
+    capped = config.derived_max_len(disable_sliding_window=disabled, tokenizer_max=tokenizer_max)
     if known and capped == limit:
         return limit
     runner = resolve_runner(model)

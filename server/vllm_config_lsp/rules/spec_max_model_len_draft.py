@@ -51,7 +51,7 @@ from ..findings import Finding
 from ._checkpoint import draft_checkpoint
 from ._engine import given, is_int, json_given
 from ._model_config import spec
-from .max_model_len_derived import derived_limit, over_limit
+from .max_model_len_derived import over_limit
 
 CODE = "VC632"
 NAME = "spec-max-model-len-over-draft"
@@ -67,7 +67,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     if wanted is None or not is_int(wanted.value) or wanted.value < 1:
         return
     found = draft_checkpoint(model, config.method)
-    limit = derived_limit(found.config) if found is not None else None
+    limit = found.config.derived_max_len() if found is not None else None
     if found is None or limit is None:
         return
     target = given(model, "max-model-len")  # the fix must not trip VC470 instead
