@@ -41,7 +41,7 @@ from ..config_model import ConfigModel
 from ..findings import Finding, Severity
 from ..model_files import registry
 from ..rule_support import finding
-from ._checkpoint import draft, draft_method
+from ._checkpoint import draft_checkpoint
 from ._model_config import spec
 
 CODE = "VC634"
@@ -71,29 +71,32 @@ def head_for(method: str, arch: str) -> bool:
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     config = spec(model)
-    proposer = draft(model)
-    if config is None or not config.uses_draft or not config.has("model") or proposer is None:
+    if config is None or not config.uses_draft or not config.has("model"):
         return
-    found, name = proposer.config, proposer.name
-    if found is None or name is None or not found.architectures:
+    found = draft_checkpoint(model, config.method)
+    if found is None or found.method not in RENAMES or not found.config.architectures:
         return
-    method = draft_method(model, found, name)
-    if method not in RENAMES or found.model_type in ("eagle", "speculators"):
-        return
-    if "speculators_config" in found.raw or "auto_map" in found.raw:
-        return
+    raw = found.config.raw
+    if found.config.model_type in ("eagle", "speculators") or "speculators_config" in raw:
+        return  # already an EAGLE/speculators config: vLLM does not rename it
+    if "auto_map" in raw:
+        return  # remote code may provide the class
     table = registry(model.version)
-    archs = [renamed(method, a) for a in found.architectures]
+    written = found.config.architectures
+    archs = [renamed(found.method, a) for a in written]
     if any(a in table for a in archs):
         return
-    heads = sorted(n for n, e in table.items() if "speculative" in e.roles and head_for(method, n))
+    heads = sorted(
+        n for n, e in table.items() if "speculative" in e.roles and head_for(found.method, n)
+    )
+    kind = NAMES[found.method]
     yield finding(
         CODE,
         Severity.ERROR,
-        proposer.where,
-        f"Model architectures {archs} are not supported for now. For `method: {method}` "
-        f"vLLM renames the draft's {', '.join(found.architectures)} to {', '.join(archs)}, "
-        f"and has no such class. Its {NAMES[method]} draft classes are: {', '.join(heads)}; "
-        "the draft's config.json must name one of them (or a name vLLM renames to one).",
+        found.where,
+        f"Model architectures {archs} are not supported for now. For `method: {found.method}` "
+        f"vLLM renames the draft's {', '.join(written)} to {', '.join(archs)}, and has no "
+        f"such class. Its {kind} draft classes are: {', '.join(heads)}; the draft's "
+        "config.json must name one of them (or a name vLLM renames to one).",
         source=VLLM_SOURCE,
     )
