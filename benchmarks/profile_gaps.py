@@ -78,7 +78,7 @@ def startup() -> None:
         ("python -c pass", "pass"),
         ("import lsprotocol.types", "import lsprotocol.types"),
         ("import lsprotocol.types, pygls.lsp.server", "import lsprotocol.types, pygls.lsp.server"),
-        ("import vllm_config_lsp.cli, vllm_config_lsp.server", START),
+        ("import vllm_config_lsp.cli.main, vllm_config_lsp.lsp.server", START),
     ):
         lines.append(f"  {wall(code):7.1f}  {label}")
     server = run.servers()[0]
@@ -115,7 +115,7 @@ def startup() -> None:
     write("startup.txt", lines)
 
 
-START = "import vllm_config_lsp.cli, vllm_config_lsp.server"
+START = "import vllm_config_lsp.cli.main, vllm_config_lsp.lsp.server"
 
 RSS_STAGE = r"""
 import sys, time
@@ -127,7 +127,7 @@ stage = int(sys.argv[1])
 if stage >= 1:
     import lsprotocol.types, pygls.lsp.server
 if stage >= 2:
-    import vllm_config_lsp.server as s
+    import vllm_config_lsp.lsp.server as s
 if stage >= 3:
     s.SERVER.warm_up()
 keep = []
@@ -143,7 +143,7 @@ print(f'{rss():.1f}')
 STAGES = (
     "python, nothing imported",
     "+ import lsprotocol.types, pygls.lsp.server",
-    "+ import vllm_config_lsp.server (pygls server object, features registered)",
+    "+ import vllm_config_lsp.lsp.server (pygls server object, features registered)",
     "+ warm_up(): PyYAML, catalogue 0.33.0, 140 rule modules, one lint",
     "+ engine.lint of the three documents, results kept (in process, no LSP)",
 )
@@ -155,7 +155,7 @@ sys.path.insert(0, sys.argv[1])
 snaps = [tracemalloc.take_snapshot()]
 import lsprotocol.types, pygls.lsp.server
 snaps.append(tracemalloc.take_snapshot())
-import vllm_config_lsp.server as s
+import vllm_config_lsp.lsp.server as s
 snaps.append(tracemalloc.take_snapshot())
 s.SERVER.warm_up()
 gc.collect()

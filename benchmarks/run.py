@@ -457,12 +457,13 @@ def measure_documents(
 
 def measure_compute(docs: list[Document], runs: int, results: Results) -> None:
     """What the server computes per change, in process: association, lint, diagnostics."""
-    from vllm_config_lsp.association import classify
     from vllm_config_lsp.engine import lint
-    from vllm_config_lsp.lsp_diagnostics import diagnostics
-    from vllm_config_lsp.lsp_positions import Positions
-    from vllm_config_lsp.lsp_settings import Settings
-    from vllm_config_lsp.server import Analysis
+    from vllm_config_lsp.lsp.diagnostics import diagnostics
+    from vllm_config_lsp.lsp.positions import Positions
+    from vllm_config_lsp.lsp.server import Analysis
+    from vllm_config_lsp.lsp.settings import Settings
+    from vllm_config_lsp.sources.association import classify
+    from vllm_config_lsp.vllm.catalogue import detection_flag_names
 
     settings = Settings()
     for doc in docs:
@@ -476,7 +477,11 @@ def measure_compute(docs: list[Document], runs: int, results: Results) -> None:
             text = texts[step % 2]
             started, started_cpu = time.perf_counter(), time.thread_time()
             reason = classify(
-                "/bench/doc.vllm.yaml", text, settings.associations, language_id="yaml"
+                "/bench/doc.vllm.yaml",
+                text,
+                settings.associations,
+                flag_names=detection_flag_names(),
+                language_id="yaml",
             )
             result = lint(text, version="0.33.0")
             analysis = Analysis(

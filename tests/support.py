@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import yaml
+from hypothesis import strategies as st
 from vllm_config_lsp.engine import lint
 from vllm_config_lsp.findings import Finding, Fix, apply_edits
+from vllm_config_lsp.vllm.catalogue import available_versions, nearest_release
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "tests" / "corpus"
@@ -40,3 +43,100 @@ def apply_fix(text: str, fix: Fix) -> str:
 
 def comment_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.lstrip().startswith("#")]
+
+
+# -- the real corpus's release headers (test_versions_corpus, test_migrate) --
+
+HEADER = re.compile(r"^# vLLM version:\s*(.*)$", re.MULTILINE)
+RELEASE = re.compile(r"v?(\d+\.\d+(?:\.\d+)*(?:\.?post\d+|rc\d+)?)")
+IMAGE_RELEASE = re.compile(
+    r"vllm/vllm-openai[\w-]*:v?(\d+\.\d+\.\d+)|vllm[_ ](\d+\.\d+\.\d+)", re.I
+)
+MIN_VERSION = re.compile(r"min_vllm_version (\d+\.\d+(?:\.\d+)*)")
+
+
+def header_version(text: str) -> str | None:
+    """The vLLM release a corpus header names (`>=X` for a recipe's minimum), or None."""
+    match = HEADER.search(text)
+    if not match:
+        return None
+    body = match.group(1).strip()
+    if body.lower().startswith("not"):
+        found = MIN_VERSION.search(body)
+        return f">={found.group(1)}" if found else None
+    if body.lower().startswith(("container image", "image")):
+        found = IMAGE_RELEASE.search(body)
+        return (found.group(1) or found.group(2)) if found else None
+    found = RELEASE.search(body)
+    return found.group(1) if found else None
+
+
+def candidate_releases(version: str) -> list[str]:
+    """The generated releases a header allows: its own minor, or for a range (`>=0.20.0`,
+    a recipe maintained on main that gains newer options) every release from there on."""
+    if version.startswith(">="):
+        first = nearest_release(version[2:], clamp=True)
+        releases = available_versions()
+        return releases[releases.index(first) :] if first else []
+    release = nearest_release(version)
+    return [release] if release else []
+
+
+def _versioned() -> list[tuple[str, str]]:
+    out = []
+    for path in sorted((CORPUS / "real").glob("*.yaml")):
+        version = header_version(path.read_text(encoding="utf-8"))
+        if version is not None and candidate_releases(version):
+            out.append((path.name, version))
+    return out
+
+
+VERSIONED = _versioned()
+
+
+#: What gets pasted: YAML and JSON punctuation, line breaks, astral characters (two UTF-16
+#: units), snippets of other configs.
+PASTES = st.one_of(
+    st.text(alphabet=st.sampled_from(list("{}[]:,-'\"#&*!|>?\n\r \t\\x0é🚀模")), max_size=6),
+    st.sampled_from(
+        [
+            '"cudagraph_mode": "FULL", ',
+            "\n# vllm-config: disable=VC101\n",
+            '{"a": [1, 2',
+            "  - 8\n",
+            "max-num-seqs: -1\n",
+            "compilation-config: '{\"mode\": 3}'\n",
+            "\ufeff",
+            "\x00",
+        ]
+    ),
+)
+
+
+def node_signature(node: object) -> list[tuple[object, ...]]:
+    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    out: list[tuple[object, ...]] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        assert isinstance(item, (MappingNode, ScalarNode, SequenceNode))
+        out.append(
+            (
+                type(item).__name__,
+                item.tag,
+                item.start_mark.index,
+                item.end_mark.index,
+                item.start_mark.line,
+                item.start_mark.column,
+                getattr(item, "style", None),
+                getattr(item, "flow_style", None),
+                item.value if isinstance(item, ScalarNode) else None,
+            )
+        )
+        if isinstance(item, MappingNode):
+            for key, value in item.value:
+                stack.extend((key, value))
+        elif isinstance(item, SequenceNode):
+            stack.extend(item.value)
+    return out

@@ -2,7 +2,7 @@
 
 The docstring is the single source of a rule's documentation (what vLLM does, a bad and a
 fixed example); this script only lays it out. Run: python tools/generate_rule_docs.py
-(tests/test_rule_docs.py fails when the committed pages are stale).
+(tests/rules/test_rule_docs.py fails when the committed pages are stale).
 """
 
 from __future__ import annotations

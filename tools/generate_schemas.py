@@ -23,7 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
-from vllm_config_lsp import schema_store
+from vllm_config_lsp.vllm import schema_store
 from vllm_source.build import Extraction, class_json, enum_json
 from vllm_source.jsonschema_out import SchemaBuilder, key_pattern
 from vllm_source.loader import loader_facts

@@ -1,7 +1,7 @@
 """Record what the real vLLM says about each fidelity case (tests/fidelity/cases/**.yaml).
 
 CI never installs vLLM; it compares the engine with these recorded verdicts
-(tests/test_fidelity.py). Recording needs the CPU oracle: vLLM 0.33.0 installed with
+(tests/engine/test_fidelity.py). Recording needs the CPU oracle: vLLM 0.33.0 installed with
 `--no-deps` beside the CPU build of torch, run with VLLM_TARGET_DEVICE=cpu and a stub model
 config where the model is not local (the team's recipe: shared/recipes/oracle/, `bash
 install.sh` makes its venv in ~80 s). Usage:

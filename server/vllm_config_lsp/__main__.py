@@ -2,6 +2,6 @@
 
 import sys
 
-from .cli import main
+from vllm_config_lsp.cli.main import main
 
 sys.exit(main())

@@ -8,20 +8,24 @@ one bug never hides the other diagnostics.
 from __future__ import annotations
 
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .catalogue import load_catalogue
-from .config_model import ConfigModel, build_model
-from .findings import Finding, Severity
-from .rules import Rule, all_rules
-from .suppression import apply as apply_suppressions
+from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_edits
+from vllm_config_lsp.rules import Rule, all_rules
+from vllm_config_lsp.rules.suppression import apply as apply_suppressions
+from vllm_config_lsp.vllm.catalogue import load_catalogue
+from vllm_config_lsp.vllm.config_model import ConfigModel, build_model
 
 #: Files larger than this are not parsed (a config is a few KB; this keeps editors responsive).
 MAX_BYTES = 2_000_000
 
 INTERNAL_ERROR = "VC000"
+
+#: Applying one fix can reveal the next (a renamed key then gets its value checked); a few
+#: rounds reach the fixed point on every case seen, and the bound keeps a fix loop finite.
+FIX_ROUNDS = 5
 
 
 @dataclass
@@ -69,7 +73,7 @@ def lint(
             None,
         )
     if version is None:  # front ends pass their choice; else the file's own marker counts
-        from .versions import choose_version
+        from vllm_config_lsp.vllm.versions import choose_version
 
         version = choose_version(text)[0]
     model = build_model(
@@ -108,3 +112,17 @@ def lint(
         )
     findings.sort(key=Finding.sort_key)
     return LintResult(findings, model)
+
+
+def fix_all(
+    text: str, findings: list[Finding], relint: Callable[[str], list[Finding]]
+) -> tuple[str, list[Finding]]:
+    """`check --fix` and the editor's fixAll: apply the safe fixes, check again, repeat up
+    to `FIX_ROUNDS` times. `relint` checks a text with the caller's settings."""
+    for _ in range(FIX_ROUNDS):
+        edits = safe_fix_edits(findings)
+        if not edits:
+            break
+        text = apply_edits(text, edits)
+        findings = relint(text)
+    return text, findings

@@ -15,12 +15,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .argv import Pair
-from .catalogue import load_catalogue
-from .config_model import ConfigModel, build_model
-from .edits import remove_entry
-from .findings import Severity, TextEdit, apply_edits
-from .flag_history import (
+from vllm_config_lsp.document.value_tree import ValueNode
+from vllm_config_lsp.document.yaml_edits import remove_entry
+from vllm_config_lsp.findings import Severity, TextEdit, apply_edits
+from vllm_config_lsp.rules.support import (
+    field_issues,
+    remove_pair_fix,
+    rename_in_place,
+    rename_key_fix,
+    spell_like,
+)
+from vllm_config_lsp.sources.config_file import Pair
+from vllm_config_lsp.vllm.catalogue import load_catalogue
+from vllm_config_lsp.vllm.config_model import ConfigModel, build_model
+from vllm_config_lsp.vllm.flag_history import (
     ADVICE,
     Change,
     removed_field,
@@ -28,14 +36,6 @@ from .flag_history import (
     renamed_field,
     renamed_flag,
 )
-from .rule_support import (
-    field_issues,
-    remove_pair_fix,
-    rename_in_place,
-    rename_key_fix,
-    spell_like,
-)
-from .value_tree import ValueNode
 
 #: Each round applies non-overlapping edits; nested renames may need a few.
 MAX_ROUNDS = 6
@@ -117,7 +117,7 @@ def _steps(model: ConfigModel) -> Iterator[_Step]:
 def _rename_steps(model: ConfigModel) -> Iterator[_Step]:
     """Old names the target still accepts beside their new one (VC121): renamed now, so
     the next upgrade does not break the file."""
-    from .rules._versioned import field_uses
+    from vllm_config_lsp.rules._versioned import field_uses
 
     version = model.catalogue.version
     for use in model.result.uses:
@@ -198,7 +198,7 @@ def _container(tree: ValueNode, path: list[str]) -> ValueNode | None:
 
 def _remaining_errors(out: Migration, model_on_cli: bool | None, known: set[str]) -> list[str]:
     """Errors still reported on the target after migrating, not already listed."""
-    from .engine import lint
+    from vllm_config_lsp.engine import lint
 
     lines = []
     for finding in lint(out.text, version=out.target, model_on_cli=model_on_cli).findings:

@@ -6,7 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from vllm_config_lsp.association import AssociationSettings, classify, glob_matches
+from vllm_config_lsp.sources.association import AssociationSettings, classify, glob_matches
+from vllm_config_lsp.vllm.catalogue import detection_flag_names
+
+FLAGS = detection_flag_names()
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "association"
 NEGATIVE = sorted((FIXTURES / "negative").iterdir())
@@ -15,37 +18,48 @@ POSITIVE = sorted((FIXTURES / "positive").iterdir())
 
 @pytest.mark.parametrize("path", NEGATIVE, ids=lambda p: p.name)
 def test_detection_negatives(path: Path) -> None:
-    assert classify(path.as_posix(), path.read_text(encoding="utf-8")) is None
+    assert classify(path.as_posix(), path.read_text(encoding="utf-8"), flag_names=FLAGS) is None
 
 
 @pytest.mark.parametrize("path", POSITIVE, ids=lambda p: p.name)
 def test_detection_positives(path: Path) -> None:
-    assert classify(path.as_posix(), path.read_text(encoding="utf-8")) is not None
+    assert classify(path.as_posix(), path.read_text(encoding="utf-8"), flag_names=FLAGS) is not None
 
 
 def test_settings_and_globs() -> None:
     text = "port: 8000\n"
-    assert classify("/r/serve.vllm.yaml", text) is not None
-    assert classify("/r/vllm-config.yml", text) is not None
-    assert classify("/r/serve.yaml", text) is None
-    assert classify("/r/serve.vllm.json", text) is None
-    assert classify("/r/deploy/serve.yaml", text, AssociationSettings(globs=("deploy/*.yaml",)))
+    assert classify("/r/serve.vllm.yaml", text, flag_names=FLAGS) is not None
+    assert classify("/r/vllm-config.yml", text, flag_names=FLAGS) is not None
+    assert classify("/r/serve.yaml", text, flag_names=FLAGS) is None
+    assert classify("/r/serve.vllm.json", text, flag_names=FLAGS) is None
+    assert classify(
+        "/r/deploy/serve.yaml",
+        text,
+        AssociationSettings(globs=("deploy/*.yaml",)),
+        flag_names=FLAGS,
+    )
     excluded = AssociationSettings(exclude=("**/charts/**",))
-    assert classify("/r/charts/x/serve.vllm.yaml", text, excluded) is None
+    assert classify("/r/charts/x/serve.vllm.yaml", text, excluded, flag_names=FLAGS) is None
     # the marker comment beats exclusion
-    assert classify("/r/charts/x/a.yaml", "# vllm-config\n" + text, excluded) is not None
+    assert (
+        classify("/r/charts/x/a.yaml", "# vllm-config\n" + text, excluded, flag_names=FLAGS)
+        is not None
+    )
     content = "tensor-parallel-size: 2\n"
-    assert classify("/r/a.yaml", content) is not None
-    assert classify("/r/a.yaml", content, AssociationSettings(detection=False)) is None
-    assert classify("untitled:1", content, language_id="yaml") is not None
+    assert classify("/r/a.yaml", content, flag_names=FLAGS) is not None
+    assert (
+        classify("/r/a.yaml", content, AssociationSettings(detection=False), flag_names=FLAGS)
+        is None
+    )
+    assert classify("untitled:1", content, language_id="yaml", flag_names=FLAGS) is not None
     assert glob_matches("*.{yaml,yml}", "/a/b.yml")
     assert not glob_matches("deploy/*.yaml", "/r/deploy/x/y.yaml")
 
 
 def test_cli_directory_walk_uses_the_same_rules(tmp_path: Path) -> None:
-    from vllm_config_lsp.files import discover
+    from vllm_config_lsp.sources.files import discover
 
     for path in [*NEGATIVE, *POSITIVE]:
         (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
-    found = {path.name for path in discover([tmp_path])}
+    found = {path.name for path in discover([tmp_path], FLAGS)}
     assert found == {path.name for path in POSITIVE}

@@ -1,4 +1,4 @@
-"""`lsp_bootstrap` answers `initialize` before pygls is imported: the bytes on stdout must be
+"""`lsp.bootstrap` answers `initialize` before pygls is imported: the bytes on stdout must be
 exactly what pygls alone writes, for each editor's recorded capabilities and for first
 messages the bootstrap leaves to pygls. Every other LSP test runs through the bootstrap too
 (`SERVER_COMMAND`), which covers the state pygls keeps from the replayed request (position
@@ -16,12 +16,12 @@ from lsp_support import EDITORS, INITIALIZATION_OPTIONS, SERVER_COMMAND, TIMEOUT
 from lsprotocol import types
 from pygls.protocol import default_converter
 from pytest_lsp import client_capabilities
-from vllm_config_lsp.lsp_bootstrap import CAPABILITIES
+from vllm_config_lsp.lsp.bootstrap import CAPABILITIES
 
 #: Settings the server warns about (`window/logMessage`).
 BAD = {"initializationOptions": {"vllmConfig": {"debounceMs": "soon", "vllmVersion": 3}}}
 #: The server without the bootstrap: pygls reads `initialize` and answers it itself.
-PYGLS_ONLY = [sys.executable, "-c", "from vllm_config_lsp.server import serve; serve()"]
+PYGLS_ONLY = [sys.executable, "-c", "from vllm_config_lsp.lsp.server import serve; serve()"]
 
 
 def framed(message: dict[str, Any], headers: bytes = b"") -> bytes:
@@ -118,7 +118,7 @@ def test_answered_before_pygls_is_imported() -> None:
     imported (their import is most of the start-up time)."""
     script = (
         "import io, sys\n"
-        "from vllm_config_lsp.lsp_bootstrap import start\n"
+        "from vllm_config_lsp.lsp.bootstrap import start\n"
         "out = io.BytesIO()\n"
         "start(io.BytesIO(sys.stdin.buffer.read()), out)\n"
         "assert not {'pygls', 'lsprotocol', 'cattrs'} & set(sys.modules), sorted(sys.modules)\n"

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 #: Loaded by the server at start (PYTHONPATH): makes one rule raise, as a rule bug would.
 CRASHING_RULE = """
-import vllm_config_lsp.rules.deprecated_flag as rule
+import vllm_config_lsp.rules.engine.deprecated_flag as rule
 
 def check(model):
     raise RuntimeError("boom in a rule")

@@ -10,8 +10,8 @@ import pytest
 from lsp_support import TIMEOUT, Doc, apply_workspace_edit, code_actions, encoding, position_of
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-from vllm_config_lsp.catalogue import DEFAULT_VERSION
 from vllm_config_lsp.migrate import migrate
+from vllm_config_lsp.vllm.catalogue import DEFAULT_VERSION
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -21,6 +21,6 @@ LIBS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 if os.path.isdir(LIBS):
     sys.path.insert(0, LIBS)
 
-from vllm_config_lsp.cli import main  # noqa: E402
+from vllm_config_lsp.cli.main import main  # noqa: E402
 
 sys.exit(main(sys.argv[1:]))

@@ -1,4 +1,7 @@
-"""The rule registry: every module in this package is one rule.
+"""The rule registry: every module with a `CODE` in this package's groups is one rule.
+
+Groups mirror the vLLM file a rule transcribes (`config/compilation/` for
+`vllm/config/compilation.py`, `loader/` for the YAML loader in `vllm/utils/argparse_utils.py`).
 
 A rule module has a docstring (its documentation: what vLLM does, a bad example, a fixed
 one), `CODE`, `NAME`, `VLLM_SOURCE` (the line of vLLM it mirrors, or None for rules about
@@ -14,8 +17,8 @@ from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
 
-from ..config_model import ConfigModel
-from ..findings import Finding
+from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.vllm.config_model import ConfigModel
 
 #: Rules from VC300 on transcribe vLLM's imperative checks (`__post_init__`, validators,
 #: serve-time checks) line by line from this release's source and are proven against its
@@ -45,10 +48,12 @@ class Rule:
 @cache
 def all_rules() -> tuple[Rule, ...]:
     rules = []
-    for info in pkgutil.iter_modules(__path__):
-        if info.name.startswith("_"):
+    for info in pkgutil.walk_packages(__path__, prefix=f"{__name__}."):
+        if info.ispkg or info.name.rsplit(".", 1)[1].startswith("_"):
             continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
+        module = importlib.import_module(info.name)
+        if not hasattr(module, "CODE"):
+            continue  # the rules' shared helpers (`support`, `suppression`)
         rules.append(
             Rule(
                 code=module.CODE,

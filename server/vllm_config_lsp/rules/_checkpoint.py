@@ -12,8 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..config_model import ConfigModel
-from ..model_files import (
+from vllm_config_lsp.rules._engine import Given, field_value, given_field
+from vllm_config_lsp.rules._model_config import NO_DRAFT
+from vllm_config_lsp.rules.config.speculative.speculative_tokens_without_model import _effective
+from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.model_files import (
     CONFIG_JSON,
     Arch,
     HfConfig,
@@ -23,9 +26,6 @@ from ..model_files import (
     draft_rewrites,
     registry,
 )
-from ._engine import Given, field_value, given_field
-from ._model_config import NO_DRAFT
-from .speculative_tokens_without_model import _effective
 
 #: Draft architectures that make `SpeculativeConfig` pick DSpark/DFlash by itself
 #: (vllm/config/speculative.py:1434-1470).

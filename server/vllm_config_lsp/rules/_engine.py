@@ -17,12 +17,12 @@ from typing import Any
 
 from yaml.nodes import MappingNode
 
-from ..argv import Pair
-from ..config_model import ConfigModel, FlagValue
-from ..edits import content_end, remove_entry, whole_lines
-from ..findings import Finding, Fix, Severity, TextEdit
-from ..rule_support import finding, remove_pair_fix, span, spell_like, token_span
-from ..value_tree import Entry, ValueNode
+from vllm_config_lsp.document.value_tree import Entry, ValueNode
+from vllm_config_lsp.document.yaml_edits import content_end, remove_entry, whole_lines
+from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
+from vllm_config_lsp.rules.support import finding, remove_pair_fix, span, spell_like, token_span
+from vllm_config_lsp.sources.config_file import Pair
+from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
 
 
 @dataclass(frozen=True)

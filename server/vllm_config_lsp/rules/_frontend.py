@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..argv import Pair
-from ..config_model import ConfigModel
-from ..findings import Fix
-from ..rule_support import remove_pair_fix
+from vllm_config_lsp.findings import Fix
+from vllm_config_lsp.rules.support import remove_pair_fix
+from vllm_config_lsp.sources.config_file import Pair
+from vllm_config_lsp.vllm.config_model import ConfigModel
 
 
 @dataclass

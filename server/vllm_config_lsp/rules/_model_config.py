@@ -12,12 +12,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..config_model import ConfigModel
-from ..edits import remove_entry
-from ..findings import Fix, TextEdit
-from ..rule_support import closest, remove_pair_fix, token_span
-from ..value_tree import ValueNode
-from .speculative_tokens_without_model import _effective
+from vllm_config_lsp.document.value_tree import ValueNode
+from vllm_config_lsp.document.yaml_edits import remove_entry
+from vllm_config_lsp.findings import Fix, TextEdit
+from vllm_config_lsp.rules.config.speculative.speculative_tokens_without_model import _effective
+from vllm_config_lsp.rules.support import closest, remove_pair_fix, token_span
+from vllm_config_lsp.vllm.config_model import ConfigModel
 
 Span = tuple[int, int]
 

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..catalogue import Catalogue
-from ..config_model import ConfigModel, FlagValue
-from ..flag_history import deprecated_field, renamed_field, renamed_flag
-from ..rule_support import field_path
-from ..value_tree import Entry, ValueNode
+from vllm_config_lsp.document.value_tree import Entry, ValueNode
+from vllm_config_lsp.rules.support import field_path
+from vllm_config_lsp.vllm.catalogue import Catalogue
+from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
+from vllm_config_lsp.vllm.flag_history import deprecated_field, renamed_field, renamed_flag
 
 #: Nested config objects are shallow; this bounds hostile input.
 MAX_DEPTH = 8

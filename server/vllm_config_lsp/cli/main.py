@@ -1,0 +1,206 @@
+"""`vllm-config-lsp`: the language server (default, `--stdio`, `--tcp`), `check` and `rules`.
+
+Exit codes of `check`: 0 nothing at or above `--fail-on`, 1 findings, 2 usage or I/O errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from vllm_config_lsp import __version__
+
+
+def _codes(value: str) -> set[str]:
+    return {part.strip().upper() for part in value.split(",") if part.strip()}
+
+
+def _check_parser() -> argparse.ArgumentParser:
+    from vllm_config_lsp.vllm.catalogue import DEFAULT_VERSION
+
+    parser = argparse.ArgumentParser(
+        prog="vllm-config-lsp check",
+        description="Check vLLM `serve --config` YAML files with vLLM's own rules.",
+    )
+    parser.add_argument("paths", nargs="+", type=Path, help="files or directories")
+    parser.add_argument("--format", choices=["text", "json", "github", "sarif"], default="text")
+    parser.add_argument("--fix", action="store_true", help="apply safe fixes in place")
+    parser.add_argument(
+        "--vllm-version",
+        default=None,
+        help="vLLM release, e.g. 0.10.2 or 0.10 (default: the file's `# vllm-config: "
+        "version=` comment, the workspace's installed vLLM, an image tag beside the file, "
+        f"else {DEFAULT_VERSION})",
+    )
+    parser.add_argument(
+        "--migrate-to",
+        metavar="VERSION",
+        default=None,
+        help="rewrite each file for this vLLM release first (renames and removals with a "
+        "known replacement; what needs a decision is listed), then check against it",
+    )
+    parser.add_argument("--select", type=_codes, default=None, help="only these codes (prefixes)")
+    parser.add_argument("--ignore", type=_codes, default=None, help="skip these codes (prefixes)")
+    parser.add_argument("--fail-on", choices=["error", "warning", "info"], default="error")
+    parser.add_argument(
+        "--model-on-cli",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="whether `vllm serve` gets the model on the command line "
+        "(default: only when the file has no `model:`)",
+    )
+    parser.add_argument("--no-source", action="store_true", help="text format: no source excerpt")
+    return parser
+
+
+def _run_check(argv: Sequence[str]) -> int:
+    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_text
+    from vllm_config_lsp.engine import fix_all, lint
+    from vllm_config_lsp.findings import Finding, Severity
+    from vllm_config_lsp.sources.files import discover, read_config
+    from vllm_config_lsp.vllm.catalogue import available_versions, detection_flag_names
+
+    args = _check_parser().parse_args(argv)
+    from vllm_config_lsp.vllm.catalogue import nearest_release
+    from vllm_config_lsp.vllm.versions import choose_version
+
+    versions = available_versions()
+    for given in (args.vllm_version, args.migrate_to):
+        if given is not None and nearest_release(given) is None:
+            print(
+                f"vllm-config-lsp: unknown vLLM version {given!r}; "
+                f"known: {', '.join(versions)} (any patch of these minors)",
+                file=sys.stderr,
+            )
+            return 2
+    threshold = Severity[args.fail_on.upper()]
+    reports: list[FileReport] = []
+    io_error = False
+    for path in discover(args.paths, detection_flag_names()):
+        read = read_config(path)
+        if read.text is None:
+            print(f"{path}: {read.error}", file=sys.stderr)
+            io_error = True
+            continue
+        text = read.text
+        version, _why = choose_version(
+            text, setting=args.vllm_version, file_path=path, setting_label="--vllm-version"
+        )
+        if args.migrate_to is not None:
+            migrated = _migrate(path, text, args.migrate_to, args.model_on_cli)
+            if migrated is None:
+                io_error = True
+            else:
+                text, version = migrated
+
+        def run(source: str, version: str = version, path: Path = path) -> list[Finding]:
+            return lint(
+                source,
+                version=version,
+                select=args.select,
+                ignore=args.ignore,
+                model_on_cli=args.model_on_cli,
+                path=path,
+            ).findings
+
+        findings = run(text)
+        if args.fix:
+            fixed, findings = fix_all(text, findings, run)
+            if fixed != text:
+                try:
+                    with path.open("w", encoding="utf-8", newline="") as handle:
+                        handle.write(fixed)
+                except OSError as error:
+                    print(f"{path}: cannot write: {error.strerror or error}", file=sys.stderr)
+                    io_error = True
+                text = fixed
+        reports.append(FileReport(str(path), text, findings))
+    if not reports and not io_error:
+        print("vllm-config-lsp: no vLLM config files found", file=sys.stderr)
+    renderer = RENDERERS[args.format]
+    output = (
+        render_text(reports, show_source=not args.no_source)
+        if args.format == "text"
+        else renderer(reports)
+    )
+    if output:
+        print(output)
+    if io_error:
+        return 2
+    failing = any(f.severity >= threshold for report in reports for f in report.findings)
+    return 1 if failing else 0
+
+
+def _migrate(
+    path: Path, text: str, target: str, model_on_cli: bool | None
+) -> tuple[str, str] | None:
+    """Rewrite `path` for `target` in place, report what was done and what was not on
+    stderr; (new text, release) or None when the file cannot be written."""
+    from vllm_config_lsp.migrate import migrate
+
+    result = migrate(text, target, model_on_cli=model_on_cli)
+    for line in result.applied:
+        print(f"{path}: {line}", file=sys.stderr)
+    for line in result.needs_human:
+        print(f"{path}: needs a decision: {line}", file=sys.stderr)
+    if result.changed:
+        try:
+            with path.open("w", encoding="utf-8", newline="") as handle:
+                handle.write(result.text)
+        except OSError as error:
+            print(f"{path}: cannot write: {error.strerror or error}", file=sys.stderr)
+            return None
+    return result.text, result.target
+
+
+def _run_rules(argv: Sequence[str]) -> int:
+    from vllm_config_lsp.rules import all_rules
+
+    parser = argparse.ArgumentParser(prog="vllm-config-lsp rules", description="List the rules.")
+    parser.add_argument("code", nargs="?", help="show one rule's documentation")
+    args = parser.parse_args(argv)
+    rules = all_rules()
+    if args.code:
+        rule = next((r for r in rules if r.code == args.code.upper() or r.name == args.code), None)
+        if rule is None:
+            print(f"vllm-config-lsp: no rule {args.code!r}", file=sys.stderr)
+            return 2
+        print(f"{rule.code} {rule.name}\n\n{rule.doc.strip()}")
+        if rule.vllm_source:
+            print(f"\nvLLM source: {rule.vllm_source}")
+        return 0
+    for rule in rules:
+        print(f"{rule.code}  {rule.name:28}  {rule.summary}")
+    return 0
+
+
+def _server_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="vllm-config-lsp",
+        description="Language server for vLLM serve configs. Subcommands: check, rules.",
+    )
+    parser.add_argument("--stdio", action="store_true", help="serve LSP on stdin/stdout (default)")
+    parser.add_argument("--tcp", action="store_true", help="serve LSP over TCP (debugging)")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=2087)
+    parser.add_argument("--version", action="version", version=f"vllm-config-lsp {__version__}")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "check":
+        return _run_check(argv[1:])
+    if argv and argv[0] == "rules":
+        return _run_rules(argv[1:])
+    args = _server_parser().parse_args(argv)
+    from vllm_config_lsp.lsp.bootstrap import serve
+
+    serve(tcp=args.tcp, host=args.host, port=args.port)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

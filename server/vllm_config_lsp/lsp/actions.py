@@ -1,0 +1,207 @@
+"""Code actions: each finding's fixes (quickfix), "Disable CODE for this line",
+`source.fixAll.vllm-config` (every safe fix, as `check --fix` applies them) and
+`source.migrate.vllm-config` ("Migrate this config to vLLM X", `lsp_migrate`).
+
+A quick fix's title is the fix's own text followed by the code, "Remove … (VC301)": editors
+sort and filter the menu by the title's start.
+
+Quick fixes come from the diagnostic's `data` when the client echoes it for the current
+document version; otherwise (eglot drops `data`, or the document changed) the document is
+checked again and the client's diagnostic is matched to a finding by code and range.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from vllm_config_lsp.lsp.diagnostics import FIX_ALL_KIND, SOURCE, edit_from_json, finding_data
+from vllm_config_lsp.lsp.migrate import MIGRATE_KIND, planned
+from vllm_config_lsp.lsp.migrate import action as migrate_action
+
+if TYPE_CHECKING:
+    from vllm_config_lsp.findings import Finding
+    from vllm_config_lsp.lsp.server import Analysis, VllmConfigServer
+
+
+def _wants(only: list[str] | None, kind: str) -> bool:
+    """LSP kinds are hierarchical: asking for `source` includes `source.fixAll.x`."""
+    if not only:
+        return True
+    return any(kind == want or kind.startswith(want + ".") for want in map(str, only))
+
+
+async def code_actions(
+    ls: VllmConfigServer, params: types.CodeActionParams
+) -> list[types.CodeAction] | None:
+    uri = params.text_document.uri
+    document = ls.workspace.text_documents.get(uri)
+    if document is None:
+        return None
+    only = [str(kind) for kind in params.context.only] if params.context.only else None
+    analysis: Analysis | None = None
+    actions: list[types.CodeAction] = []
+    if _wants(only, types.CodeActionKind.QuickFix):
+        ours = [d for d in params.context.diagnostics if d.source == SOURCE]
+        for diagnostic in ours:
+            data = diagnostic.data if isinstance(diagnostic.data, dict) else None
+            if data is None or data.get("version") != document.version:
+                analysis = analysis or await ls.current(uri)
+                if analysis is None or analysis.result is None:
+                    return None
+                finding = _match(analysis, diagnostic)
+                if finding is None:
+                    continue
+                data = finding_data(analysis, finding)
+            actions.extend(_quick_fixes(ls, uri, document.version, diagnostic, data))
+        if not params.context.diagnostics:
+            analysis = analysis or await ls.current(uri)
+            if analysis is None or analysis.result is None:
+                return None
+            for finding in _under(analysis, params.range):
+                diagnostic = _diagnostic_for(analysis, finding)
+                data = finding_data(analysis, finding)
+                actions.extend(_quick_fixes(ls, uri, document.version, diagnostic, data))
+    if _wants(only, FIX_ALL_KIND):
+        analysis = analysis or await ls.current(uri)
+        if analysis is not None and analysis.result is not None:
+            fixed: str = await ls.run_on_lint_thread(ls.fix_all_text, analysis)
+            if fixed != analysis.text:
+                edit = _minimal_edit(analysis, fixed)
+                actions.append(
+                    types.CodeAction(
+                        title="vllm-config: fix all auto-fixable problems",
+                        kind=FIX_ALL_KIND,
+                        edit=_workspace_edit(ls, uri, analysis.version, [edit]),
+                    )
+                )
+    if _wants(only, MIGRATE_KIND):
+        analysis = analysis or await ls.current(uri)
+        if analysis is not None and analysis.result is not None:
+            migration = await planned(ls, analysis)
+            if migration is not None:
+                rewrite: types.WorkspaceEdit | None = None
+                if migration.text != analysis.text:  # else only the report (needs a human)
+                    change = _minimal_edit(analysis, migration.text)
+                    rewrite = _workspace_edit(ls, uri, analysis.version, [change])
+                actions.append(migrate_action(migration, analysis, rewrite))
+    return actions or None
+
+
+def fix_title(text: Any, code: str) -> str:
+    """The fix's own words first (editors sort and filter the menu by title), the code last:
+    "Remove the non-positive budget (keep [2048, 4096]) (VC301)"."""
+    words = " ".join(str(text or "").split()) or "Fix"
+    return f"{words} ({code})" if code else words
+
+
+def _quick_fixes(
+    ls: VllmConfigServer,
+    uri: str,
+    version: int | None,
+    diagnostic: types.Diagnostic,
+    data: dict[str, Any],
+) -> list[types.CodeAction]:
+    code = str(diagnostic.code) if diagnostic.code is not None else ""
+    actions = []
+    for fix in data.get("fixes") or ():
+        edits = [e for e in map(edit_from_json, fix.get("edits") or ()) if e is not None]
+        if not edits:
+            continue
+        actions.append(
+            types.CodeAction(
+                title=fix_title(fix.get("title"), code),
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic],
+                is_preferred=bool(fix.get("preferred")) or None,
+                edit=_workspace_edit(ls, uri, version, edits),
+            )
+        )
+    disable = edit_from_json(data["disable"]) if data.get("disable") else None
+    if disable is not None:
+        actions.append(
+            types.CodeAction(
+                title=f"Disable {code} for this line",
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic],
+                edit=_workspace_edit(ls, uri, version, [disable]),
+            )
+        )
+    return actions
+
+
+def _match(analysis: Analysis, diagnostic: types.Diagnostic) -> Finding | None:
+    """The finding a client's diagnostic stands for: same code, same range if possible,
+    else the nearest overlapping one (an editor may have shifted the range)."""
+    assert analysis.result is not None
+    same_code = [f for f in analysis.result.findings if f.code == str(diagnostic.code)]
+    for finding in same_code:
+        if analysis.positions.range(finding.start, finding.end) == diagnostic.range:
+            return finding
+    overlapping = _under(analysis, diagnostic.range, same_code)
+    return overlapping[0] if overlapping else None
+
+
+def _under(
+    analysis: Analysis, where: types.Range, findings: list[Finding] | None = None
+) -> list[Finding]:
+    assert analysis.result is not None
+    start = analysis.positions.offset(where.start)
+    end = analysis.positions.offset(where.end)
+    pool = analysis.result.findings if findings is None else findings
+    return [f for f in pool if f.start <= end and start <= f.end]
+
+
+def _diagnostic_for(analysis: Analysis, finding: Finding) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=analysis.positions.range(finding.start, finding.end),
+        message=finding.message,
+        code=finding.code,
+        source=SOURCE,
+    )
+
+
+def _minimal_edit(analysis: Analysis, fixed: str) -> types.TextEdit:
+    """One edit covering only the changed middle (keeps the editor's cursor and folds)."""
+    before = analysis.text
+    prefix = 0
+    limit = min(len(before), len(fixed))
+    while prefix < limit and before[prefix] == fixed[prefix]:
+        prefix += 1
+    suffix = 0
+    while (
+        suffix < limit - prefix
+        and before[len(before) - 1 - suffix] == fixed[len(fixed) - 1 - suffix]
+    ):
+        suffix += 1
+    if 0 < prefix < len(before) and before[prefix - 1] == "\r" and before[prefix] == "\n":
+        prefix -= 1  # never start between the two halves of a CRLF
+    end = len(before) - suffix
+    if suffix and 0 < end < len(before) and before[end - 1] == "\r" and before[end] == "\n":
+        suffix -= 1  # nor end there
+    return types.TextEdit(
+        range=analysis.positions.range(prefix, len(before) - suffix),
+        new_text=fixed[prefix : len(fixed) - suffix],
+    )
+
+
+def _workspace_edit(
+    ls: VllmConfigServer, uri: str, version: int | None, edits: list[types.TextEdit]
+) -> types.WorkspaceEdit:
+    """`documentChanges` (versioned: a client refuses it for a changed document) when the
+    client supports it, plain `changes` otherwise."""
+    workspace = ls.client_capabilities.workspace
+    edit_caps = workspace.workspace_edit if workspace else None
+    if edit_caps and edit_caps.document_changes:
+        return types.WorkspaceEdit(
+            document_changes=[
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(
+                        uri=uri, version=version
+                    ),
+                    edits=list(edits),
+                )
+            ]
+        )
+    return types.WorkspaceEdit(changes={uri: list(edits)})

@@ -1,0 +1,464 @@
+"""Completion: flag names, flag values, and fields/values inside mapping-valued flags.
+
+Works on the text around the cursor, not on the parsed model: while a key is being typed
+the document is usually not valid YAML yet. Four places are recognised:
+
+* a top-level key (`max-num-` → flag names, flags not yet in the file first; a dotted key
+  `compilation-config.` → fields of that config class);
+* a top-level value (`dtype: ` → choices; `enable-prefix-caching: ` → `true`);
+* a key or value in a block mapping under a JSON-valued flag (`compilation-config:` then an
+  indented `mo` → `mode`, `cudagraph_mode`, …), at any depth;
+* inside a JSON object or YAML flow mapping written as the flag's value (`'{"mo`, block
+  scalars, `{mode: …}`), found with a small tolerant scanner of the text before the cursor.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from vllm_config_lsp.lsp.describe import (
+    choices,
+    class_at,
+    field_detail,
+    field_doc,
+    flag_detail,
+    flag_doc,
+    flag_for_key,
+    settable_fields,
+    type_values,
+)
+from vllm_config_lsp.lsp.hover import version_note
+from vllm_config_lsp.sources.association import top_level_keys
+from vllm_config_lsp.vllm.catalogue import Catalogue, ClassSpec, FlagSpec
+
+if TYPE_CHECKING:
+    from vllm_config_lsp.lsp.server import Analysis
+
+_WORD = re.compile(r"[A-Za-z0-9_.-]*")
+_TOP_VALUE = re.compile(r"(?P<key>[^\s#:'\"][^:#]*?)\s*:[ \t]+(?P<value>.*)")
+_NESTED = re.compile(r"(?P<indent>[ \t]+)(?P<rest>.*)")
+_KEY_VALUE = re.compile(r"(?P<key>[^\s#:'\"][^:#]*?)\s*:[ \t]+(?P<value>[^\s#'\"]*)")
+_OPENER = re.compile(r"(?P<indent>[ \t]*)(?P<key>[^\s#:'\"-][^:#]*?)\s*:\s*(?:#.*)?")
+#: How a JSON-valued flag's value starts when it is written as JSON or a flow mapping.
+_STRUCTURED = ("{", "'", '"', "|", ">")
+_SIBLING = re.compile(r"(?P<key>[^\s#:'\"-][^:#]*?)\s*:(?:\s|$)")
+
+
+@dataclass
+class Context:
+    """What the client can render, and where the completed word sits."""
+
+    analysis: Analysis
+    catalogue: Catalogue
+    formats: list[str]
+    snippets: bool
+    deprecated_tag: bool
+    deprecated_flag: bool
+    start: int  # offset where the replaced word starts
+    end: int  # offset where it ends (the word may continue after the cursor)
+    items: list[types.CompletionItem] = field(default_factory=list)
+
+    def doc(self, text: str) -> types.MarkupContent | str:
+        """Markdown where the client renders it; plain text otherwise (a bare string when
+        the client declares no format at all, as Emacs' eglot does)."""
+        if types.MarkupKind.Markdown in self.formats:
+            return types.MarkupContent(kind=types.MarkupKind.Markdown, value=text)
+        plain = text.replace("**", "").replace("`", "")
+        if types.MarkupKind.PlainText in self.formats:
+            return types.MarkupContent(kind=types.MarkupKind.PlainText, value=plain)
+        return plain
+
+    def add(
+        self,
+        label: str,
+        new_text: str,
+        *,
+        kind: types.CompletionItemKind,
+        detail: str | None = None,
+        doc: str | None = None,
+        present: bool = False,
+        deprecated: bool = False,
+        snippet: bool = False,
+    ) -> None:
+        positions = self.analysis.positions
+        item = types.CompletionItem(
+            label=label,
+            kind=kind,
+            detail=detail,
+            documentation=self.doc(doc) if doc else None,
+            sort_text=("1" if present or deprecated else "0") + label,
+            filter_text=label,
+            text_edit=types.TextEdit(
+                range=positions.range(self.start, self.end), new_text=new_text
+            ),
+            insert_text_format=types.InsertTextFormat.Snippet if snippet else None,
+        )
+        if deprecated and self.deprecated_tag:
+            item.tags = [types.CompletionItemTag.Deprecated]
+        elif deprecated and self.deprecated_flag:
+            item.deprecated = True
+        self.items.append(item)
+
+
+def complete(
+    analysis: Analysis, position: types.Position, capabilities: types.ClientCapabilities
+) -> types.CompletionList | None:
+    model = analysis.result.model if analysis.result else None
+    if model is None:
+        return None
+    text = analysis.text
+    offset = analysis.positions.offset(position)
+    line = analysis.positions.index.lsp_position(offset)[0]
+    line_start = analysis.positions.index.offset_of_lsp(line, 0)
+    prefix = text[line_start:offset]
+    after = _WORD.match(text, offset)
+    word_end = after.end() if after else offset
+    ctx = _context(analysis, model.catalogue, capabilities, offset, word_end)
+    if _in_comment(prefix):
+        return None
+    if _WORD.fullmatch(prefix):
+        _top_key(ctx, text, prefix, line_start, offset)
+    elif (top := _TOP_VALUE.fullmatch(prefix)) is not None:
+        value = top.group("value")
+        value_start = line_start + top.start("value")
+        spec = flag_for_key(model.catalogue, top.group("key"))[0]
+        if value[:1] in _STRUCTURED and spec is not None and spec.dataclass_name:
+            _structured(ctx, top.group("key"), text[value_start:offset])
+        else:
+            quoted = value[:1] in ("'", '"')
+            ctx.start = offset - len(value) + quoted
+            _top_value(ctx, top.group("key"), quoted)
+    elif _NESTED.fullmatch(prefix):
+        _nested(ctx, text, line, prefix, offset)
+    if not ctx.items:
+        return None
+    return types.CompletionList(is_incomplete=False, items=ctx.items)
+
+
+def _context(
+    analysis: Analysis,
+    catalogue: Catalogue,
+    capabilities: types.ClientCapabilities,
+    offset: int,
+    word_end: int,
+) -> Context:
+    completion = capabilities.text_document.completion if capabilities.text_document else None
+    item = completion.completion_item if completion else None
+    formats = (item.documentation_format if item else None) or []
+    tags = item.tag_support.value_set if item and item.tag_support else []
+    return Context(
+        analysis=analysis,
+        catalogue=catalogue,
+        formats=[str(getattr(f, "value", f)) for f in formats],
+        snippets=bool(item and item.snippet_support),
+        deprecated_tag=types.CompletionItemTag.Deprecated in tags,
+        deprecated_flag=bool(item and item.deprecated_support),
+        start=offset,
+        end=word_end,
+    )
+
+
+def _in_comment(prefix: str) -> bool:
+    quote: str | None = None
+    for index, ch in enumerate(prefix):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (index == 0 or prefix[index - 1] in " \t"):
+            return True
+    return False
+
+
+# -- top level -------------------------------------------------------------------------------
+
+
+def _top_key(ctx: Context, text: str, prefix: str, line_start: int, offset: int) -> None:
+    if "." in prefix:
+        head, *path = prefix.split(".")
+        spec, _ = flag_for_key(ctx.catalogue, head)
+        if spec is None or not spec.dataclass_name:
+            return
+        ctx.start = offset - len(path[-1])
+        cls = class_at(ctx.catalogue, spec, path[:-1])
+        if cls is not None:
+            _fields(ctx, cls, f"{spec.name}.{'.'.join(path[:-1])}".rstrip("."), set(), "yaml")
+        return
+    ctx.start = line_start
+    has_colon = text[ctx.end : ctx.end + 1] == ":"
+    present = {
+        spec.name
+        for key in top_level_keys(text) or ()
+        if (spec := flag_for_key(ctx.catalogue, key)[0]) is not None
+    }
+    note = version_note(ctx.analysis)
+    for spec in ctx.catalogue.flags.values():
+        if spec.positional or spec.action in ("help", "version") or spec.name == "config":
+            continue
+        new_text, snippet = spec.name, False
+        if not has_colon:
+            new_text, snippet = _key_insert(ctx, spec)
+        ctx.add(
+            spec.name,
+            new_text,
+            kind=types.CompletionItemKind.Property,
+            detail=flag_detail(spec),
+            doc=flag_doc(spec, note),
+            present=spec.name in present,
+            deprecated=bool(spec.deprecated),
+            snippet=snippet,
+        )
+
+
+def _key_insert(ctx: Context, spec: FlagSpec) -> tuple[str, bool]:
+    if not spec.takes_value:
+        return f"{spec.name}: true", False
+    if spec.dataclass_name:
+        return f"{spec.name}:\n  ", False
+    values = choices(spec)
+    if ctx.snippets and values and spec.choices:
+        options = ",".join(_snippet_escape(_yaml_scalar(v)) for v in values)
+        return f"{spec.name}: ${{1|{options}|}}", True
+    return f"{spec.name}: ", False
+
+
+def _top_value(ctx: Context, key: str, quoted: bool) -> None:
+    if "." in key:
+        head, *path = key.split(".")
+        spec, _ = flag_for_key(ctx.catalogue, head)
+        if spec is not None and spec.dataclass_name:
+            _field_values(ctx, spec, path, "yaml")
+        return
+    spec, _ = flag_for_key(ctx.catalogue, key)
+    if spec is None:
+        return
+    if not spec.takes_value:
+        ctx.add(
+            "true",
+            "true",
+            kind=types.CompletionItemKind.Value,
+            detail=f"sets --{spec.name} (`false` would be dropped by vLLM)",
+        )
+        return
+    for value in choices(spec):
+        shown = str(value)
+        ctx.add(
+            shown,
+            _yaml_scalar(value) if not quoted else shown,
+            kind=types.CompletionItemKind.EnumMember,
+            detail=("choice of" if spec.choices else "known value of") + f" --{spec.name}",
+        )
+
+
+# -- nested block mappings -------------------------------------------------------------------
+
+
+def _nested(ctx: Context, text: str, line: int, prefix: str, offset: int) -> None:
+    index = ctx.analysis.positions.index
+    indent = len(prefix) - len(prefix.lstrip(" \t"))
+    rest = prefix[indent:]
+    path: list[str] = []
+    siblings: set[str] = set()
+    current = indent
+    for number in range(line - 1, -1, -1):
+        start = index.offset_of_lsp(number, 0)
+        raw = text[start : index.offset_of_lsp(number, 1 << 30)]
+        stripped = raw.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        own = len(raw) - len(stripped)
+        if own == 0 and (top := _TOP_VALUE.fullmatch(raw)) is not None:
+            if top.group("value")[:1] in _STRUCTURED:  # inside a JSON string or flow mapping
+                _structured(ctx, top.group("key"), text[start + top.start("value") : offset])
+            return
+        if own == 0 and current < 0:
+            return
+        if own == indent == current and (sibling := _SIBLING.match(stripped)) is not None:
+            siblings.add(sibling.group("key").strip())
+        if own >= current:
+            continue
+        opener = _OPENER.fullmatch(raw)
+        if opener is None:
+            current = -1  # not a block mapping: only a structured value can be completed
+        elif current > 0:
+            path.insert(0, opener.group("key").strip())
+            current = own
+        if own == 0:
+            break
+    if not path or current != 0:
+        return
+    spec, _ = flag_for_key(ctx.catalogue, path[0])
+    if spec is None or not spec.dataclass_name:
+        return
+    if _WORD.fullmatch(rest):
+        ctx.start = offset - len(rest)
+        cls = class_at(ctx.catalogue, spec, path[1:])
+        if cls is not None:
+            where = ".".join([spec.name, *path[1:]])
+            _fields(ctx, cls, where, siblings, "yaml")
+    elif (pair := _KEY_VALUE.fullmatch(rest)) is not None:
+        ctx.start = offset - len(pair.group("value"))
+        _field_values(ctx, spec, [*path[1:], pair.group("key").strip()], "yaml")
+
+
+def _fields(ctx: Context, cls: ClassSpec, where: str, present: set[str], style: str) -> None:
+    note = version_note(ctx.analysis)
+    for spec in settable_fields(cls):
+        new_text = (
+            spec.name
+            if style == "bare"
+            else f'"{spec.name}": '
+            if style == "json"
+            else f"{spec.name}: "
+        )
+        ctx.add(
+            spec.name,
+            new_text,
+            kind=types.CompletionItemKind.Field,
+            detail=field_detail(spec),
+            doc=field_doc(cls, spec, f"{where}.{spec.name}", note),
+            present=spec.name in present,
+        )
+
+
+def _field_values(ctx: Context, spec: FlagSpec, path: list[str], style: str) -> None:
+    cls = class_at(ctx.catalogue, spec, path[:-1])
+    target = cls.fields.get(path[-1]) if cls else None
+    if target is None:
+        return
+    for value, what in type_values(ctx.catalogue, target.type):
+        if style == "bare":
+            label = new_text = str(value)
+        elif style == "json":
+            label = new_text = json.dumps(value)
+        else:
+            label = new_text = _yaml_scalar(value)
+        ctx.add(label, new_text, kind=types.CompletionItemKind.EnumMember, detail=what)
+
+
+# -- JSON strings and flow mappings ----------------------------------------------------------
+
+
+@dataclass
+class _Frame:
+    is_object: bool
+    key: str | None = None
+    expect_key: bool = True
+    keys: set[str] = field(default_factory=set)
+
+
+def _structured(ctx: Context, key: str, value: str) -> None:
+    """`value` is the flag's value text up to the cursor: a JSON string (quoted or block
+    scalar) or a YAML flow mapping."""
+    spec, _ = flag_for_key(ctx.catalogue, key)
+    if spec is None or not spec.dataclass_name:
+        return
+    body = value
+    if body[:1] in "|>":
+        newline = body.find("\n")
+        if newline == -1:
+            return
+        body = body[newline + 1 :]
+    elif body[:1] == '"':
+        return  # JSON inside a double-quoted YAML string needs `\"`: not worth guessing
+    elif body[:1] == "'":
+        body = body[1:]
+    scanned = _scan(body)
+    if scanned is None:
+        return
+    stack, partial, in_string = scanned
+    if not stack or not stack[-1].is_object:
+        return
+    path = [frame.key for frame in stack[:-1] if frame.key is not None]
+    frame = stack[-1]
+    ctx.start = ctx.start - len(partial)
+    if frame.expect_key:
+        cls = class_at(ctx.catalogue, spec, path)
+        if cls is not None:
+            style = "bare" if in_string else "json"
+            _fields(ctx, cls, ".".join([spec.name, *path]), frame.keys, style)
+    elif frame.key is not None:
+        _field_values(ctx, spec, [*path, frame.key], "bare" if in_string else "json")
+
+
+def _scan(body: str) -> tuple[list[_Frame], str, bool] | None:
+    """Containers open at the end of `body`, the partial word being typed, and whether it
+    is inside quotes. Tolerant: unquoted YAML flow words count as strings."""
+    stack: list[_Frame] = []
+    index = 0
+    while index < len(body):
+        ch = body[index]
+        if ch in " \t\r\n":
+            index += 1
+            continue
+        if ch in "{[":
+            stack.append(_Frame(is_object=ch == "{"))
+        elif ch in "}]":
+            if not stack:
+                return None
+            stack.pop()
+        elif ch == ":" and stack and stack[-1].is_object:
+            stack[-1].expect_key = False
+        elif ch == "," and stack and stack[-1].is_object:
+            stack[-1].expect_key = True
+            stack[-1].key = None
+        elif ch not in ":,":
+            word, index, quoted, closed = _token(body, index)
+            if not closed:
+                return stack, word, quoted
+            if stack and stack[-1].is_object and stack[-1].expect_key:
+                stack[-1].key = word
+                stack[-1].keys.add(word)
+            continue
+        index += 1
+    return stack, "", False
+
+
+_BARE = re.compile(r"[^\s,:{}\[\]\"']*")
+
+
+def _token(body: str, index: int) -> tuple[str, int, bool, bool]:
+    """A string or bare word at `index`: (text, next index, quoted, whether it ended before
+    the end of `body`, i.e. the cursor is not inside it)."""
+    quote = body[index]
+    if quote in "\"'":
+        end = index + 1
+        while end < len(body) and body[end] != quote:
+            end += 2 if body[end] == "\\" else 1
+        if end >= len(body):
+            return body[index + 1 :], len(body), True, False
+        return body[index + 1 : end], end + 1, True, True
+    match = _BARE.match(body, index)
+    end = max(match.end() if match else index, index + 1)
+    return body[index:end], end, False, end < len(body)
+
+
+# -- value spelling --------------------------------------------------------------------------
+
+
+def _yaml_scalar(value: Any) -> str:
+    """`value` written so that YAML reads it back unchanged (`'on'`, not `on`)."""
+    import yaml
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    text = str(value)
+    if isinstance(value, str):
+        try:
+            if yaml.safe_load(text) == text and "#" not in text and ": " not in text:
+                return text
+        except yaml.YAMLError:
+            pass
+        return "'" + text.replace("'", "''") + "'"
+    return text
+
+
+def _snippet_escape(text: str) -> str:
+    return re.sub(r"([$}\\,|])", r"\\\1", text)

@@ -1,0 +1,152 @@
+"""How hover and completion describe flags, config fields and values, from the catalogue.
+
+One place renders types, defaults, choices and deprecations, so a completion item's
+documentation and the hover on the same key say the same thing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from vllm_config_lsp.vllm.catalogue import Catalogue, ClassSpec, FieldSpec, FlagSpec
+
+_PARSE_TYPES = {
+    "int": "int",
+    "float": "float",
+    "str": "string",
+    "json": "JSON object",
+    "dict_or_str": "JSON object or string",
+    "human_int": "int (accepts 1k, 2M, …)",
+    "human_int_or_auto": "int (accepts 1k, 2M, …, -1 or auto)",
+    "bool_or_str": "true or a string",
+    "custom": "string",
+}
+
+
+def flag_for_key(catalogue: Catalogue, key: str) -> tuple[FlagSpec | None, bool]:
+    """The flag a top-level key names (either spelling, `no-`/`disable-` negatives) and
+    whether the key is a negative form. Dotted keys name their head flag."""
+    head = key.split(".", 1)[0].replace("_", "-").lstrip("-")
+    spec = catalogue.option_index.get("--" + head)
+    if spec is None or spec.positional:
+        return None, False
+    return spec, "--" + head in spec.negatives
+
+
+def flag_type(spec: FlagSpec) -> str:
+    if spec.action == "boolean_optional":
+        return "boolean"
+    if spec.action in ("store_true", "store_false", "store_const"):
+        return "flag (true only)"
+    if spec.parse.startswith("dataclass:"):
+        text = f"{spec.parse.split(':', 1)[1]} (JSON object)"
+    else:
+        text = _PARSE_TYPES.get(spec.parse, spec.parse)
+    if spec.nargs in ("+", "*") or isinstance(spec.nargs, int) or spec.action == "append":
+        text = f"list of {text}"
+    if spec.optional:
+        text += " or None"
+    return text
+
+
+def render_default(value: Any) -> str | None:
+    """A schema default as a reader expects it; None when there is nothing to show."""
+    if isinstance(value, dict) and ("factory" in value or "expr" in value):
+        if "value" in value:
+            return render_default(value["value"])
+        text = str(value.get("factory") or value.get("expr"))
+        return None if "SUPPRESS" in text else f"{text}()" if "factory" in value else text
+    if value is None:
+        return None
+    return json.dumps(value)
+
+
+def choices(spec: FlagSpec) -> list[Any]:
+    values = spec.choices or spec.suggested or ()
+    return [value for value in values if value is not None]
+
+
+def flag_detail(spec: FlagSpec) -> str:
+    default = render_default(spec.default)
+    return flag_type(spec) + (f" · default {default}" if default else "")
+
+
+def flag_doc(spec: FlagSpec, version_note: str) -> str:
+    lines = [f"**{' / '.join(spec.options)}**", "", f"Type: `{flag_detail(spec)}`"]
+    if spec.negatives:
+        negatives = ", ".join(f"`{n.lstrip('-')}: true`" for n in spec.negatives)
+        lines.append(f"Turn off with {negatives}")
+    values = choices(spec)
+    if values:
+        kind = "Choices" if spec.choices else "Known values (not enforced)"
+        lines.append(f"{kind}: " + ", ".join(f"`{v}`" for v in values))
+    if spec.deprecated:
+        lines += ["", f"**Deprecated:** {spec.deprecated}"]
+    lines += ["", spec.help.strip() or "(no help text)", "", version_note]
+    return "\n".join(lines)
+
+
+def class_of_type(catalogue: Catalogue, tree: dict[str, Any]) -> ClassSpec | None:
+    """The config class a field's type holds (through `X | None` unions)."""
+    if tree.get("kind") == "class":
+        return catalogue.classes.get(str(tree.get("name")))
+    for option in tree.get("options") or ():
+        found = class_of_type(catalogue, option)
+        if found is not None:
+            return found
+    return None
+
+
+def class_at(catalogue: Catalogue, spec: FlagSpec, path: list[str]) -> ClassSpec | None:
+    """The config class whose fields are valid at `path` inside a JSON-valued flag."""
+    name = spec.dataclass_name
+    current = catalogue.classes.get(name) if name else None
+    for key in path:
+        if current is None:
+            return None
+        field = current.fields.get(key)
+        current = class_of_type(catalogue, field.type) if field else None
+    return current
+
+
+def settable_fields(cls: ClassSpec) -> Iterator[FieldSpec]:
+    return (f for f in cls.fields.values() if f.init and not f.name.startswith("_"))
+
+
+def field_detail(field: FieldSpec) -> str:
+    default = render_default(field.default)
+    return field.annotation + (f" · default {default}" if default else "")
+
+
+def field_doc(cls: ClassSpec, field: FieldSpec, where: str, version_note: str) -> str:
+    lines = [f"**{where}** ({cls.name}.{field.name})", "", f"Type: `{field_detail(field)}`"]
+    constraints = ", ".join(f"{k} {v}" for k, v in field.constraints.items())
+    if constraints:
+        lines.append(f"Constraints: {constraints}")
+    if field.required:
+        lines.append("Required.")
+    lines += ["", field.doc.strip() or "(no documentation)", "", version_note]
+    return "\n".join(lines)
+
+
+def type_values(catalogue: Catalogue, tree: dict[str, Any]) -> list[tuple[Any, str]]:
+    """Values a field of this type can take when they are few: (value, what it is)."""
+    kind = tree.get("kind")
+    if kind == "bool":
+        return [(True, "bool"), (False, "bool")]
+    if kind == "literal":
+        return [(value, "literal") for value in tree.get("values") or ()]
+    if kind == "enum":
+        name = str(tree.get("name"))
+        members = catalogue.enums.get(name, {})
+        return [(member, f"{name}.{member} = {value}") for member, value in members.items()]
+    if kind == "none":
+        return [(None, "None")]
+    if kind == "union":
+        out: list[tuple[Any, str]] = []
+        for option in tree.get("options") or ():
+            out.extend(v for v in type_values(catalogue, option) if v not in out)
+        return out
+    return []

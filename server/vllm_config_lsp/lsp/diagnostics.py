@@ -1,0 +1,140 @@
+"""Findings → LSP diagnostics, each carrying its fixes in `data`.
+
+`data` holds the document version, every fix as ready-made LSP edits, and the edit behind
+"Disable CODE for this line", so a code-action request that echoes the diagnostic can be
+answered without checking the document again (ruff and debputy do the same). Clients that
+drop `data` (Emacs 29's eglot) get the same actions recomputed by `lsp_actions`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from vllm_config_lsp.findings import Finding, Fix, Severity
+from vllm_config_lsp.lsp.positions import Positions
+from vllm_config_lsp.lsp.settings import Settings
+
+if TYPE_CHECKING:
+    from vllm_config_lsp.lsp.server import Analysis
+
+SOURCE = "vllm-config"
+#: Each diagnostic's `codeDescription.href` is this plus `<CODE>.md`.
+RULE_DOCS_URL = "https://github.com/vllm-config-lsp/vllm-config-lsp/blob/main/docs/rules/"
+FIX_ALL_KIND = "source.fixAll.vllm-config"
+
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFO: types.DiagnosticSeverity.Information,
+}
+_OVERRIDE = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+_TAGS = {"VC110": types.DiagnosticTag.Deprecated, "VC008": types.DiagnosticTag.Unnecessary}
+#: Codes that get no "Disable … for this line" action: internal errors are bugs to report,
+#: and an unused suppression is removed, not suppressed.
+NOT_DISABLABLE = frozenset({"VC000", "VC008"})
+
+
+def diagnostics(analysis: Analysis, settings: Settings) -> list[types.Diagnostic]:
+    assert analysis.result is not None
+    out = []
+    disabler = Disabler(analysis)
+    for finding in analysis.result.findings:
+        level = settings.severity_overrides.get(finding.code)
+        if level == "off" or finding.code in settings.disabled_codes:
+            continue
+        severity = _OVERRIDE[level] if level else _SEVERITY[finding.severity]
+        tag = _TAGS.get(finding.code)
+        out.append(
+            types.Diagnostic(
+                range=analysis.positions.range(finding.start, finding.end),
+                message=finding.message,
+                severity=severity,
+                code=finding.code,
+                code_description=types.CodeDescription(href=f"{RULE_DOCS_URL}{finding.code}.md"),
+                source=SOURCE,
+                tags=[tag] if tag else None,
+                data=finding_data(analysis, finding, disabler),
+            )
+        )
+    return out
+
+
+class Disabler:
+    """The "Disable CODE for this line" edits of one analysis (the document's layout is
+    computed once, not per finding)."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        from vllm_config_lsp.rules.suppression import comments, layout
+
+        self.analysis = analysis
+        self.model = analysis.result.model if analysis.result else None
+        self.where = layout(self.model) if self.model else None
+        self.found = comments(self.model, self.where) if self.model else []
+
+    def edit(self, finding: Finding) -> dict[str, Any] | None:
+        from vllm_config_lsp.rules.suppression import disable_edit
+
+        if self.model is None or finding.code in NOT_DISABLABLE:
+            return None
+        edit = disable_edit(self.model, finding.code, finding.start, self.where, self.found)
+        return _edit_json(self.analysis.positions.text_edit(edit)) if edit else None
+
+
+def finding_data(
+    analysis: Analysis, finding: Finding, disabler: Disabler | None = None
+) -> dict[str, Any]:
+    positions = analysis.positions
+    data: dict[str, Any] = {
+        "version": analysis.version,
+        "fixes": [fix_data(positions, fix) for fix in finding.fixes],
+    }
+    disable = (disabler or Disabler(analysis)).edit(finding)
+    if disable is not None:
+        data["disable"] = disable
+    return data
+
+
+def fix_data(positions: Positions, fix: Fix) -> dict[str, Any]:
+    return {
+        "title": fix.title,
+        "safe": fix.safe,
+        "preferred": fix.preferred,
+        "edits": [_edit_json(positions.text_edit(edit)) for edit in fix.edits],
+    }
+
+
+def _edit_json(edit: types.TextEdit) -> dict[str, Any]:
+    r = edit.range
+    return {
+        "range": {
+            "start": {"line": r.start.line, "character": r.start.character},
+            "end": {"line": r.end.line, "character": r.end.character},
+        },
+        "newText": edit.new_text,
+    }
+
+
+def edit_from_json(raw: Any) -> types.TextEdit | None:
+    """The inverse of `_edit_json`, tolerant of whatever a client echoes back."""
+    try:
+        r = raw["range"]
+        return types.TextEdit(
+            range=types.Range(
+                start=types.Position(
+                    line=int(r["start"]["line"]), character=int(r["start"]["character"])
+                ),
+                end=types.Position(
+                    line=int(r["end"]["line"]), character=int(r["end"]["character"])
+                ),
+            ),
+            new_text=str(raw["newText"]),
+        )
+    except (KeyError, TypeError, ValueError):
+        return None

@@ -1,0 +1,265 @@
+"""Hover: what vLLM says about the flag, nested field or value under the cursor, the model
+behind `model:` and the speculative draft (`model_files.describe_model`: their files, read
+offline), and the rule behind
+a code in a suppression comment. Every hover ends with the vLLM release used and why
+(`versions.choose_version`'s reason).
+
+Works on the positioned model of the current text: top-level pairs for flags, the JSON
+trees of mapping-valued flags (YAML mappings, JSON strings, dotted keys alike) for fields.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from vllm_config_lsp.document.value_tree import ValueNode
+from vllm_config_lsp.document.yaml_edits import content_end
+from vllm_config_lsp.lsp.describe import (
+    choices,
+    class_at,
+    field_doc,
+    flag_doc,
+    flag_for_key,
+)
+from vllm_config_lsp.sources.config_file import Pair
+from vllm_config_lsp.vllm.catalogue import Catalogue, FlagSpec
+from vllm_config_lsp.vllm.config_model import ConfigModel
+
+if TYPE_CHECKING:
+    from vllm_config_lsp.lsp.server import Analysis, VllmConfigServer
+
+#: The flag whose value names the model (`model_files` reads that model's files).
+MODEL_FLAG = "model"
+
+
+def version_note(analysis: Analysis) -> str:
+    from vllm_config_lsp.lsp.info import version_text
+
+    return f"_{version_text(analysis.vllm_version, analysis.version_source)}_"
+
+
+async def hover(
+    ls: VllmConfigServer, params: types.HoverParams, docs_url: str
+) -> types.Hover | None:
+    """The request: the model's summary is read on the lint thread (files, caches)."""
+    from vllm_config_lsp.lsp.server import _fs_path
+    from vllm_config_lsp.lsp.settings import model_folders
+    from vllm_config_lsp.vllm.model_files import describe_model
+
+    analysis = await ls.current(params.text_document.uri)
+    if analysis is None or analysis.result is None or analysis.result.model is None:
+        return None
+    model, offset = analysis.result.model, analysis.positions.offset(params.position)
+    draft = on_draft(model, offset)
+    summary = None
+    if draft is not None or on_model(model, offset):
+        folders = model_folders(ls.settings, ls.workspace.root_path)
+        path = _fs_path(analysis.uri)
+        summary = await ls.run_on_lint_thread(
+            partial(describe_model, draft=draft is not None), analysis.text, path, folders
+        )
+    if draft is not None and summary is not None:
+        text = f"{summary}\n\n{version_note(analysis)}"
+        return markdown_hover(analysis, text, draft, ls.client_capabilities)
+    return hover_at(analysis, params.position, ls.client_capabilities, docs_url, summary)
+
+
+def on_draft(model: ConfigModel, offset: int) -> tuple[int, int] | None:
+    """Where the speculative draft is named, when `offset` is on it."""
+    from vllm_config_lsp.vllm.model_files import draft_reference
+
+    ref = draft_reference(model)
+    if ref is None or not ref.where[0] <= offset <= ref.where[1]:
+        return None
+    return ref.where
+
+
+def on_model(model: ConfigModel, offset: int) -> bool:
+    """Whether `offset` is on the top-level `model:` key or its value."""
+    for pair in model.pairs:
+        spec, _ = flag_for_key(model.catalogue, pair.key)
+        if spec is None or spec.name != MODEL_FLAG or "." in pair.key:
+            continue
+        start = pair.key_node.start_mark.index
+        if start <= offset <= max(pair.key_node.end_mark.index, _value_end(model, pair)):
+            return True
+    return False
+
+
+def _value_end(model: ConfigModel, pair: Pair) -> int:
+    return content_end(model.text, pair.value_node)
+
+
+def hover_at(
+    analysis: Analysis,
+    position: types.Position,
+    capabilities: types.ClientCapabilities,
+    docs_url: str,
+    model_summary: str | None = None,
+) -> types.Hover | None:
+    model = analysis.result.model if analysis.result else None
+    if model is None:
+        return None
+    offset = analysis.positions.offset(position)
+    note = version_note(analysis)
+    found = _suppression_code(model, offset, docs_url, note) or _describe(
+        analysis, model, offset, model_summary
+    )
+    if found is None:
+        return None
+    text, span = found
+    return markdown_hover(analysis, text, span, capabilities)
+
+
+def markdown_hover(
+    analysis: Analysis, text: str, span: tuple[int, int], capabilities: types.ClientCapabilities
+) -> types.Hover:
+    """The hover in markdown, or as plain text for clients that cannot render it."""
+    markdown = _markdown_ok(capabilities)
+    return types.Hover(
+        contents=types.MarkupContent(
+            kind=types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText,
+            value=text if markdown else text.replace("**", "").replace("`", ""),
+        ),
+        range=analysis.positions.range(*span),
+    )
+
+
+def _markdown_ok(capabilities: types.ClientCapabilities) -> bool:
+    hover = capabilities.text_document.hover if capabilities.text_document else None
+    formats = hover.content_format if hover else None
+    return not formats or types.MarkupKind.Markdown in formats
+
+
+def _suppression_code(
+    model: ConfigModel, offset: int, docs_url: str, note: str
+) -> tuple[str, tuple[int, int]] | None:
+    from vllm_config_lsp.rules import rule_by_code
+    from vllm_config_lsp.rules.suppression import comments
+
+    for comment in comments(model):
+        if comment.line != model.index.lsp_position(offset)[0]:
+            continue
+        for directive in comment.directives:
+            for ref in directive.codes:
+                if ref.start <= offset <= ref.end:
+                    rule = rule_by_code(ref.code)
+                    if rule is None:
+                        text = f"`{ref.code}`: no such vllm-config rule\n\n{note}"
+                        return text, (ref.start, ref.end)
+                    text = (
+                        f"**{rule.code} {rule.name}**\n\n{rule.summary}.\n\n"
+                        f"[Documentation]({docs_url}{rule.code}.md)\n\n{note}"
+                    )
+                    return text, (ref.start, ref.end)
+    return None
+
+
+def _describe(
+    analysis: Analysis, model: ConfigModel, offset: int, model_summary: str | None = None
+) -> tuple[str, tuple[int, int]] | None:
+    note = version_note(analysis)
+    catalogue = model.catalogue
+    for pair in model.pairs:  # keys first: a block value's end mark is the next key
+        spec, negative = flag_for_key(catalogue, pair.key)
+        key_start, key_end = pair.key_node.start_mark.index, pair.key_node.end_mark.index
+        if spec is None or not key_start <= offset <= key_end:
+            continue
+        dotted = pair.key.split(".")
+        index = pair.key[: offset - key_start].count(".")
+        if index == 0:
+            text = flag_doc(spec, note)
+            if negative:
+                text = f"`{pair.key}: true` turns the flag off.\n\n" + text
+            if model_summary and spec.name == MODEL_FLAG and index == 0:
+                text = f"{model_summary}\n\n---\n\n{text}"
+            return text, (key_start, key_end)
+        path = dotted[1 : index + 1]
+        cls = class_at(catalogue, spec, path[:-1])
+        field = cls.fields.get(path[-1]) if cls else None
+        if cls is None or field is None:
+            return None
+        return field_doc(cls, field, ".".join(dotted[: index + 1]), note), (key_start, key_end)
+    for pair in model.pairs:
+        spec, _ = flag_for_key(catalogue, pair.key)
+        start = pair.value_node.start_mark.index
+        end = content_end(model.text, pair.value_node)
+        if spec is None or not start <= offset <= end:
+            continue
+        if model_summary and spec.name == MODEL_FLAG and "." not in pair.key:
+            return f"{model_summary}\n\n{note}", (start, end)
+        tree = _tree_of(model, pair)
+        if tree is not None and spec.dataclass_name:
+            return _in_tree(catalogue, spec, tree, offset, note)
+        values = choices(spec)
+        written = str(pair.value)
+        if values and written in map(str, values):
+            listed = ", ".join(f"`{v}`" for v in values)
+            kind = "one of the choices" if spec.choices else "a known value"
+            text = f"`{written}`: {kind} of `--{spec.name}` ({listed})\n\n{note}"
+            return text, (start, end)
+        return None
+    return None
+
+
+def _tree_of(model: ConfigModel, pair: Pair) -> ValueNode | None:
+    for value in model.values:
+        token = value.use.token
+        if value.tree is not None and (
+            token.pair is pair or any(p.key_token.pair is pair for p in token.dotted or ())
+        ):
+            return value.tree
+    return None
+
+
+def _in_tree(
+    catalogue: Catalogue, spec: FlagSpec, tree: ValueNode, offset: int, note: str
+) -> tuple[str, tuple[int, int]] | None:
+    path: list[str] = []
+    node = tree
+    while node.entries:
+        for entry in node.entries:
+            if entry.key_start <= offset <= entry.key_end and entry.key_end > entry.key_start:
+                cls = class_at(catalogue, spec, path)
+                field = cls.fields.get(entry.key) if cls else None
+                if cls is None or field is None:
+                    return None
+                where = ".".join([spec.name, *path, entry.key])
+                return field_doc(cls, field, where, note), (entry.key_start, entry.key_end)
+            inner = entry.value
+            if inner.start <= offset <= inner.end and inner.end > inner.start:
+                if not inner.entries:
+                    return _field_value(catalogue, spec, [*path, entry.key], inner, note)
+                path.append(entry.key)
+                node = inner
+                break
+        else:
+            return None
+    return None
+
+
+def _field_value(
+    catalogue: Catalogue, spec: FlagSpec, path: list[str], node: ValueNode, note: str
+) -> tuple[str, tuple[int, int]] | None:
+    cls = class_at(catalogue, spec, path[:-1])
+    field = cls.fields.get(path[-1]) if cls else None
+    if field is None:
+        return None
+    tree = field.type
+    options = [tree, *(tree.get("options") or ())]
+    for option in options:
+        if option.get("kind") != "enum":
+            continue
+        name = str(option.get("name"))
+        members = catalogue.enums.get(name, {})
+        for member, value in members.items():
+            if node.value == value or (
+                isinstance(node.value, str) and node.value.upper() == member
+            ):
+                listed = ", ".join(f"`{m}`" for m in members)
+                text = f"`{name}.{member}` (= `{value}`)\n\nMembers: {listed}\n\n{note}"
+                return text, (node.start, node.end)
+    return None

@@ -1,0 +1,53 @@
+"""`vllmConfig/documentInfo`: what the VS Code status-bar item shows for a document.
+
+Request params: `{"textDocument": {"uri": "file:///…"}}`. Result:
+
+    {"isConfig": true,              # checked as a vLLM config?
+     "reason": "file name",         # association.Reason value, or null when not a config
+     "vllmVersion": "0.33.0",       # the release the file is (or would be) checked against
+     "versionSource": "vLLM 0.33.0, from the `# vllm-config: version=` comment"}
+
+`versionSource` is `versions.choose_version`'s reason, the sentence hovers end with too.
+A document the server does not have open gets `isConfig: false` and nulls. Other clients
+may use the request as well; a server without it answers MethodNotFound (-32601).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from vllm_config_lsp.lsp.server import VllmConfigServer
+
+DOCUMENT_INFO = "vllmConfig/documentInfo"
+
+
+def version_text(version: str, source: str) -> str:
+    """Which release and why, as one phrase: `versions.choose_version` reasons name the
+    release ("vLLM 0.33.0, from …") except the fallback ("newest known release …")."""
+    if source.startswith("vLLM "):
+        return source
+    return f"vLLM {version}: {source}" if source else f"vLLM {version}"
+
+
+def requested_uri(params: Any) -> str | None:
+    """The `textDocument.uri` of the params, however pygls structured them."""
+    document = params.get("textDocument") if isinstance(params, dict) else None
+    if document is None:
+        document = getattr(params, "textDocument", None) or getattr(params, "text_document", None)
+    uri = document.get("uri") if isinstance(document, dict) else getattr(document, "uri", None)
+    return uri if isinstance(uri, str) else None
+
+
+async def document_info(ls: VllmConfigServer, params: Any) -> dict[str, Any]:
+    uri = requested_uri(params)
+    analysis = await ls.current(uri) if uri else None
+    if analysis is None:
+        return {"isConfig": False, "reason": None, "vllmVersion": None, "versionSource": None}
+    is_config = analysis.result is not None
+    return {
+        "isConfig": is_config,
+        "reason": analysis.reason.value if is_config and analysis.reason else None,
+        "vllmVersion": analysis.vllm_version,
+        "versionSource": analysis.version_source,
+    }

@@ -1,0 +1,484 @@
+"""The language server: documents, settings and transport around `engine.lint`.
+
+No rule logic lives here. A document is checked when `association` says it is a vLLM config;
+the result (an `Analysis`: findings plus the positioned model) feeds diagnostics, code
+actions, hover, completion and symbols, which are built in the `lsp_*` modules.
+
+Responsiveness: importing pygls/lsprotocol is most of the start-up cost, so the engine (PyYAML,
+the catalogue, the rules) is imported lazily and warmed in the background after `initialized`.
+Checks run on one worker thread; a result computed for a document version that is no longer
+current is dropped, never published. Changes are debounced (`debounceMs`), opens are not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sys
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from vllm_config_lsp import __version__
+from vllm_config_lsp.lsp.diagnostics import FIX_ALL_KIND, RULE_DOCS_URL
+from vllm_config_lsp.lsp.info import DOCUMENT_INFO
+from vllm_config_lsp.lsp.migrate import MIGRATE_KIND, MIGRATION_REPORT
+from vllm_config_lsp.lsp.positions import Positions
+from vllm_config_lsp.lsp.settings import SECTION, Settings, model_folders, parse
+
+if TYPE_CHECKING:
+    from vllm_config_lsp.engine import LintResult
+    from vllm_config_lsp.sources.association import Reason
+
+#: Innermost traceback frames logged for an engine crash (a RecursionError has thousands).
+LOGGED_FRAMES = 8
+#: How often the client's process is checked (the LSP `processId` contract).
+CLIENT_WATCH_SECONDS = 1.0
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Analysis:
+    """One document version as the engine saw it."""
+
+    uri: str
+    version: int | None
+    text: str
+    positions: Positions
+    reason: Reason | None
+    result: LintResult | None  # None: not a vLLM config
+    vllm_version: str
+    #: Why this vLLM version (`versions.choose_version`: marker, setting, venv, image tag…).
+    version_source: str
+
+
+class VllmConfigServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("vllm-config-lsp", __version__)
+        self.settings = Settings()
+        self._generation = 0  # bumped by settings changes: cached analyses become stale
+        self._analyses: dict[str, tuple[int, Analysis]] = {}
+        self._pending: dict[str, asyncio.Task[None]] = {}
+        self._logged: set[tuple[str, str]] = set()
+        self._checked: set[str] = set()  # documents treated as vLLM configs when last checked
+        #: (marker version, folder) → (release, why); cleared when settings change.
+        self._versions: dict[tuple[str | None, str | None], tuple[str, str]] = {}
+        self._lint_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vllm-lint")
+        self.watcher: asyncio.Future[None] | None = None
+        self.shutdown_requested = False
+
+    # -- infrastructure ---------------------------------------------------------------------
+
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        log.debug("%s", message)
+        try:
+            self.window_log_message(types.LogMessageParams(type=kind, message=message))
+        except Exception:  # no client connected (yet): stderr logging above must do
+            log.warning("%s", message)
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Errors go to the log, never to a pop-up (users reported pop-ups as noise)."""
+        self.log(f"internal error: {error!r}", types.MessageType.Error)
+
+    def shutdown(self) -> None:
+        self._lint_pool.shutdown(wait=False, cancel_futures=True)
+        super().shutdown()  # type: ignore[no-untyped-call]
+
+    def stop_work(self) -> None:
+        """LSP `shutdown`: no more checks, queued ones dropped (a running one finishes)."""
+        self.shutdown_requested = True
+        for task in self._pending.values():
+            task.cancel()
+        self._pending.clear()
+        if self.watcher is not None:
+            self.watcher.cancel()
+        self._lint_pool.shutdown(wait=False, cancel_futures=True)
+
+    def exit_now(self) -> None:
+        """LSP `exit`: end the process at once, 0 after `shutdown`, else 1 (the spec).
+
+        pygls would `sys.exit`, and the interpreter would then join the lint thread (a
+        check or the warm-up can run for a second) and tear down every module: editors
+        waiting for the process (Emacs kills it after a while) saw 0.2-1.2 s. Every reply
+        is already written and flushed (pygls flushes each message), so nothing is lost.
+        """
+        code = 0 if self.shutdown_requested else 1
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):  # a closed pipe: nothing left to flush
+                stream.flush()
+        logging.shutdown()
+        os._exit(code)
+
+    @property
+    def encoding(self) -> str:
+        chosen = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        return str(getattr(chosen, "value", chosen))  # a str-Enum's str() is its name
+
+    def apply_settings(self, raw: Any, origin: str) -> None:
+        problems: list[str] = []
+        settings = parse(raw, problems)
+        for problem in problems:
+            self.log(f"settings ({origin}): {problem}", types.MessageType.Warning)
+        if settings == self.settings:
+            return
+        self.settings = settings
+        self._generation += 1
+        self._versions.clear()
+        for uri in list(self.workspace.text_documents):
+            self.schedule(uri, 0.0)
+
+    # -- checking -----------------------------------------------------------------------------
+
+    def _analyse(
+        self, uri: str, version: int | None, text: str, language_id: str | None
+    ) -> Analysis:
+        """Runs on the lint thread: association, then the engine."""
+        from vllm_config_lsp.document.markers import marker_options
+        from vllm_config_lsp.sources.association import classify, path_of_uri
+        from vllm_config_lsp.vllm.catalogue import detection_flag_names
+
+        settings = self.settings
+        positions = Positions(text, self.encoding)
+        reason = classify(
+            path_of_uri(uri),
+            text,
+            settings.associations,
+            flag_names=detection_flag_names(),
+            language_id=language_id,
+        )
+        path = _fs_path(uri)
+        key = (marker_options(text).get("version"), str(path.parent) if path else None)
+        choice = self._versions.get(key)
+        if choice is None:  # the file system part (venv, image tags) is read once per folder
+            from vllm_config_lsp.vllm.versions import choose_version
+
+            choice = choose_version(text, setting=settings.vllm_version, file_path=path)
+            self._versions[key] = choice
+        vllm_version, source = choice
+        result = None
+        if reason is not None:
+            result = self._lint(text, vllm_version, settings, path)
+        return Analysis(uri, version, text, positions, reason, result, vllm_version, source)
+
+    def _lint(
+        self, text: str, vllm_version: str, settings: Settings, path: Path | None
+    ) -> LintResult:
+        from vllm_config_lsp.engine import INTERNAL_ERROR, LintResult, lint
+        from vllm_config_lsp.findings import Finding, Severity
+
+        try:
+            return lint(
+                text,
+                version=vllm_version,
+                ignore=settings.ignored_codes or None,
+                path=path,
+                model_dirs=model_folders(settings, self.workspace.root_path),
+            )
+        except Exception:  # the engine itself failed: say so instead of going silent
+            detail = traceback.format_exc(limit=-LOGGED_FRAMES)
+            self.log(f"engine crashed:\n{detail}", types.MessageType.Error)
+            last = detail.strip().splitlines()[-1]
+            crash = Finding(INTERNAL_ERROR, Severity.WARNING, 0, 0, f"internal error: {last}")
+            return LintResult([crash], None)
+
+    def fix_all_text(self, analysis: Analysis) -> str:
+        """`check --fix` for the editor: safe fixes, re-checked, up to five rounds."""
+        from vllm_config_lsp.engine import fix_all
+        from vllm_config_lsp.findings import Finding
+
+        assert analysis.result is not None
+        path = _fs_path(analysis.uri)
+
+        def relint(text: str) -> list[Finding]:
+            return self._lint(text, analysis.vllm_version, self.settings, path).findings
+
+        return fix_all(analysis.text, analysis.result.findings, relint)[0]
+
+    async def run_on_lint_thread(self, function: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._lint_pool, function, *args)
+
+    async def current(self, uri: str) -> Analysis | None:
+        """The analysis of the document as it is now (cached, or computed and awaited)."""
+        document = self.workspace.text_documents.get(uri)
+        if document is None:
+            return None
+        cached = self._analyses.get(uri)
+        if cached and cached[0] == self._generation and cached[1].version == document.version:
+            return cached[1]
+        version, text = document.version, document.source
+        generation = self._generation
+        analysis: Analysis = await self.run_on_lint_thread(
+            self._analyse, uri, version, text, document.language_id
+        )
+        if generation == self._generation:
+            self._analyses[uri] = (generation, analysis)
+        return analysis
+
+    def schedule(self, uri: str, delay: float) -> None:
+        pending = self._pending.pop(uri, None)
+        if pending is not None:
+            pending.cancel()
+        self._pending[uri] = asyncio.ensure_future(self._check(uri, delay))
+
+    async def _check(self, uri: str, delay: float) -> None:
+        try:
+            if delay > 0:
+                await asyncio.sleep(delay)
+            document = self.workspace.text_documents.get(uri)
+            if document is None:
+                return
+            version = document.version
+            analysis = await self.current(uri)
+            document = self.workspace.text_documents.get(uri)
+            if analysis is None or document is None or document.version != version:
+                return  # stale: a newer check is scheduled (or the document closed)
+            self.publish(analysis)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # never let one document's failure end the server's checking
+            detail = traceback.format_exc(limit=-LOGGED_FRAMES)
+            self.log(f"checking {uri} failed:\n{detail}", types.MessageType.Error)
+        finally:
+            if self._pending.get(uri) is asyncio.current_task():
+                del self._pending[uri]
+
+    def publish(self, analysis: Analysis) -> None:
+        """Diagnostics of a vLLM config; nothing at all for other documents (only an empty
+        list once, when a document stops being a config, to clear what it had)."""
+        from vllm_config_lsp.lsp.diagnostics import diagnostics
+
+        result = analysis.result
+        if result is None:
+            if analysis.uri not in self._checked:
+                return
+            self._checked.discard(analysis.uri)
+            items: list[types.Diagnostic] = []
+        else:
+            if analysis.uri not in self._checked and analysis.reason is not None:
+                why = f"{analysis.reason.value}; {analysis.version_source}"
+                self.log(f"{analysis.uri}: checked as a vLLM config ({why})")
+            self._checked.add(analysis.uri)
+            items = diagnostics(analysis, self.settings)
+            for finding in result.findings:
+                if finding.code == "VC000" and (analysis.uri, finding.message) not in self._logged:
+                    self._logged.add((analysis.uri, finding.message))
+                    self.log(f"{analysis.uri}: {finding.message}", types.MessageType.Error)
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(
+                uri=analysis.uri, version=analysis.version, diagnostics=items
+            )
+        )
+
+    def forget(self, uri: str) -> None:
+        from vllm_config_lsp.lsp.migrate import forget as forget_migration
+
+        pending = self._pending.pop(uri, None)
+        if pending is not None:
+            pending.cancel()
+        self._analyses.pop(uri, None)
+        forget_migration(uri)
+        if uri not in self._checked:
+            return
+        self._checked.discard(uri)
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+        )
+
+    def warm_up(self) -> None:
+        """Import the engine and load the catalogue before the first document needs them."""
+        from vllm_config_lsp.engine import lint
+        from vllm_config_lsp.vllm.catalogue import load_catalogue
+        from vllm_config_lsp.vllm.versions import choose_version
+
+        version = choose_version("", setting=self.settings.vllm_version)[0]
+        lint("model: warm-up\n", version=version)
+        load_catalogue(version).classes  # noqa: B018
+
+    async def watch_client(self, pid: int) -> None:
+        """Exit when the editor is gone (LSP `processId`): an orphaned server helps nobody."""
+        while True:
+            await asyncio.sleep(CLIENT_WATCH_SECONDS)
+            if not _alive(pid):
+                log.warning("client process %s is gone; exiting", pid)
+                os._exit(0)  # the stdin reader thread may block forever: no orderly exit
+
+
+def _fs_path(uri: str) -> Path | None:
+    """The file behind a `file:` URI (model-aware rules resolve relative model folders
+    against it, as `check` does); None for `untitled:` and other schemes."""
+    from pygls.uris import to_fs_path
+
+    path = to_fs_path(uri)
+    return Path(path) if path else None
+
+
+def _alive(pid: int) -> bool:
+    if sys.platform == "win32":
+        return True  # no signal-0 probe; stdin EOF ends the server there
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+SERVER = VllmConfigServer()
+
+
+@SERVER.feature(types.INITIALIZE)
+def initialize(ls: VllmConfigServer, params: types.InitializeParams) -> None:
+    ls.apply_settings(params.initialization_options, "initializationOptions")
+    if params.process_id:
+        ls.watcher = asyncio.ensure_future(ls.watch_client(params.process_id))
+
+
+@SERVER.feature(types.SHUTDOWN)
+def shutdown(ls: VllmConfigServer, params: None) -> None:
+    ls.stop_work()
+
+
+@SERVER.feature(types.EXIT)
+def exit_(ls: VllmConfigServer, params: None) -> None:
+    ls.exit_now()
+
+
+@SERVER.feature(types.INITIALIZED)
+async def initialized(ls: VllmConfigServer, params: types.InitializedParams) -> None:
+    warm = asyncio.ensure_future(ls.run_on_lint_thread(ls.warm_up))
+    await pull_settings(ls)
+    await warm
+
+
+async def pull_settings(ls: VllmConfigServer) -> None:
+    workspace = ls.client_capabilities.workspace
+    if not (workspace and workspace.configuration):
+        return
+    try:
+        answer = await ls.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+        )
+    except Exception as error:  # a client that fails the request keeps the old settings
+        ls.log(f"workspace/configuration failed: {error}", types.MessageType.Warning)
+        return
+    if answer and answer[0] is not None:
+        ls.apply_settings(answer[0], "workspace/configuration")
+
+
+@SERVER.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(
+    ls: VllmConfigServer, params: types.DidChangeConfigurationParams
+) -> None:
+    pushed = params.settings
+    if isinstance(pushed, dict) and isinstance(pushed.get(SECTION), dict):
+        ls.apply_settings(pushed[SECTION], "workspace/didChangeConfiguration")
+    else:
+        await pull_settings(ls)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: VllmConfigServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, 0.0)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: VllmConfigServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, ls.settings.debounce_ms / 1000)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: VllmConfigServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.forget(params.text_document.uri)
+
+
+@SERVER.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND, MIGRATE_KIND]
+    ),
+)
+async def code_action(
+    ls: VllmConfigServer, params: types.CodeActionParams
+) -> list[types.CodeAction] | None:
+    from vllm_config_lsp.lsp.actions import code_actions
+
+    return await code_actions(ls, params)
+
+
+@SERVER.command(MIGRATION_REPORT)
+def migration_report(ls: VllmConfigServer, *args: Any) -> None:
+    """Run by the editor after it applied "Migrate this config…": what is left to decide."""
+    from vllm_config_lsp.lsp.migrate import report_message
+
+    kind, message, detail = report_message(args[0] if args else None)
+    ls.log(detail, types.MessageType.Info)
+    ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
+
+
+@SERVER.feature(DOCUMENT_INFO)
+async def document_info(ls: VllmConfigServer, params: Any) -> dict[str, Any]:
+    """`vllmConfig/documentInfo` (the VS Code status bar; see `lsp_info`)."""
+    from vllm_config_lsp.lsp.info import document_info
+
+    return await document_info(ls, params)
+
+
+@SERVER.feature(
+    types.TEXT_DOCUMENT_COMPLETION,
+    types.CompletionOptions(trigger_characters=[":", '"', " "]),
+)
+async def completion(
+    ls: VllmConfigServer, params: types.CompletionParams
+) -> types.CompletionList | None:
+    from vllm_config_lsp.lsp.completion import complete
+
+    analysis = await ls.current(params.text_document.uri)
+    if analysis is None or analysis.result is None:
+        return None
+    return complete(analysis, params.position, ls.client_capabilities)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_HOVER)
+async def hover(ls: VllmConfigServer, params: types.HoverParams) -> types.Hover | None:
+    from vllm_config_lsp.lsp.hover import hover as hover_request
+
+    return await hover_request(ls, params, RULE_DOCS_URL)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+async def document_symbol(
+    ls: VllmConfigServer, params: types.DocumentSymbolParams
+) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
+    from vllm_config_lsp.lsp.symbols import symbols
+
+    analysis = await ls.current(params.text_document.uri)
+    if analysis is None or analysis.result is None:
+        return None
+    return symbols(analysis, ls.client_capabilities)
+
+
+def serve(
+    *,
+    tcp: bool = False,
+    host: str = "127.0.0.1",
+    port: int = 2087,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+) -> None:
+    """The server loop (stdout is the protocol channel: Python logging goes to stderr).
+    `vllm-config-lsp` enters through `lsp.bootstrap.serve`, which may have answered
+    `initialize` already and passes the stdin/stdout pygls must use (default: sys's)."""
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    if tcp:
+        SERVER.start_tcp(host, port)
+    else:
+        SERVER.start_io(stdin, stdout)

@@ -1,0 +1,134 @@
+"""The server's settings (section `vllmConfig`), read leniently from whatever the client sends.
+
+Clients deliver settings three ways: `initializationOptions` (often wrapped as
+`{"vllmConfig": {…}}` or `{"settings": {…}}`), `workspace/configuration` answers, and
+`workspace/didChangeConfiguration` payloads (Neovim pushes them, VS Code sends nothing and
+expects a pull). A wrong value is reported and replaced by its default: a typo in a setting
+must never stop the server from checking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vllm_config_lsp.sources.association import AssociationSettings
+
+SECTION = "vllmConfig"
+DEFAULT_DEBOUNCE_MS = 200
+#: `severityOverrides` values; "off" drops the code's diagnostics.
+LEVELS = ("error", "warning", "information", "hint", "off")
+
+
+@dataclass(frozen=True)
+class Settings:
+    #: Any spelling of a release (`0.10`, `v0.11.0rc1`); None or "auto": decided per file.
+    vllm_version: str | None = None
+    associations: AssociationSettings = field(default_factory=AssociationSettings)
+    debounce_ms: int = DEFAULT_DEBOUNCE_MS
+    severity_overrides: Mapping[str, str] = field(default_factory=dict)
+    disabled_codes: frozenset[str] = frozenset()
+    #: Folders holding models as `DIR/<org>/<name>/config.json` (`model_files.find_folder`),
+    #: as written: `~` and relative paths are resolved by the server (`model_folders`).
+    model_dirs: tuple[str, ...] = ()
+
+    @property
+    def ignored_codes(self) -> set[str]:
+        """Codes whose rules do not run at all (so their suppressions are not "unused")."""
+        off = {code for code, level in self.severity_overrides.items() if level == "off"}
+        return set(self.disabled_codes) | off
+
+
+def unwrap(raw: Any) -> Any:
+    """The `vllmConfig` object inside the common wrappers, or `raw` itself."""
+    for _ in range(2):
+        if isinstance(raw, Mapping):
+            for key in (SECTION, "settings"):
+                if isinstance(raw.get(key), Mapping):
+                    raw = raw[key]
+                    break
+    return raw
+
+
+def parse(raw: Any, problems: list[str]) -> Settings:
+    """Settings from a client payload; every value that cannot be used lands in `problems`."""
+    raw = unwrap(raw)
+    if raw is None:
+        return Settings()
+    if not isinstance(raw, Mapping):
+        problems.append(f"{SECTION}: expected an object, got {type(raw).__name__}")
+        return Settings()
+    version = raw.get("vllmVersion")
+    if version is not None and not isinstance(version, str):
+        problems.append("vllmVersion: expected a string like '0.33.0'")
+        version = None
+    if isinstance(version, str) and version.strip().lower() not in ("", "auto"):
+        from vllm_config_lsp.vllm.catalogue import available_versions, nearest_release
+
+        if nearest_release(version) is None:
+            known = ", ".join(available_versions())
+            problems.append(f"vllmVersion: unknown vLLM version {version!r}; known: {known}")
+            version = None
+    assoc = raw.get("associations")
+    if assoc is not None and not isinstance(assoc, Mapping):
+        problems.append("associations: expected an object with `globs` and `exclude`")
+        assoc = None
+    assoc = assoc or {}
+    detection = raw.get("detection", True)
+    if not isinstance(detection, bool):
+        problems.append("detection: expected true or false")
+        detection = True
+    debounce = raw.get("debounceMs", DEFAULT_DEBOUNCE_MS)
+    if isinstance(debounce, bool) or not isinstance(debounce, (int, float)) or debounce < 0:
+        problems.append("debounceMs: expected a number of milliseconds >= 0")
+        debounce = DEFAULT_DEBOUNCE_MS
+    overrides: dict[str, str] = {}
+    raw_overrides = raw.get("severityOverrides") or {}
+    if not isinstance(raw_overrides, Mapping):
+        problems.append("severityOverrides: expected an object {CODE: level}")
+        raw_overrides = {}
+    for code, level in raw_overrides.items():
+        if isinstance(level, str) and level.lower() in LEVELS:
+            overrides[str(code).upper()] = level.lower()
+        else:
+            problems.append(f"severityOverrides.{code}: expected one of {', '.join(LEVELS)}")
+    return Settings(
+        vllm_version=version or None,
+        associations=AssociationSettings(
+            globs=_strings(assoc.get("globs"), "associations.globs", problems),
+            exclude=_strings(assoc.get("exclude"), "associations.exclude", problems),
+            detection=detection,
+        ),
+        debounce_ms=int(debounce),
+        severity_overrides=overrides,
+        disabled_codes=frozenset(
+            code.upper() for code in _strings(raw.get("disabledCodes"), "disabledCodes", problems)
+        ),
+        model_dirs=tuple(
+            d.strip() for d in _strings(raw.get("modelDirs"), "modelDirs", problems) if d.strip()
+        ),
+    )
+
+
+def model_folders(settings: Settings, root: str | None) -> tuple[Path, ...]:
+    """`modelDirs` as folders: `~` expanded, relative ones taken from the workspace root."""
+    out = []
+    for written in settings.model_dirs:
+        folder = Path(written).expanduser()
+        if not folder.is_absolute() and root:
+            folder = Path(root) / folder
+        out.append(folder)
+    return tuple(out)
+
+
+def _strings(value: Any, name: str, problems: list[str]) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    problems.append(f"{name}: expected a list of strings")
+    return ()

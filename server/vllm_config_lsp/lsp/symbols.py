@@ -1,0 +1,103 @@
+"""Document symbols (the outline): one symbol per top-level key, with the fields of
+mapping-valued flags nested under it, wherever they are written (YAML mapping, JSON string).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from vllm_config_lsp.document.value_tree import ValueNode
+from vllm_config_lsp.document.yaml_edits import content_end
+from vllm_config_lsp.lsp.positions import Positions
+
+if TYPE_CHECKING:
+    from vllm_config_lsp.lsp.server import Analysis
+
+#: Nesting shown in the outline; deeper config trees are rare and only add noise.
+MAX_DEPTH = 4
+
+
+def symbols(
+    analysis: Analysis, capabilities: types.ClientCapabilities
+) -> list[types.DocumentSymbol] | list[types.SymbolInformation]:
+    model = analysis.result.model if analysis.result else None
+    if model is None:
+        return []
+    positions = analysis.positions
+    trees = {
+        id(value.use.token.pair): value.tree
+        for value in model.values
+        if value.tree is not None and value.use.token.pair is not None
+    }
+    out: list[types.DocumentSymbol] = []
+    for pair in model.pairs:
+        key_start, key_end = pair.key_node.start_mark.index, pair.key_node.end_mark.index
+        end = max(key_end, content_end(model.text, pair.value_node))
+        tree = trees.get(id(pair))
+        out.append(
+            types.DocumentSymbol(
+                name=pair.key or "(empty key)",
+                kind=types.SymbolKind.Object
+                if tree and tree.entries
+                else types.SymbolKind.Property,
+                range=positions.range(key_start, end),
+                selection_range=positions.range(key_start, key_end),
+                detail=None if tree and tree.entries else _detail(pair.value),
+                children=_children(positions, tree, key_start, end, 1) if tree else None,
+            )
+        )
+    document = capabilities.text_document.document_symbol if capabilities.text_document else None
+    if document and document.hierarchical_document_symbol_support:
+        return out
+    return _flat(analysis.uri, out)
+
+
+def _children(
+    positions: Positions, tree: ValueNode, start: int, end: int, depth: int
+) -> list[types.DocumentSymbol] | None:
+    if not tree.entries or depth > MAX_DEPTH:
+        return None
+    out = []
+    for entry in tree.entries:
+        # entries of a value without inner positions span the whole value: no outline there
+        if entry.key_end <= entry.key_start or not start <= entry.key_start < entry.key_end <= end:
+            continue
+        entry_end = max(entry.key_end, entry.end, entry.value.end)
+        out.append(
+            types.DocumentSymbol(
+                name=entry.key,
+                kind=types.SymbolKind.Object if entry.value.entries else types.SymbolKind.Field,
+                range=positions.range(entry.key_start, min(entry_end, end)),
+                selection_range=positions.range(entry.key_start, entry.key_end),
+                detail=_detail(entry.value.value),
+                children=_children(positions, entry.value, entry.key_start, end, depth + 1),
+            )
+        )
+    return out or None
+
+
+def _detail(value: object) -> str | None:
+    if isinstance(value, (dict, list)):
+        return None
+    text = str(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _flat(
+    uri: str, tree: Sequence[types.DocumentSymbol], container: str | None = None
+) -> list[types.SymbolInformation]:
+    out = []
+    for symbol in tree:
+        out.append(
+            types.SymbolInformation(
+                name=symbol.name,
+                kind=symbol.kind,
+                location=types.Location(uri=uri, range=symbol.range),
+                container_name=container,
+            )
+        )
+        out.extend(_flat(uri, symbol.children or [], symbol.name))
+    return out

@@ -1,0 +1,122 @@
+"""The scheduler's token and sequence limits contradict each other or `max-model-len`.
+
+## What vLLM does
+`SchedulerConfig.verify_max_model_len` (vllm/config/scheduler.py:317-362), run when the
+engine config is built, refuses, in this order:
+- with chunked prefill off, `max_num_batched_tokens` below `max_model_len` (a prompt
+  longer than one batch could never be scheduled);
+- `max_num_batched_tokens` below `max_num_seqs` (every running sequence needs at least one
+  token slot per step);
+- `max_num_active_seqs` above `max_num_seqs`;
+- `long_prefill_token_threshold` above `max_model_len` (no prompt could ever be "long").
+
+The defaults of these fields come from the model (`max_model_len`, whether chunked prefill
+is on) and from the platform and usage context (`max_num_seqs`,
+`max_num_batched_tokens`), and vLLM picks them so that they agree. So this rule compares
+only values the file sets itself. Encoder-decoder models (Whisper) switch chunked prefill
+off and reset the threshold to 0 whatever the file says.
+
+## Example
+```yaml
+model: meta-llama/Llama-3.1-8B-Instruct
+max-num-seqs: 512
+max-num-batched-tokens: 256
+```
+
+## Fixed
+```yaml
+model: meta-llama/Llama-3.1-8B-Instruct
+max-num-seqs: 256
+max-num-batched-tokens: 8192
+```
+"""
+
+from collections.abc import Iterator
+
+from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.rules._engine import error, given, given_field, is_int
+from vllm_config_lsp.vllm.config_model import ConfigModel
+
+CODE = "VC311"
+NAME = "scheduler-limits"
+VLLM_SOURCE = "vllm/config/scheduler.py:332"
+CATALOGUE = (
+    "sched.batched_vs_model_len",
+    "sched.batched_vs_seqs",
+    "sched.active_vs_seqs",
+    "sched.long_prefill_vs_len",
+)
+
+MODEL_LEN_SOURCE = "vllm/config/scheduler.py:322"
+ACTIVE_SOURCE = "vllm/config/scheduler.py:342"
+LONG_PREFILL_SOURCE = "vllm/config/scheduler.py:356"
+CLASS = "SchedulerConfig"
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    batched = given_field(model, CLASS, "max_num_batched_tokens")
+    seqs = given_field(model, CLASS, "max_num_seqs")
+    active = given_field(model, CLASS, "max_num_active_seqs")
+    threshold = given_field(model, CLASS, "long_prefill_token_threshold")
+    chunked = given_field(model, CLASS, "enable_chunked_prefill")
+    model_len = given(model, "max-model-len")
+    if model_len is not None and not (is_int(model_len.value) and model_len.value > 0):
+        model_len = None  # `auto` / -1: the model decides
+    if batched is not None and is_int(batched.value):
+        if (
+            chunked is not None
+            and chunked.value is False
+            and model_len is not None
+            and batched.value < model_len.value
+        ):
+            yield error(
+                CODE,
+                batched,
+                f"max_num_batched_tokens ({batched.value}) is smaller than "
+                f"max_model_len ({model_len.value}). This effectively limits the "
+                "maximum sequence length to max_num_batched_tokens and makes vLLM "
+                "reject longer sequences. Please increase max_num_batched_tokens or "
+                f"decrease max_model_len (or keep chunked prefill on: "
+                f"`{chunked.label}` turns it off).",
+                MODEL_LEN_SOURCE,
+            )
+            return
+        if seqs is not None and is_int(seqs.value) and batched.value < seqs.value:
+            yield error(
+                CODE,
+                batched,
+                f"max_num_batched_tokens ({batched.value}) must be greater than or equal "
+                f"to max_num_seqs ({seqs.value}). Raise `{batched.label}` or lower "
+                f"`{seqs.label}`.",
+                VLLM_SOURCE,
+            )
+            return
+    if (
+        active is not None
+        and seqs is not None
+        and is_int(active.value)
+        and is_int(seqs.value)
+        and active.value > seqs.value
+    ):
+        yield error(
+            CODE,
+            active,
+            f"max_num_active_seqs ({active.value}) cannot be greater than max_num_seqs "
+            f"({seqs.value}). Lower `{active.label}` or raise `{seqs.label}`.",
+            ACTIVE_SOURCE,
+        )
+        return
+    if (
+        threshold is not None
+        and model_len is not None
+        and is_int(threshold.value)
+        and threshold.value > model_len.value
+    ):
+        yield error(
+            CODE,
+            threshold,
+            f"long_prefill_token_threshold ({threshold.value}) cannot be greater than the "
+            f"max_model_len ({model_len.value}). Lower `{threshold.label}` (0 lets vLLM "
+            "choose) or raise max_model_len.",
+            LONG_PREFILL_SOURCE,
+        )

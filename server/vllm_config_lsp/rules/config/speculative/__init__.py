@@ -1,0 +1,1 @@
+"""Rules transcribed from vllm/config/speculative.py."""

@@ -1,0 +1,155 @@
+"""Watermarking combined with a speculative-decoding setup it cannot watermark.
+
+## What vLLM does
+With both `watermark-config` and speculative decoding, `VllmConfig._check_supports_watermarking`
+(vllm/config/vllm.py:1344-1402), run when the engine config is built, refuses in this
+order: `draft_sample_method` other than `probabilistic` (the default is `greedy`, so it
+must be set), `rejection_sample_method` other than `standard`, `parallel_drafting` with a
+method other than `dflash`/`dspark`, a method other than `dflash`, `dspark`, `eagle`,
+`eagle3`, `mtp`, and finally an algorithm that cannot watermark draft tokens (`gumbel`,
+the default; only `dual_key_gumbel` can) unless `allow_target_only_watermarking` is set.
+Draft tokens must be sampled with the same keyed randomness as target tokens, or the
+watermark is lost on every accepted draft. A method left unset is detected from the draft
+checkpoint, so the method checks apply only to a method the file names.
+
+## Example
+```yaml
+model: meta-llama/Llama-3.1-8B-Instruct
+watermark-config:
+  key: 42
+  algorithm: dual_key_gumbel
+speculative-config:
+  method: eagle3
+  model: yuhuili/EAGLE3-LLaMA3.1-Instruct-8B
+  num_speculative_tokens: 3
+```
+
+## Fixed
+```yaml
+model: meta-llama/Llama-3.1-8B-Instruct
+watermark-config:
+  key: 42
+  algorithm: dual_key_gumbel
+speculative-config:
+  method: eagle3
+  model: yuhuili/EAGLE3-LLaMA3.1-Instruct-8B
+  num_speculative_tokens: 3
+  draft_sample_method: probabilistic
+```
+"""
+
+from collections.abc import Iterator
+
+from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.rules._engine import Given, error, given, json_given, replace
+from vllm_config_lsp.vllm.config_model import ConfigModel
+
+CODE = "VC330"
+NAME = "watermark-speculative"
+VLLM_SOURCE = "vllm/config/vllm.py:1361"
+CATALOGUE = (
+    "vllm.wm.draft_sample",
+    "vllm.wm.rejection",
+    "vllm.wm.parallel",
+    "vllm.wm.method",
+    "vllm.wm.algorithm_spec",
+)
+
+REJECTION_SOURCE = "vllm/config/vllm.py:1366"
+PARALLEL_SOURCE = "vllm/config/vllm.py:1374"
+METHOD_SOURCE = "vllm/config/vllm.py:1384"
+ALGORITHM_SOURCE = "vllm/config/vllm.py:1397"
+SPEC = "speculative-config"
+WATERMARK = "watermark-config"
+METHODS = ("dflash", "dspark", "eagle", "eagle3", "mtp")
+
+
+def _speculative_anchor(model: ConfigModel) -> Given | None:
+    """Where the file turns speculative decoding on, or None when it does not."""
+    for flag in (SPEC, "spec-method", "spec-model", "spec-tokens"):
+        found = given(model, flag)
+        if found is not None and found.value is not None:
+            return found
+    return None
+
+
+def _method(model: ConfigModel) -> Given | None:
+    written = json_given(model, SPEC, "method") or given(model, "spec-method")
+    if written is None or not isinstance(written.value, str):
+        return None
+    mtp_types = model.catalogue.value_sets.get("mtp_model_types")
+    if mtp_types is not None and written.value in mtp_types:
+        return Given("mtp", written.where, written.label, written.pair)
+    return written
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    watermark = given(model, WATERMARK)
+    spec = _speculative_anchor(model)
+    if watermark is None or not isinstance(watermark.value, dict) or spec is None:
+        return
+    if model.flag(SPEC) is not None and model.json_tree(SPEC) is None:
+        return  # the speculative config itself is refused first
+    draft = json_given(model, SPEC, "draft_sample_method")
+    if draft is None or draft.value != "probabilistic":
+        current = draft.value if draft is not None else "greedy (the default)"
+        yield error(
+            CODE,
+            draft or spec,
+            "Speculative decoding with watermarking requires "
+            f"draft_sample_method='probabilistic' (got {current}). Add "
+            "`draft_sample_method: probabilistic` to speculative-config.",
+            VLLM_SOURCE,
+            [replace(model, draft, "probabilistic", "Use `probabilistic`") if draft else None],
+        )
+        return
+    rejection = json_given(model, SPEC, "rejection_sample_method")
+    if rejection is not None and rejection.value != "standard":
+        yield error(
+            CODE,
+            rejection,
+            "Speculative decoding with watermarking requires rejection_sample_method='standard'.",
+            REJECTION_SOURCE,
+            [replace(model, rejection, "standard", "Use `standard`")],
+        )
+        return
+    method = _method(model)
+    parallel = json_given(model, SPEC, "parallel_drafting")
+    if (
+        method is not None
+        and parallel is not None
+        and parallel.value is True
+        and method.value not in ("dflash", "dspark")
+    ):
+        yield error(
+            CODE,
+            parallel,
+            "Parallel speculative drafting is not supported with watermarking.",
+            PARALLEL_SOURCE,
+        )
+        return
+    if method is not None and method.value not in METHODS:
+        yield error(
+            CODE,
+            method,
+            "Watermarking supports only dflash, dspark, eagle, eagle3 and mtp speculative "
+            f"decoding (got `{method.value}`).",
+            METHOD_SOURCE,
+        )
+        return
+    algorithm = json_given(model, WATERMARK, "algorithm")
+    name = algorithm.value if algorithm is not None else "gumbel"
+    allow = json_given(model, WATERMARK, "allow_target_only_watermarking")
+    if name == "dual_key_gumbel" or (allow is not None and allow.value is True):
+        return
+    yield error(
+        CODE,
+        algorithm or watermark,
+        f"The '{name}' watermarking algorithm does not support speculative decoding. Set "
+        "allow_target_only_watermarking=true to leave draft tokens unwatermarked (or use "
+        "`algorithm: dual_key_gumbel`).",
+        ALGORITHM_SOURCE,
+        [replace(model, algorithm, "dual_key_gumbel", "Use `dual_key_gumbel`")]
+        if algorithm is not None
+        else [],
+    )

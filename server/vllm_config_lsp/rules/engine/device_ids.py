@@ -1,0 +1,77 @@
+"""`device-ids` repeats a device or mixes integer indices with UUIDs.
+
+## What vLLM does
+`--device-ids` is split on commas; all-digit parts become integers, the rest stay strings
+(UUIDs such as `GPU-8a3c…`). `EngineArgs._resolve_device_ids` then refuses duplicates
+(`--device-ids must not contain duplicates: [0, 1, 1]`) and a mix of integers and
+UUIDs (`--device-ids must not mix integer IDs and UUIDs`)
+(vllm/engine/arg_utils.py:2149-2158), while the engine config is built. Each listed device
+gets one worker, so a repeated one would get two, and integer indices are read relative
+to `CUDA_VISIBLE_DEVICES` while UUIDs are absolute, so the two cannot be combined.
+
+## Example
+```yaml
+model: Qwen/Qwen2.5-7B-Instruct
+tensor-parallel-size: 2
+device-ids: 2,2
+```
+
+## Fixed
+```yaml
+model: Qwen/Qwen2.5-7B-Instruct
+tensor-parallel-size: 2
+device-ids: 2,3
+```
+"""
+
+from collections.abc import Iterator
+
+from vllm_config_lsp.findings import Finding, Severity
+from vllm_config_lsp.rules._frontend import args
+from vllm_config_lsp.rules.support import finding
+from vllm_config_lsp.vllm.config_model import ConfigModel
+
+CODE = "VC513"
+NAME = "device-ids"
+VLLM_SOURCE = "vllm/engine/arg_utils.py:2151"
+CATALOGUE = ("cli.device_ids.dupes", "cli.device_ids.mixed")
+
+MIXED_SOURCE = "vllm/engine/arg_utils.py:2158"
+
+
+def parse_ids(text: str) -> list[int | str]:
+    """The `type=` lambda of `--device-ids` (vllm/engine/arg_utils.py:1196-1199)."""
+    parts = (part.strip() for part in text.split(","))
+    return [int(part) if part.isdigit() else part for part in parts]
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    a = args(model, "device-ids")
+    if a is None:
+        return
+    given = a["device_ids"]
+    if not given.explicit or not isinstance(given.value, str):
+        return
+    ids = parse_ids(given.value)
+    if not ids:
+        return
+    if len(set(ids)) != len(ids):
+        repeated = sorted({str(i) for i in ids if ids.count(i) > 1})
+        yield finding(
+            CODE,
+            Severity.ERROR,
+            given.where,
+            f"--device-ids must not contain duplicates: {ids}. Each device is listed once; "
+            f"{', '.join(repeated)} appear{'s' if len(repeated) == 1 else ''} more than once.",
+            source=VLLM_SOURCE,
+        )
+        return
+    if any(isinstance(i, str) for i in ids) and not all(isinstance(i, str) for i in ids):
+        yield finding(
+            CODE,
+            Severity.ERROR,
+            given.where,
+            "--device-ids must not mix integer IDs and UUIDs: use only indices (e.g. `0,1`) "
+            "or only UUIDs.",
+            source=MIXED_SOURCE,
+        )

@@ -1,0 +1,48 @@
+"""A value inside a JSON-valued config has the wrong type or is not an allowed value.
+
+## What vLLM does
+vLLM validates JSON configs with pydantic (lax mode: `"12"` is accepted for a number, `1` is
+not accepted for text) and stops with pydantic's message, e.g. `Input should be a valid
+integer` or `Input should be 'binary' or 'unpacked'`.
+
+## Example
+```yaml
+model: Qwen/Qwen3-8B
+compilation-config:
+  compile_cache_save_format: zip
+```
+
+## Fixed
+```yaml
+model: Qwen/Qwen3-8B
+compilation-config:
+  compile_cache_save_format: binary
+```
+"""
+
+from collections.abc import Iterator
+
+from vllm_config_lsp.findings import Finding, Severity
+from vllm_config_lsp.rules.config.utils.out_of_range import BOUND_KINDS
+from vllm_config_lsp.rules.support import field_issues, field_path, finding
+from vllm_config_lsp.vllm.config_model import ConfigModel
+
+CODE = "VC206"
+NAME = "field-type"
+VLLM_SOURCE = "vllm/engine/arg_utils.py:369"
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    other = BOUND_KINDS | {"unexpected_keyword_argument", "missing"}
+    for value, issue in field_issues(model, other, exclude=True):
+        node = issue.node
+        if node is None:
+            continue
+        location = field_path(value.spec.name, issue.path)
+        yield finding(
+            CODE,
+            Severity.ERROR,
+            (node.start, node.end),
+            f"{issue.message} (`{location}`, got {node.value!r})",
+            source=VLLM_SOURCE,
+        )

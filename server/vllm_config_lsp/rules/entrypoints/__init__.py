@@ -1,0 +1,1 @@
+"""Rules transcribed from vllm/entrypoints/: the serve command and the API server's arguments."""

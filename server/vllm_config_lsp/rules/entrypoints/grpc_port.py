@@ -1,0 +1,113 @@
+"""`grpc-port` is combined with settings that cannot go with it, or is out of range.
+
+## What vLLM does
+`validate_grpc_port_arg` checks `--grpc-port` right after argparse
+(vllm/entrypoints/common/cli_args.py:480-510), in this order:
+- `--grpc` too: `--grpc and --grpc-port are mutually exclusive.` (`--grpc` is the Python
+  gRPC server on `--port`; `--grpc-port` adds the Rust frontend's gRPC services);
+- `VLLM_USE_RUST_FRONTEND=1` not set (an environment variable, not checked here);
+- `headless`, or `api-server-count` 0 or less: `--grpc-port requires a Rust frontend;
+  remove --headless and non-positive --api-server-count`;
+- `data-parallel-multi-port-external-lb`: `--grpc-port is incompatible with
+  --data-parallel-multi-port-external-lb: its frontends would share the same gRPC port`;
+- a port outside 0-65535: `--grpc-port must be between 0 and 65535`;
+- the same port as `port` (HTTP over TCP, no `uds`): `--grpc-port must differ from --port
+  when HTTP uses TCP`.
+
+## Example
+```yaml
+model: Qwen/Qwen2.5-7B-Instruct
+grpc: true
+grpc-port: 50051
+```
+
+## Fixed
+```yaml
+model: Qwen/Qwen2.5-7B-Instruct
+grpc-port: 50051
+```
+"""
+
+from collections.abc import Iterator
+
+from vllm_config_lsp.findings import Finding, Severity
+from vllm_config_lsp.rules._frontend import Arg, args
+from vllm_config_lsp.rules.support import finding
+from vllm_config_lsp.vllm.config_model import ConfigModel
+
+CODE = "VC508"
+NAME = "grpc-port"
+VLLM_SOURCE = "vllm/entrypoints/common/cli_args.py:486"
+CATALOGUE = (
+    "serve.grpc_both",
+    "serve.grpc_port.headless",
+    "serve.grpc_port.multiport",
+    "serve.grpc_port.range",
+    "serve.grpc_port.clash",
+)
+
+SOURCE = "vllm/entrypoints/common/cli_args.py:{}"
+
+
+def _problem(a: dict[str, Arg]) -> tuple[str, int] | None:
+    """(message, source line) of the first check vLLM fails."""
+    get = {k: v.value for k, v in a.items()}
+    count = get["api_server_count"]
+    port = get["grpc_port"]
+    if get["grpc"]:
+        return (
+            "--grpc and --grpc-port are mutually exclusive. Use --grpc --port for the "
+            "Python gRPC server, or VLLM_USE_RUST_FRONTEND=1 with --grpc-port for the "
+            "Rust frontend. Keep only one of `grpc` and `grpc-port`.",
+            486,
+        )
+    if get["headless"] or (isinstance(count, int) and count <= 0):
+        return (
+            "--grpc-port requires a Rust frontend; remove --headless and non-positive "
+            "--api-server-count",
+            496,
+        )
+    if get["data_parallel_multi_port_external_lb"]:
+        return (
+            "--grpc-port is incompatible with --data-parallel-multi-port-external-lb: its "
+            "frontends would share the same gRPC port",
+            501,
+        )
+    if not isinstance(port, int):
+        return None
+    if not 0 <= port <= 65535:
+        return "--grpc-port must be between 0 and 65535", 507
+    if port != 0 and port == get["port"] and not get["uds"]:
+        return (
+            f"--grpc-port must differ from --port when HTTP uses TCP (both are {port}).",
+            509,
+        )
+    return None
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    a = args(
+        model,
+        "grpc-port",
+        "grpc",
+        "headless",
+        "api-server-count",
+        "data-parallel-multi-port-external-lb",
+        "port",
+        "uds",
+    )
+    if a is None or a["grpc_port"].value is None:
+        return
+    problem = _problem(a)
+    if problem is None:
+        return
+    message, line = problem
+    removal = a["grpc_port"].removal(model, "Remove `grpc-port`")
+    yield finding(
+        CODE,
+        Severity.ERROR,
+        a["grpc_port"].where,
+        message,
+        source=SOURCE.format(line),
+        fixes=[removal] if removal and line != 509 else [],
+    )

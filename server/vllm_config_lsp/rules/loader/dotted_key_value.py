@@ -1,0 +1,79 @@
+"""A dotted key (`compilation-config.x: …`) whose value vLLM does not read as written.
+
+## What vLLM does
+`compilation-config.x: v` becomes the two arguments `--compilation-config.x v`, and the
+dotted-key code takes *the next argument* as the value (argparse_utils.py:466). `true` emits
+no value at all, so the next flag in the file (e.g. `--port`) is swallowed as the value — or,
+at the end of the file, vLLM crashes with an `IndexError`; `false` is dropped; a YAML list
+gives one argument per item, so only the first item is taken. Write the value as text.
+
+## Example
+```yaml
+model: Qwen/Qwen3-8B
+compilation-config.cudagraph_mm_encoder: true
+port: 8000
+```
+
+## Fixed
+```yaml
+model: Qwen/Qwen3-8B
+compilation-config.cudagraph_mm_encoder: "true"
+port: 8000
+```
+"""
+
+import json
+from collections.abc import Iterator
+
+from yaml.nodes import SequenceNode
+
+from vllm_config_lsp.findings import Finding, Severity
+from vllm_config_lsp.rules.support import finding, quote_fix, span
+from vllm_config_lsp.vllm.config_model import ConfigModel
+
+CODE = "VC109"
+NAME = "dotted-key-value"
+VLLM_SOURCE = "vllm/utils/argparse_utils.py:466"
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    for event in model.events:
+        pair = event.pair
+        if pair is None or event.kind not in ("dotted-ate-next", "dotted-missing-value"):
+            continue
+        text = json.dumps(pair.value)
+        if event.kind == "dotted-ate-next":
+            message = (
+                f"`{pair.key}: {model.text[span(pair.value_node)[0] : span(pair.value_node)[1]]}` "
+                f"gives vLLM the bare argument `--{pair.key}`, which takes the next argument "
+                f"(`{event.detail}`) as its value"
+            )
+        else:
+            message = (
+                f"`--{pair.key}` has no value (`true` emits the bare key) and is the last "
+                "argument: vLLM crashes with IndexError"
+            )
+        yield finding(
+            CODE,
+            Severity.ERROR,
+            span(pair.value_node),
+            message + ". Write the value as text",
+            source=VLLM_SOURCE,
+            fixes=[quote_fix(model, pair.value_node, text, f"Write `{text}` as text")],
+        )
+    for pair in model.pairs:
+        node = pair.value_node
+        if "." not in pair.key or not isinstance(node, SequenceNode) or len(node.value) == 0:
+            continue
+        text = json.dumps(pair.value)
+        first = model.text[span(node.value[0])[0] : span(node.value[0])[1]]
+        yield finding(
+            CODE,
+            Severity.ERROR,
+            span(node),
+            f"a YAML list under a dotted key becomes one argument per item: vLLM reads "
+            f'`--{pair.key} {first}` (not a list: "Input should be a valid array") '
+            "and the other items are stray arguments. Write the list as a JSON string",
+            source=VLLM_SOURCE,
+            fixes=[quote_fix(model, node, text, f"Write the list as the JSON string '{text}'")],
+        )

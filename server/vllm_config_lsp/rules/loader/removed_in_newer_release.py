@@ -1,0 +1,69 @@
+"""A flag this release accepts but a newer vLLM release removes: the config breaks on upgrade.
+
+## What vLLM does
+Each release refuses the options earlier ones removed (`unrecognized arguments: --swap-space`)
+and the config fields they dropped (`Unexpected keyword argument`). A config checked against
+an older release (by its `# vllm-config: version=` comment, the installed vLLM or the image
+tag) is fine today, but the upgrade will stop it at start. The message names the release
+that removes the key and what to write instead; `vllm-config-lsp check --migrate-to X`
+(or the editor's "Migrate this config to vLLM X") applies the known renames and removals.
+
+## Example
+```yaml
+# vllm-config: version=0.17
+model: Qwen/Qwen3-8B
+swap-space: 4
+```
+
+## Fixed
+```yaml
+# vllm-config: version=0.17
+model: Qwen/Qwen3-8B
+```
+"""
+
+from collections.abc import Iterator
+
+from vllm_config_lsp.findings import Finding, Severity
+from vllm_config_lsp.rules._versioned import (
+    field_reported_elsewhere,
+    field_uses,
+    flag_reported_elsewhere,
+)
+from vllm_config_lsp.rules.support import finding, span
+from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.flag_history import Change, newer_change_field, newer_change_flag
+
+CODE = "VC120"
+NAME = "removed-in-newer-release"
+#: About the releases' history (schemas/), not one line of one release.
+VLLM_SOURCE = None
+
+
+def _message(key: str, change: Change, release: str) -> str:
+    return (
+        f"`{key}` is {change.message} (this file is checked against vLLM {release}); "
+        "it will stop the start after an upgrade"
+    )
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    release = model.catalogue.version
+    for use in model.result.uses:
+        pair = use.token.pair
+        if pair is None or not use.token.is_key:
+            continue
+        option = use.option_string[2:] if use.option_string.startswith("--") else None
+        change = newer_change_flag(option, release) if option else None
+        if change is None or flag_reported_elsewhere(model, option or "", use.spec.deprecated):
+            continue  # VC121 (renamed) or VC110 (deprecated) names the removal too
+        message = _message(pair.key, change, release)
+        yield finding(CODE, Severity.INFO, span(pair.key_node), message, source=None)
+    for field in field_uses(model):  # nested classes too (`pass_config` fields)
+        field_change = newer_change_field(field.class_name, field.name, release)
+        if field_change is None or field_reported_elsewhere(model, field.class_name, field.name):
+            continue  # VC121 (renamed) or VC122 (deprecated) names the removal too
+        where = (field.entry.key_start, field.entry.key_end)
+        yield finding(
+            CODE, Severity.INFO, where, _message(field.where, field_change, release), source=None
+        )

@@ -1,0 +1,114 @@
+"""A key is not a `vllm serve` flag (misspelt, removed, or a short alias like `tp`).
+
+## What vLLM does
+Every key becomes `--key`; argparse rejects what no option matches with
+`unrecognized arguments: --key` and vLLM exits. Short aliases (`-tp`) cannot be used as keys
+(`tp:` becomes `--tp`). Flags removed in recent releases are named with their replacement.
+A key whose value is `false` never reaches argparse (vLLM drops it), so it is only a warning.
+
+## Example
+```yaml
+model: Qwen/Qwen3-8B
+tensor-paralel-size: 2
+```
+
+## Fixed
+```yaml
+model: Qwen/Qwen3-8B
+tensor-parallel-size: 2
+```
+"""
+
+from collections.abc import Iterator
+
+from vllm_config_lsp.findings import Finding, Fix, Severity
+from vllm_config_lsp.rules.support import (
+    closest,
+    finding,
+    remove_pair_fix,
+    rename_key_fix,
+    span,
+    spell_like,
+)
+from vllm_config_lsp.sources.config_file import Pair
+from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.flag_history import loader_since, removed_flag
+
+CODE = "VC101"
+NAME = "unknown-flag"
+VLLM_SOURCE = "vllm/utils/argparse_utils.py:182"
+
+
+def _suggestion(model: ConfigModel, key: str) -> str | None:
+    """A short alias written as a key, else the closest long option name."""
+    head = key.split(".", 1)[0]
+    for spec in model.catalogue.flags.values():
+        if "-" + head in spec.options and ("--" + head) not in spec.options:
+            return spec.name
+    names = [o[2:] for o in model.catalogue.option_index if o.startswith("--")]
+    return closest(head.replace("_", "-"), names)
+
+
+def _findings_for(model: ConfigModel, pair: Pair, severity: Severity, tail: str) -> Finding:
+    # Before 0.9 there are no dotted keys: the whole key is the option name.
+    dotted = model.catalogue.loader.dotted_keys
+    key_text = "--" + (pair.key.split(".", 1)[0] if dotted else pair.key).replace("_", "-")
+    message = f"unrecognized arguments: {key_text}"
+    fixes: list[Fix] = []
+    history = removed_flag(key_text[2:], model.catalogue.version)
+    if history is not None:
+        message += f": {history.message}"
+        if history.rename_to:
+            fixes.append(rename_key_fix(model, pair, spell_like(pair.key, history.rename_to)))
+        elif history.suggested:
+            new_key = spell_like(pair.key, history.suggested)
+            fixes.append(rename_key_fix(model, pair, new_key, safe=False))
+    elif not dotted and "." in pair.key and _dotted_option(model, pair.key):
+        head = pair.key.split(".", 1)[0]
+        since = loader_since("dotted_keys", True, model.catalogue.version)
+        message += (
+            f": vLLM {model.catalogue.version} reads a dotted key as one option name (dotted "
+            f"keys work from vLLM {since or '0.9'} on); set `{head}` to a JSON string instead"
+        )
+    else:
+        suggestion = _suggestion(model, pair.key)
+        if suggestion:
+            new_key = spell_like(pair.key, suggestion) + (
+                "." + pair.key.split(".", 1)[1] if "." in pair.key and dotted else ""
+            )
+            message += f": did you mean `{new_key}`?"
+            fixes.append(rename_key_fix(model, pair, new_key, safe=False))
+    removal = remove_pair_fix(model, pair)
+    if removal:
+        fixes.append(removal)
+    return finding(
+        CODE, severity, span(pair.key_node), message + tail, source=VLLM_SOURCE, fixes=fixes
+    )
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    for token in model.result.extras:
+        if token.is_key and token.pair is not None and token.text.startswith("-"):
+            yield _findings_for(model, token.pair, Severity.ERROR, "")
+    for event in model.events:
+        if event.kind == "false-dropped" and event.pair is not None:
+            pair = event.pair
+            head = "--" + pair.key.split(".", 1)[0].replace("_", "-")
+            if head not in model.catalogue.option_index and not _abbreviates(model, head):
+                yield _findings_for(
+                    model,
+                    pair,
+                    Severity.WARNING,
+                    " (vLLM drops `false` values before parsing, so it says nothing)",
+                )
+
+
+def _dotted_option(model: ConfigModel, key: str) -> bool:
+    """`compilation-config.level` starts with an option taking a value (a later release's
+    dotted key)."""
+    spec = model.catalogue.option_index.get("--" + key.split(".", 1)[0].replace("_", "-"))
+    return spec is not None and spec.takes_value
+
+
+def _abbreviates(model: ConfigModel, option: str) -> bool:
+    return any(name.startswith(option) for name in model.catalogue.option_index)

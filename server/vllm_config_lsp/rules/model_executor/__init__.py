@@ -1,0 +1,1 @@
+"""Rules transcribed from vllm/model_executor/: the model registry's architectures."""

@@ -1,0 +1,144 @@
+"""Shared vocabulary of rule modules: spans, spellings, suggestions and standard fixes.
+
+Kept apart from the rules so each rule module reads as "what vLLM checks" and nothing else.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Iterator
+
+from yaml.nodes import Node
+
+from vllm_config_lsp.document.yaml_edits import content_end, remove_lines
+from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
+from vllm_config_lsp.sources.config_file import Pair, Token
+from vllm_config_lsp.vllm.catalogue import FlagSpec
+from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
+from vllm_config_lsp.vllm.pydantic_lax import FieldIssue
+
+
+def span(node: Node) -> tuple[int, int]:
+    return node.start_mark.index, node.end_mark.index
+
+
+def token_span(model: ConfigModel, token: Token) -> tuple[int, int]:
+    """Where a token came from: the key for `--key`, the value node otherwise."""
+    node = token.node
+    if node is None:
+        return 0, 0
+    return node.start_mark.index, content_end(model.text, node)
+
+
+def finding(
+    code: str,
+    severity: Severity,
+    where: tuple[int, int],
+    message: str,
+    *,
+    source: str | None = None,
+    fixes: Iterable[Fix] = (),
+) -> Finding:
+    return Finding(code, severity, where[0], where[1], message, source, tuple(fixes))
+
+
+def spell_like(original: str, flag_name: str) -> str:
+    """Write a flag name in the file's own style: underscores if the key used them."""
+    if "_" in original and "-" not in original:
+        return flag_name.replace("-", "_")
+    return flag_name
+
+
+def closest(word: str, candidates: Iterable[str], cutoff: float = 0.75) -> str | None:
+    found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
+    return found[0] if found else None
+
+
+def flag_by_key(model: ConfigModel, key: str) -> FlagSpec | None:
+    """The flag a top-level key names exactly, spelled either way (no abbreviations)."""
+    head = key.split(".", 1)[0].replace("_", "-")
+    return model.catalogue.option_index.get("--" + head)
+
+
+def rename_key_fix(
+    model: ConfigModel, pair: Pair, new_key: str, *, preferred: bool = True, safe: bool = True
+) -> Fix:
+    start, end = span(pair.key_node)
+    title = f"Rename `{pair.key}` to `{new_key}`"
+    return Fix(title, (TextEdit(start, end, new_key),), safe=safe, preferred=preferred)
+
+
+def remove_pair_fix(
+    model: ConfigModel, pair: Pair, title: str | None = None, *, safe: bool = False
+) -> Fix | None:
+    edit = remove_lines(
+        model.text, pair.key_node.start_mark.index, content_end(model.text, pair.value_node)
+    )
+    if edit is None:
+        return None
+    return Fix(title or f"Remove `{pair.key}`", (edit,), safe=safe)
+
+
+def quote_fix(
+    model: ConfigModel, node: Node, text: str, title: str, *, preferred: bool = True
+) -> Fix:
+    start, end = node.start_mark.index, content_end(model.text, node)
+    return Fix(title, (TextEdit(start, end, _single_quoted(text)),), preferred=preferred)
+
+
+def replace_fix(where: tuple[int, int], new_text: str, *, safe: bool = False) -> Fix:
+    """Replace the offending value by a suggested one (a choice, a method name)."""
+    return Fix(
+        f"Replace with `{new_text}`", (TextEdit(*where, new_text),), safe=safe, preferred=True
+    )
+
+
+def _single_quoted(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def argparse_prefix(spec: FlagSpec) -> str:
+    """How argparse names an option in its errors (`_get_action_name`)."""
+    return f"argument {'/'.join(spec.options)}: "
+
+
+def rename_in_place(text: str, start: int, end: int, old: str, new: str) -> TextEdit | None:
+    """Rename a key inside its span whatever quoting surrounds it (YAML, JSON, escaped JSON)."""
+    at = text.find(old, start, end)
+    if at == -1:
+        return None
+    return TextEdit(at, at + len(old), new)
+
+
+def field_path(flag_name: str, path: list[str]) -> str:
+    return ".".join([flag_name, *path])
+
+
+def dotted_list_spans(model: ConfigModel) -> list[tuple[int, int]]:
+    """Spans of YAML lists under dotted keys: VC109 explains them; other rules skip them."""
+    from yaml.nodes import SequenceNode
+
+    return [
+        span(pair.value_node)
+        for pair in model.pairs
+        if "." in pair.key and isinstance(pair.value_node, SequenceNode)
+    ]
+
+
+def inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(a <= start and end <= b for a, b in spans)
+
+
+def field_issues(
+    model: ConfigModel, kinds: set[str] | None = None, *, exclude: bool = False
+) -> Iterator[tuple[FlagValue, FieldIssue]]:
+    """pydantic errors of every flag, filtered by error kind; dotted-list spans skipped."""
+    skip = dotted_list_spans(model)
+    for value in model.values:
+        for issue in model.field_issues.get(id(value), ()):
+            if kinds is not None and ((issue.kind in kinds) == exclude):
+                continue
+            node = issue.node
+            if node is not None and inside(skip, node.start, node.end):
+                continue
+            yield value, issue

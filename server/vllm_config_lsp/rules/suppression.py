@@ -1,0 +1,325 @@
+"""Suppression comments: `# vllm-config: disable=CODE[,CODE]` and friends.
+
+Three forms, by rule code:
+
+* `key: value  # vllm-config: disable=VC101` covers findings that start on that line; on
+  the line of a key whose value spans several lines (a block mapping, a block-scalar JSON
+  string) it covers the whole entry, because no comment can be written inside a string;
+* `# vllm-config: disable-next-line=VC101` covers the next line the same way;
+* `# vllm-config: disable-file=VC101` anywhere covers the whole file.
+
+Applied by `engine.lint` after every rule ran, so the CLI and the language server honour the
+same comments. A code that suppressed nothing is reported (VC008, unused-suppression), but
+only when its rule ran: `--select`/`--ignore` or an editor's disabled codes must not make
+suppressions look unused. Comments are found outside scalars only (a `#` inside a quoted or
+block string is text), using the node spans of the parsed YAML.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from vllm_config_lsp.document.text_index import TextIndex
+from vllm_config_lsp.document.yaml_edits import content_end
+from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
+from vllm_config_lsp.vllm.config_model import ConfigModel
+
+MAP_TAG = "tag:yaml.org,2002:map"
+
+UNUSED_CODE = "VC008"
+#: Findings that no comment can hide: internal errors, and the suppression report itself.
+UNSUPPRESSIBLE = frozenset({"VC000", UNUSED_CODE})
+
+_DIRECTIVE = re.compile(r"vllm-config\s*:")
+_ITEM = re.compile(
+    r"(?P<kind>disable-next-line|disable-file|disable)\s*=\s*"
+    r"(?P<codes>[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*)?"
+)
+_CODE = re.compile(r"[A-Za-z]+[0-9]+")
+
+
+@dataclass(eq=False)
+class CodeRef:
+    """One code in a suppression comment, with its span (for the unused report's range)."""
+
+    code: str
+    start: int
+    end: int
+    used: bool = False
+
+
+@dataclass(eq=False)
+class Directive:
+    kind: str  # "disable" | "disable-next-line" | "disable-file"
+    line: int
+    #: Span of `disable=…` (removed when all its codes are unused and others remain).
+    start: int
+    end: int
+    codes: list[CodeRef] = field(default_factory=list)
+    comment: Comment | None = None
+
+
+@dataclass(eq=False)
+class Comment:
+    line: int
+    start: int  # the `#` that opens `# vllm-config: …`
+    end: int  # line end
+    directives: list[Directive] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Layout:
+    """What suppression needs to know about the document's structure."""
+
+    index: TextIndex
+    #: Spans in which a `#` is text, not a comment (scalar contents).
+    scalars: list[tuple[int, int]]
+    #: (key line, entry start, entry end) for entries whose value spans several lines.
+    entries: list[tuple[int, int, int]]
+
+    def line(self, offset: int) -> int:
+        return self.index.lsp_position(offset)[0]
+
+    def in_scalar(self, offset: int) -> bool:
+        return any(start <= offset < end for start, end in self.scalars)
+
+    def covering_lines(self, offset: int) -> list[int]:
+        """Lines whose line-end comment covers `offset`: its own line first, then the key
+        lines of enclosing multi-line entries, innermost first."""
+        lines = [self.line(offset)]
+        enclosing = sorted(
+            (entry for entry in self.entries if entry[1] <= offset < entry[2]),
+            key=lambda entry: entry[1],
+            reverse=True,
+        )
+        lines.extend(line for line, _, _ in enclosing if line not in lines)
+        return lines
+
+
+_LAYOUTS: WeakKeyDictionary[ConfigModel, Layout] = WeakKeyDictionary()
+
+
+def layout(model: ConfigModel) -> Layout:
+    """Where the scalars and multi-line entries are (once per model: VC008 and `apply`)."""
+    cached = _LAYOUTS.get(model)
+    if cached is None:
+        cached = _LAYOUTS[model] = _layout(model)
+    return cached
+
+
+def _layout(model: ConfigModel) -> Layout:
+    index = model.index
+    if model.pieces:  # composed entry by entry: each entry's layout is cached with it
+        scalars: list[tuple[int, int]] = []
+        entries: list[tuple[int, int, int]] = []
+        for piece in model.pieces.values():
+            own = piece.cache.get("layout")
+            if own is None:
+                root = MappingNode(MAP_TAG, [(piece.base_key, piece.base_value)])
+                own = piece.cache["layout"] = _walk([root], piece.text, TextIndex(piece.text))
+            at, lines = piece.offset, piece.line
+            scalars.extend((start + at, end + at) for start, end in own[0])
+            entries.extend((line + lines, start + at, end + at) for line, start, end in own[1])
+        return Layout(index, scalars, entries)
+    roots = [model.parsed.root, *model.parsed.extra_documents]
+    scalars, entries = _walk([root for root in roots if root is not None], model.text, index)
+    return Layout(index, scalars, entries)
+
+
+def _walk(
+    roots: list[Node], text: str, index: TextIndex
+) -> tuple[list[tuple[int, int]], list[tuple[int, int, int]]]:
+    scalars: list[tuple[int, int]] = []
+    entries: list[tuple[int, int, int]] = []
+    seen: set[int] = set()
+    todo: list[Node] = list(roots)
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, ScalarNode):
+            start, end = node.start_mark.index, node.end_mark.index
+            if node.style in ("|", ">"):
+                # the header line (`|  # comment`) may hold a comment; the content may not
+                newline = text.find("\n", start, end)
+                start = end if newline == -1 else newline
+            if node.style is not None and end > start:
+                scalars.append((start, end))
+        elif isinstance(node, SequenceNode):
+            todo.extend(node.value)
+        elif isinstance(node, MappingNode):
+            for key, value in node.value:
+                todo.append(key)
+                todo.append(value)
+                key_line = index.lsp_position(key.start_mark.index)[0]
+                end = content_end(text, value)
+                if index.lsp_position(end)[0] > key_line:
+                    entries.append((key_line, key.start_mark.index, end))
+    return scalars, entries
+
+
+def comments(model: ConfigModel, where: Layout | None = None) -> list[Comment]:
+    """Every comment holding a `vllm-config:` directive (one per line)."""
+    text = model.text
+    if "vllm-config" not in text:
+        return []
+    matches = list(_DIRECTIVE.finditer(text))
+    if not matches:  # e.g. only a `version=` marker: no need for the layout (a tree walk)
+        return []
+    where = where or layout(model)
+    found: list[Comment] = []
+    lines: set[int] = set()
+    for match in matches:
+        line = where.line(match.start())
+        if line in lines:
+            continue
+        line_start = where.index.offset_of_lsp(line, 0)
+        if _comment_start(text, line_start, match.start(), where) is None:
+            continue
+        lines.add(line)
+        line_end = where.index.offset_of_lsp(line, 1 << 30)
+        comment = Comment(line, text.rfind("#", line_start, match.start()), line_end)
+        for item in _ITEM.finditer(text, match.end(), line_end):
+            directive = Directive(item.group("kind"), line, item.start(), item.end())
+            directive.comment = comment
+            codes_at = item.start("codes")
+            for code in _CODE.finditer(item.group("codes") or ""):
+                directive.codes.append(
+                    CodeRef(code.group().upper(), codes_at + code.start(), codes_at + code.end())
+                )
+            comment.directives.append(directive)
+        found.append(comment)
+    return found
+
+
+def _comment_start(text: str, line_start: int, before: int, where: Layout) -> int | None:
+    """The `#` opening the line's comment when offset `before` lies inside one."""
+    at = line_start
+    while True:
+        at = text.find("#", at, before)
+        if at == -1:
+            return None
+        if (at == line_start or text[at - 1] in " \t") and not where.in_scalar(at):
+            return at
+        at += 1
+
+
+def apply(model: ConfigModel, findings: list[Finding], ran: set[str]) -> list[Finding]:
+    """Drop suppressed findings; report unused codes of rules that ran (when VC008 ran)."""
+    found = comments(model)
+    if not found:
+        return findings
+    where = layout(model)
+    directives = [d for comment in found for d in comment.directives]
+    kept: list[Finding] = []
+    for item in findings:
+        if item.code in UNSUPPRESSIBLE or not _suppressed(item, directives, where):
+            kept.append(item)
+    if UNUSED_CODE in ran:
+        kept.extend(_unused(model, found, ran))
+    return kept
+
+
+def _suppressed(item: Finding, directives: list[Directive], where: Layout) -> bool:
+    lines: list[int] | None = None
+    hit = False
+    for directive in directives:
+        refs = [ref for ref in directive.codes if ref.code == item.code]
+        if not refs:
+            continue
+        if directive.kind != "disable-file":
+            if lines is None:
+                lines = where.covering_lines(item.start)
+            target = directive.line + (directive.kind == "disable-next-line")
+            if target not in lines:
+                continue
+        for ref in refs:
+            ref.used = True
+        hit = True
+    return hit
+
+
+def _unused(model: ConfigModel, found: list[Comment], ran: set[str]) -> Iterator[Finding]:
+    for comment in found:
+        for directive in comment.directives:
+            unused = [ref for ref in directive.codes if not ref.used and ref.code in ran]
+            if not unused:
+                continue
+            whole = len(unused) == len(directive.codes)
+            for ref in unused:
+                if whole:
+                    edit = _remove_directive(model.text, directive)
+                else:
+                    edit = _remove_code(directive, ref)
+                where = "in this file" if directive.kind == "disable-file" else "here"
+                yield Finding(
+                    UNUSED_CODE,
+                    Severity.INFO,
+                    ref.start,
+                    ref.end,
+                    f"unused suppression: {ref.code} reports nothing {where}; remove it",
+                    None,
+                    (Fix(f"Remove unused suppression of {ref.code}", (edit,), preferred=True),),
+                )
+
+
+def _remove_code(directive: Directive, ref: CodeRef) -> TextEdit:
+    """Remove one code of several, with the comma that separates it from a neighbour."""
+    position = directive.codes.index(ref)
+    if position + 1 < len(directive.codes):
+        return TextEdit(ref.start, directive.codes[position + 1].start, "")
+    return TextEdit(directive.codes[position - 1].end, ref.end, "")
+
+
+def _remove_directive(text: str, directive: Directive) -> TextEdit:
+    """Remove a directive; when it is the comment's only one, the `# vllm-config: …` part
+    up to the line end (a reason written after it goes too), or the whole line."""
+    comment = directive.comment
+    assert comment is not None
+    if len(comment.directives) > 1:
+        return TextEdit(directive.start, directive.end, "")
+    start = comment.start
+    while start > 0 and text[start - 1] in " \t":
+        start -= 1
+    if start > 0 and text[start - 1] not in "\r\n":
+        return TextEdit(start, comment.end, "")
+    end = comment.end
+    if text.startswith("\r\n", end):
+        end += 2
+    elif end < len(text):
+        end += 1
+    return TextEdit(start, end, "")
+
+
+def disable_edit(
+    model: ConfigModel,
+    code: str,
+    offset: int,
+    where: Layout | None = None,
+    found: list[Comment] | None = None,
+) -> TextEdit | None:
+    """The edit behind "Disable CODE for this line": extend the line's `disable=` list or
+    append a comment, on the first line covering `offset` that can take a comment.
+    (`where`/`found` let a caller with many findings compute the layout once.)"""
+    where = where or layout(model)
+    found = comments(model, where) if found is None else found
+    for line in where.covering_lines(offset):
+        line_end = where.index.offset_of_lsp(line, 1 << 30)
+        if any(start < line_end < end for start, end in where.scalars):
+            continue  # the line break is inside a string: a `#` there would be text
+        for comment in found:
+            if comment.line != line:
+                continue
+            for directive in comment.directives:
+                if directive.kind == "disable" and directive.codes:
+                    return TextEdit(directive.codes[-1].end, directive.codes[-1].end, f",{code}")
+        line_start = where.index.offset_of_lsp(line, 0)
+        gap = "" if line_end == line_start else "  "
+        return TextEdit(line_end, line_end, f"{gap}# vllm-config: disable={code}")
+    return None

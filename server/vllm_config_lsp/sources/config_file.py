@@ -1,0 +1,171 @@
+"""The `--config FILE` source: the argv vLLM builds from the YAML, token by token, with
+where each came from.
+
+Mirrors `FlexibleArgumentParser.load_config_file` (vllm/utils/argparse_utils.py:606-673) and
+`_pull_args_from_config` (:536-604); the rewriting every argv gets afterwards is
+`vllm.parse_args`. The pitfalls are reproduced on purpose: `false` is dropped, list items
+become separate tokens. Older releases differ (`LoaderSpec`, read from each wheel): before
+0.10 a list is one `str(list)` token, before 0.16 a mapping is its Python repr, before 0.9
+there are no dotted keys and `_` becomes `-` in the whole key.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from vllm_config_lsp.document.yaml_tree import construct_value, mapping_pairs
+
+
+@dataclass(frozen=True)
+class LoaderSpec:
+    """How the release's `load_config_file`/`parse_args` turn the YAML into argv
+    (`x-vllm.loader`); the defaults are 0.33's behaviour."""
+
+    #: `items`: a list becomes one token per item; `str`: one token, `str(list)`.
+    list: str = "items"
+    #: `json`: a mapping becomes `json.dumps(value)`; `str`: its Python repr.
+    dict: str = "json"
+    #: Whether `--a.b.c value` keys are gathered into one JSON argument.
+    dotted_keys: bool = True
+    #: `first_segment`: `_`→`-` only before the first `.`; `whole`: in the whole key.
+    key_fold: str = "first_segment"
+    source: str | None = None
+
+
+_CURRENT_LOADER = LoaderSpec()
+
+
+@dataclass(eq=False)
+class Pair:
+    """One effective top-level `key: value` of the file (after merges, last duplicate)."""
+
+    key: str
+    key_node: Node
+    value_node: Node
+    value: Any
+    #: Earlier duplicates of the same key, which safe_load silently discards.
+    shadowed: list[tuple[Node, Node]] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Token:
+    text: str
+    pair: Pair | None
+    #: The YAML node this token's text came from (key node for `--key`, value or list item).
+    node: Node | None
+    is_key: bool = False
+    #: Set on the JSON argument vLLM builds from dotted keys.
+    dotted: list[DottedPiece] | None = None
+
+
+@dataclass(eq=False)
+class DottedPiece:
+    head: str  # e.g. "--compilation-config"
+    path: list[str]
+    append: bool
+    value: Any
+    key_token: Token
+    value_token: Token | None
+
+
+@dataclass
+class LoadEvent:
+    """Something load_config_file did that the file does not say."""
+
+    kind: str  # "false-dropped" | "empty-list-dropped" | "dotted-ate-next" | "dotted-missing-value"
+    pair: Pair | None
+    token: Token | None = None
+    detail: str = ""
+
+
+def config_tokens(
+    pairs: list[Pair], loader: LoaderSpec = _CURRENT_LOADER
+) -> tuple[list[Token], list[LoadEvent]]:
+    """`load_config_file`: each top-level key becomes `--key` plus value tokens."""
+    tokens: list[Token] = []
+    events: list[LoadEvent] = []
+    for pair in pairs:
+        option = Token("--" + pair.key, pair, pair.key_node, is_key=True)
+        value = pair.value
+        stringified = (isinstance(value, list) and loader.list == "str") or (
+            isinstance(value, dict) and loader.dict == "str"
+        )
+        if stringified:  # older releases: `str(value)`, one token, even for `[]`
+            tokens.append(option)
+            tokens.append(Token(_py_str(value), pair, pair.value_node))
+        elif isinstance(value, bool):
+            if value:
+                tokens.append(option)
+            else:
+                # The root `vllm` parser registers no `--no-*` option (argparse_utils.py:656)
+                events.append(LoadEvent("false-dropped", pair))
+        elif isinstance(value, list):
+            if not value:
+                events.append(LoadEvent("empty-list-dropped", pair))
+                continue
+            tokens.append(option)
+            items = pair.value_node.value if isinstance(pair.value_node, SequenceNode) else []
+            for index, item in enumerate(value):
+                node = items[index] if index < len(items) else pair.value_node
+                tokens.append(Token(_py_str(item), pair, node))
+        elif isinstance(value, dict):
+            try:
+                dumped = json.dumps(value)
+            except (TypeError, ValueError) as error:  # vLLM crashes here (:667)
+                events.append(LoadEvent("not-serializable", pair, detail=str(error)))
+                continue
+            tokens.append(option)
+            tokens.append(Token(dumped, pair, pair.value_node))
+        else:
+            tokens.append(option)
+            tokens.append(Token(_py_str(value), pair, pair.value_node))
+    return tokens, events
+
+
+def _py_str(value: Any) -> str:
+    """`str(item)` as vLLM calls it; dicts become their Python repr, not JSON."""
+    return str(value)
+
+
+#: A top-level entry: its key and value nodes, and how to build their Python values (lazily:
+#: a value is only built for a usable key).
+PairSource = tuple[Node, Node, Callable[[], Any], Callable[[], Any]]
+
+
+def collect_pairs(entries: Iterable[PairSource]) -> tuple[list[Pair], list[tuple[Node, str]]]:
+    """The mapping `yaml.safe_load` returns, in its order: a duplicate key keeps the first
+    key's position in the dict but the last value. Also returns keys vLLM cannot use."""
+    by_key: dict[Any, Pair] = {}
+    bad: list[tuple[Node, str]] = []
+    for key_node, value_node, build_key, build_value in entries:
+        key = build_key()
+        if not isinstance(key, str):
+            what = type(key).__name__ if isinstance(key_node, ScalarNode) else "collection"
+            bad.append((key_node, what))
+            continue
+        value = build_value()
+        if key in by_key:
+            previous = by_key[key]
+            previous.shadowed.append((previous.key_node, previous.value_node))
+            previous.value_node, previous.value = value_node, value
+            previous.key_node = key_node
+        else:
+            by_key[key] = Pair(key, key_node, value_node, value)
+    return list(by_key.values()), bad
+
+
+def top_level_pairs(root: MappingNode) -> tuple[list[Pair], list[tuple[Node, str]]]:
+    """`collect_pairs` over the root mapping, merge keys flattened as SafeConstructor does."""
+
+    def source(key_node: Node, value_node: Node) -> PairSource:
+        def build_key() -> Any:
+            return construct_value(key_node) if isinstance(key_node, ScalarNode) else None
+
+        return key_node, value_node, build_key, lambda: construct_value(value_node)
+
+    return collect_pairs(source(k, v) for k, v in mapping_pairs(root))

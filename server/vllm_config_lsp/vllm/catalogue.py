@@ -1,0 +1,320 @@
+"""vLLM's flags, config classes and enums for one release, read from `schemas/`.
+
+The catalogues are generated from vLLM's wheels (tools/generate_schemas.py) into a compact
+store: one small `catalogue-<version>.json` per release naming shared definitions in
+`shared-definitions.json` by hash (`schema_store`, docs/schema-format.md). Loading is lazy
+and cached per release because the language server usually needs one or two of them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache, cached_property, lru_cache
+from pathlib import Path
+from typing import Any
+
+from vllm_config_lsp.sources.config_file import LoaderSpec
+from vllm_config_lsp.vllm import schema_store
+
+_PACKAGED = Path(__file__).parents[1] / "schemas"
+_CHECKOUT = Path(__file__).resolve().parents[3] / "schemas"
+
+
+def schema_dir() -> Path:
+    """Installed wheels carry the schemas as package data; a checkout uses the repo copy."""
+    return _PACKAGED if _PACKAGED.is_dir() else _CHECKOUT
+
+
+def catalogue_path(version: str) -> Path:
+    return schema_dir() / f"catalogue-{version}.json"
+
+
+@cache
+def available_versions() -> list[str]:
+    """Releases with a generated catalogue, oldest first (one per vLLM minor release)."""
+    found = []
+    for path in schema_dir().glob("catalogue-*.json"):
+        match = re.fullmatch(r"catalogue-(.+)\.json", path.name)
+        if match:
+            found.append(match.group(1))
+    return sorted(found, key=version_key)
+
+
+@lru_cache(maxsize=1024)
+def version_key(version: str) -> tuple[int, ...]:
+    """`0.6.6.post1` → (0, 6, 6, 1): numeric order of release strings."""
+    return tuple(int(part) for part in re.findall(r"\d+", version))
+
+
+VERSION_RE = re.compile(r"\bv?(\d+\.\d+)((?:\.\d+)*(?:\.?post\d+|rc\d+|\.dev\d+)?)\b")
+
+
+def minor_of(version: str) -> tuple[int, int] | None:
+    match = VERSION_RE.search(version)
+    if not match:
+        return None
+    major, minor = match.group(1).split(".")
+    return int(major), int(minor)
+
+
+def nearest_release(version: str, *, clamp: bool = False) -> str | None:
+    """The generated release of `version`'s minor (`0.10.1` → `0.10.2`).
+
+    Without `clamp`, a minor with no catalogue (before 0.6, which had no `--config`, or
+    newer than the newest generated) gives None; with it, the closest end is used.
+    """
+    wanted = minor_of(version)
+    releases = available_versions()
+    if wanted is None or not releases:
+        return None
+    by_minor = {minor_of(r): r for r in releases}
+    if wanted in by_minor:
+        return by_minor[wanted]
+    if not clamp:
+        return None
+    oldest, newest = releases[0], releases[-1]
+    return oldest if wanted < (minor_of(oldest) or (0, 0)) else newest
+
+
+#: The newest generated release: what a file is checked against when nothing says otherwise.
+DEFAULT_VERSION = available_versions()[-1] if available_versions() else "0.33.0"
+
+
+@dataclass(frozen=True)
+class FlagSpec:
+    """One argparse option of `vllm serve`, as `_compute_kwargs`/`add_cli_args` built it."""
+
+    name: str  # dash spelling, no leading dashes
+    options: tuple[str, ...]
+    dest: str
+    field: str | None
+    action: str
+    nargs: str | int | None
+    parse: str
+    optional: bool
+    choices: tuple[Any, ...] | None
+    suggested: tuple[Any, ...] | None
+    default: Any
+    help: str
+    deprecated: str | None
+    negatives: tuple[str, ...]
+    source: str | None
+    validates_as: str | None
+    positional: bool
+
+    @property
+    def takes_value(self) -> bool:
+        return self.action not in ("store_true", "store_false", "store_const", "boolean_optional")
+
+    @property
+    def dataclass_name(self) -> str | None:
+        """Class validated at parse time (`dataclass:X`) or later (`validates_as`)."""
+        if self.parse.startswith("dataclass:"):
+            return self.parse.split(":", 1)[1]
+        return self.validates_as
+
+    @property
+    def is_json(self) -> bool:
+        return self.parse in ("json", "dict_or_str") or self.parse.startswith("dataclass:")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str
+    annotation: str
+    type: dict[str, Any]
+    default: Any
+    required: bool
+    init: bool
+    constraints: dict[str, Any]
+    doc: str
+    source: str | None
+    #: A `mode="before"` validator reshapes the input first (vLLM accepts e.g. enum names
+    #: in any case), so the declared type says little about what the file may hold.
+    before_validator: str | None = None
+
+
+@dataclass(frozen=True)
+class ClassSpec:
+    name: str
+    source: str | None
+    doc: str
+    extra_forbid: bool
+    fields: dict[str, FieldSpec]
+
+
+@dataclass(frozen=True)
+class ValueSet:
+    """Built-in values vLLM checks by hand (`x-vllm.value_sets`). `open`: plugins can add
+    members at runtime (a `register_*` hook), so a value outside `values` may still work."""
+
+    name: str
+    values: tuple[Any, ...]
+    source: str | None
+    open: bool
+
+    def __contains__(self, value: object) -> bool:
+        return value in self.values
+
+
+class Catalogue:
+    """Everything the engine knows about one vLLM release."""
+
+    def __init__(self, version: str, data: dict[str, Any]) -> None:
+        self.version = version
+        self._data = data
+
+    @cached_property
+    def loader(self) -> LoaderSpec:
+        raw = self._data.get("loader") or {}
+        default = LoaderSpec()
+        return LoaderSpec(
+            list=raw.get("list", default.list),
+            dict=raw.get("dict", default.dict),
+            dotted_keys=bool(raw.get("dotted_keys", default.dotted_keys)),
+            key_fold=raw.get("key_fold", default.key_fold),
+            source=raw.get("source"),
+        )
+
+    @cached_property
+    def flags(self) -> dict[str, FlagSpec]:
+        out: dict[str, FlagSpec] = {}
+        for name, raw in self._data["flags"].items():
+            out[name] = FlagSpec(
+                name=name,
+                options=tuple(raw.get("options") or ()),
+                dest=raw.get("dest") or name.replace("-", "_"),
+                field=raw.get("field"),
+                action=raw.get("action") or "store",
+                nargs=raw.get("nargs"),
+                parse=raw.get("parse") or "str",
+                optional=bool(raw.get("optional")),
+                choices=tuple(raw["choices"]) if raw.get("choices") is not None else None,
+                suggested=tuple(raw["suggested"]) if raw.get("suggested") else None,
+                default=raw.get("default"),
+                help=raw.get("help") or "",
+                deprecated=raw.get("deprecated"),
+                negatives=tuple(raw.get("negatives") or ()),
+                source=raw.get("source"),
+                validates_as=raw.get("validates_as"),
+                positional=bool(raw.get("positional")),
+            )
+        return out
+
+    @cached_property
+    def flags_by_class(self) -> dict[str, tuple[FlagSpec, ...]]:
+        """`dataclass_name` → the flags validated as that class, in catalogue order
+        (`ConfigModel.setting` runs for many rules on every keystroke)."""
+        out: dict[str, list[FlagSpec]] = {}
+        for spec in self.flags.values():
+            name = spec.dataclass_name
+            if name is not None:
+                out.setdefault(name, []).append(spec)
+        return {name: tuple(specs) for name, specs in out.items()}
+
+    @cached_property
+    def flags_by_field(self) -> dict[str, tuple[FlagSpec, ...]]:
+        """`Class.field` → the plain flags filling it, in catalogue order."""
+        out: dict[str, list[FlagSpec]] = {}
+        for spec in self.flags.values():
+            if spec.field is not None:
+                out.setdefault(spec.field, []).append(spec)
+        return {name: tuple(specs) for name, specs in out.items()}
+
+    @cached_property
+    def option_index(self) -> dict[str, FlagSpec]:
+        """Every option string (incl. negatives like `--no-x`) → the flag it belongs to."""
+        index: dict[str, FlagSpec] = {}
+        for spec in self.flags.values():
+            if spec.positional:
+                continue
+            for option in (*spec.options, *spec.negatives):
+                index[option] = spec
+        return index
+
+    @cached_property
+    def classes(self) -> dict[str, ClassSpec]:
+        out: dict[str, ClassSpec] = {}
+        for name, raw in self._data["classes"].items():
+            fields = {
+                fname: FieldSpec(
+                    name=fname,
+                    annotation=f.get("annotation") or "",
+                    type=f.get("type") or {"kind": "unknown", "text": ""},
+                    default=f.get("default"),
+                    required=bool(f.get("required")),
+                    init=f.get("init", True) is not False,
+                    constraints=f.get("constraints") or {},
+                    doc=f.get("doc") or "",
+                    source=f.get("source"),
+                    before_validator=f.get("before_validator"),
+                )
+                for fname, f in raw.get("fields", {}).items()
+            }
+            out[name] = ClassSpec(
+                name=name,
+                source=raw.get("source"),
+                doc=raw.get("doc") or "",
+                extra_forbid=raw.get("extra_forbid", True) is not False,
+                fields=fields,
+            )
+        return out
+
+    @cached_property
+    def enums(self) -> dict[str, dict[str, Any]]:
+        return {name: dict(raw.get("members") or {}) for name, raw in self._data["enums"].items()}
+
+    @cached_property
+    def value_sets(self) -> dict[str, ValueSet]:
+        """name → `ValueSet` (empty for schemas generated before value sets existed)."""
+        return {
+            name: ValueSet(
+                name=name,
+                values=tuple(raw.get("values") or ()),
+                source=raw.get("source"),
+                open=bool(raw.get("open")),
+            )
+            for name, raw in (self._data.get("value_sets") or {}).items()
+        }
+
+
+@cache
+def _shared_definitions() -> schema_store.Shared:
+    with (schema_dir() / "shared-definitions.json").open(encoding="utf-8") as handle:
+        data: schema_store.Shared = json.load(handle)
+    return data
+
+
+def load_catalogue(version: str = DEFAULT_VERSION) -> Catalogue:
+    """The catalogue of `version`; a patch or minor spelling (`0.10.1`, `0.10`) loads the
+    generated release of that minor (`versions.nearest_release`)."""
+    if version not in available_versions():
+        mapped = nearest_release(version)
+        if mapped is None:
+            raise ValueError(f"no catalogue for vLLM {version!r}")
+        version = mapped
+    return _load(version)
+
+
+@cache
+def _load(version: str) -> Catalogue:
+    with catalogue_path(version).open(encoding="utf-8") as handle:
+        entry = json.load(handle)
+    return Catalogue(version, schema_store.join(entry, _shared_definitions()))
+
+
+@cache
+def detection_flag_names() -> frozenset[str]:
+    """Flag names and boolean negatives of the default release, for recognising a config by
+    its keys; names barely change between releases, and detection must not depend on which
+    version a file will be checked with."""
+    catalogue = load_catalogue()
+    names = set()
+    for spec in catalogue.flags.values():
+        if spec.positional or spec.action in ("help", "version"):
+            continue
+        names.add(spec.name)
+        names.update(option.lstrip("-") for option in (*spec.options, *spec.negatives))
+    return frozenset(name for name in names if len(name) > 2)

@@ -1,0 +1,415 @@
+"""Everything vLLM would make of one config file, with positions: the model rules read.
+
+text → `parse_yaml` → top-level pairs → argv tokens (`argv`) → argparse (`serve_parser`)
+→ converted values (`flag_values`) → JSON-valued flags as positioned trees validated like
+pydantic (`pydantic_lax`). Each stage records what went wrong instead of stopping, so one
+edit shows every problem at once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from yaml.nodes import MappingNode, Node, ScalarNode
+
+from vllm_config_lsp.document import yaml_incremental as incremental
+from vllm_config_lsp.document.text_index import TextIndex
+from vllm_config_lsp.document.value_tree import Entry, ValueNode, from_json_value
+from vllm_config_lsp.document.yaml_edits import content_end
+from vllm_config_lsp.document.yaml_tree import (
+    EXPANSION_LIMIT,
+    TOO_DEEP,
+    ExpansionTooLarge,
+    ParsedYaml,
+    YamlProblem,
+    expanded_size,
+    parse_yaml,
+)
+from vllm_config_lsp.document.yaml_values import (
+    JsonProblem,
+    json_in_scalar,
+    json_in_string,
+    yaml_to_value,
+)
+from vllm_config_lsp.sources.config_file import (
+    DottedPiece,
+    LoadEvent,
+    Pair,
+    Token,
+    collect_pairs,
+    config_tokens,
+    top_level_pairs,
+)
+from vllm_config_lsp.vllm.catalogue import Catalogue, FlagSpec
+from vllm_config_lsp.vllm.flag_values import convert_values
+from vllm_config_lsp.vllm.parse_args import rewrite_tokens
+from vllm_config_lsp.vllm.pydantic_lax import FieldIssue, Validator
+from vllm_config_lsp.vllm.serve_parser import OptionUse, ParseResult, parse
+
+_LOOKS_LIKE_OBJECT = re.compile(r"(?s)^\s*{.*}\s*$")
+
+
+@dataclass(eq=False)
+class FlagValue:
+    """The value argparse ends with for one option occurrence (the last one wins)."""
+
+    use: OptionUse
+    value: Any = None
+    #: Positioned JSON value for JSON-valued flags that parsed.
+    tree: ValueNode | None = None
+    error: str | None = None
+    error_token: Token | None = None
+    error_span: tuple[int, int] | None = None
+
+    @property
+    def spec(self) -> FlagSpec:
+        return self.use.spec
+
+    def value_span(self) -> tuple[int, int]:
+        """The value's text (the key, for on/off flags without a value)."""
+        tokens = self.use.values or [self.use.token]
+        first, last = tokens[0].node, tokens[-1].node
+        if first is None or last is None:
+            return 0, 0
+        return first.start_mark.index, last.end_mark.index
+
+
+@dataclass
+class Setting:
+    """One config field's effective value and where the file says it (if it does)."""
+
+    value: Any
+    explicit: bool
+    start: int
+    end: int
+    flag: str | None
+    node: ValueNode | None = None
+    entry: Entry | None = None
+
+
+def _plain(default: Any) -> Any:
+    """Schema defaults that are expressions or factories are unknown until vLLM runs."""
+    if isinstance(default, dict) and ("expr" in default or "factory" in default):
+        return default.get("value")
+    return default
+
+
+@dataclass(eq=False)
+class ConfigModel:
+    text: str
+    catalogue: Catalogue
+    parsed: ParsedYaml
+    model_on_cli: bool
+    pairs: list[Pair] = field(default_factory=list)
+    bad_keys: list[tuple[Node, str]] = field(default_factory=list)
+    events: list[LoadEvent] = field(default_factory=list)
+    tokens: list[Token] = field(default_factory=list)
+    result: ParseResult = field(default_factory=ParseResult)
+    values: list[FlagValue] = field(default_factory=list)
+    #: pydantic errors per flag value (by `id(FlagValue)`): JSON configs field by field,
+    #: and `Field(gt=…)` bounds of the config field a plain flag fills.
+    field_issues: dict[int, list[FieldIssue]] = field(default_factory=dict)
+    too_large: Node | None = None
+    #: The config file on disk (None for unsaved text): model folders are relative to it.
+    path: Path | None = None
+    #: Extra folders model rules look for `<dir>/<model name>/config.json` in.
+    model_dirs: tuple[Path, ...] = ()
+    #: `id(value node)` → the top-level entry it belongs to, when composed piece by piece.
+    pieces: dict[int, incremental.Piece] = field(default_factory=dict)
+
+    @property
+    def base_dir(self) -> Path | None:
+        return self.path.parent if self.path is not None else None
+
+    @cached_property
+    def index(self) -> TextIndex:
+        return TextIndex(self.text)
+
+    @property
+    def version(self) -> str:
+        return self.catalogue.version
+
+    @cached_property
+    def final(self) -> dict[str, FlagValue]:
+        """dest → the value vLLM keeps (argparse: the last occurrence wins)."""
+        out: dict[str, FlagValue] = {}
+        for value in self.values:
+            out[value.spec.dest] = value
+        return out
+
+    def flag(self, name: str) -> FlagValue | None:
+        spec = self.catalogue.flags.get(name)
+        return self.final.get(spec.dest) if spec else None
+
+    def json_tree(self, name: str) -> ValueNode | None:
+        """The positioned JSON object of a JSON-valued flag, when it parsed and validated
+        field by field (rules mirror `__post_init__`, which pydantic only runs then)."""
+        value = self.flag(name)
+        if value is None or value.tree is None or self.field_issues.get(id(value)):
+            return None
+        return value.tree
+
+    def setting(self, class_name: str, field_name: str) -> Setting:
+        """What vLLM will use for `Class.field`: the file's value (a plain flag filling that
+        field, or a key of the JSON-valued flag validated as that class), else the default
+        argparse or the class gives. Rules that are static only when the user sets an input
+        check `explicit` (defaults of many fields are resolved from the model later)."""
+        for spec in self.catalogue.flags_by_class.get(class_name, ()):
+            value = self.flag(spec.name)
+            tree = self.json_tree(spec.name) if value is not None else None
+            entry = tree.entry(field_name) if tree is not None else None
+            if entry is not None:
+                node = entry.value
+                return Setting(node.value, True, node.start, node.end, spec.name, node, entry)
+        target = f"{class_name}.{field_name}"
+        default_flag: FlagSpec | None = None
+        for spec in self.catalogue.flags_by_field.get(target, ()):
+            default_flag = default_flag or spec
+            value = self.flag(spec.name)
+            if value is not None and value.error is None:
+                start, end = value.value_span()
+                return Setting(value.value, True, start, end, spec.name)
+        if default_flag is not None:
+            return Setting(_plain(default_flag.default), False, 0, 0, default_flag.name)
+        cls = self.catalogue.classes.get(class_name)
+        field_spec = cls.fields.get(field_name) if cls else None
+        default = _plain(field_spec.default) if field_spec else None
+        return Setting(default, False, 0, 0, None)
+
+    def json_setting(self, flag_name: str, *path: str) -> Setting | None:
+        """A nested key of a JSON-valued flag (`compilation-config`, `pass_config`, …), or
+        None when the file does not set it."""
+        node = self.json_tree(flag_name)
+        entry: Entry | None = None
+        for key in path:
+            if node is None or not node.is_object:
+                return None
+            entry = node.entry(key)
+            node = entry.value if entry is not None else None
+        if node is None:
+            return None
+        return Setting(node.value, True, node.start, node.end, flag_name, node, entry)
+
+
+def build_model(
+    text: str,
+    catalogue: Catalogue,
+    *,
+    model_on_cli: bool | None = None,
+    path: Path | None = None,
+    model_dirs: tuple[Path, ...] = (),
+) -> ConfigModel:
+    composed = incremental.compose(text)
+    parsed = composed.parsed if composed is not None else parse_yaml(text)
+    model = ConfigModel(text, catalogue, parsed, bool(model_on_cli))
+    model.path, model.model_dirs = path, model_dirs
+    root = parsed.root
+    if not isinstance(root, MappingNode):
+        return model
+    try:
+        if composed is not None:
+            # the same as below, from each unchanged entry's cached value
+            if incremental.root_size(composed.pieces) > EXPANSION_LIMIT:
+                raise ExpansionTooLarge
+            model.pairs, model.bad_keys = collect_pairs(
+                (p.key, p.value, p.constructed_key, p.constructed_value) for p in composed.pieces
+            )
+            model.pieces = {id(piece.value): piece for piece in composed.pieces}
+        else:
+            if expanded_size(root) > EXPANSION_LIMIT:
+                raise ExpansionTooLarge
+            model.pairs, model.bad_keys = top_level_pairs(root)
+    except ExpansionTooLarge:
+        model.too_large = root
+        return model
+    except RecursionError:  # nesting PyYAML composed but Python cannot walk
+        parsed.problems.append(YamlProblem(0, 0, TOO_DEEP))
+        model.pairs = []
+        return model
+    tokens, events = config_tokens(model.pairs, catalogue.loader)
+    model.events.extend(events)
+    has_model = any(token.text == "--model" for token in tokens)
+    # `vllm serve --config F` needs a model from the file or the command line
+    # (argparse_utils.py:575-583); without `model:` we assume the command line has one.
+    model.model_on_cli = not has_model if model_on_cli is None else model_on_cli
+    rewritten, events = rewrite_tokens(tokens, catalogue.loader)
+    model.events.extend(events)
+    model.tokens = rewritten
+    model.result = parse(catalogue, rewritten, model.model_on_cli)
+    validator = Validator(catalogue)
+    for use in model.result.uses:
+        flag_value = _convert(model, use)
+        model.values.append(flag_value)
+        issues = _validate(model, validator, flag_value)
+        if issues:
+            model.field_issues[id(flag_value)] = issues
+    return model
+
+
+def _validate(model: ConfigModel, validator: Validator, flag_value: FlagValue) -> list[FieldIssue]:
+    spec = flag_value.spec
+    class_name = spec.dataclass_name
+    if flag_value.tree is not None and class_name in model.catalogue.classes:
+        tree = flag_value.tree
+        if class_name == "SpeculativeConfig" and tree.entries is not None:
+            # EngineArgs.create_speculative_config folds `-` into `_` in top-level keys
+            # (vllm/engine/arg_utils.py:2127).
+            for entry in tree.entries:
+                entry.key = entry.key.replace("-", "_")
+        return validator.validate_class(model.catalogue.classes[class_name], tree, [])
+    if spec.field and flag_value.error is None and flag_value.value is not None:
+        class_name, _, field_name = spec.field.partition(".")
+        field_spec = model.catalogue.classes.get(class_name)
+        target = field_spec.fields.get(field_name) if field_spec else None
+        token = flag_value.use.values[-1] if flag_value.use.values else flag_value.use.token
+        if target is not None and target.constraints and token.node is not None:
+            node = ValueNode(
+                token.node.start_mark.index, token.node.end_mark.index, flag_value.value
+            )
+            return validator.constraint_issues(target, node, [field_name], class_name)
+    return []
+
+
+def _convert(model: ConfigModel, use: OptionUse) -> FlagValue:
+    spec = use.spec
+    if not spec.takes_value:
+        # `--no-x` / `--disable-x` (the negatives of an on/off flag) store False
+        negative = use.option_string in spec.negatives
+        return FlagValue(use, spec.action != "store_false" and not negative)
+    tokens = use.values if use.explicit is None else [use.token]
+    texts = [t.text for t in use.values] if use.explicit is None else [use.explicit]
+    if not texts and spec.nargs == "?":
+        return FlagValue(use, True if spec.parse == "bool_or_str" else spec.default)
+    if spec.is_json:
+        return _json_flag(model, use, tokens[-1], texts[-1])
+    converted = convert_values(spec, texts)
+    for token, result in zip(tokens, converted, strict=True):
+        if result.error is not None:
+            return FlagValue(use, None, error=result.error, error_token=token)
+    values = [c.value for c in converted]
+    many = spec.nargs in ("+", "*") or isinstance(spec.nargs, int)
+    return FlagValue(use, values if many else values[0])
+
+
+def _json_flag(model: ConfigModel, use: OptionUse, token: Token, text: str) -> FlagValue:
+    spec = use.spec
+    if spec.optional and text in ("", "None"):
+        return FlagValue(use, None)
+    if spec.parse == "dict_or_str" and not _LOOKS_LIKE_OBJECT.match(text):
+        return FlagValue(use, text)  # `union_dict_and_str` keeps non-object text as is
+    human = spec.parse.startswith("dataclass:")
+    tree = _tree_for(model, token, text, human)
+    if isinstance(tree, JsonProblem):
+        if spec.parse.startswith("dataclass:"):
+            message = f"Invalid JSON: {tree.message}"
+        else:
+            message = f"Value {text} cannot be converted to <function loads at 0x…>."
+        return FlagValue(
+            use, None, error=message, error_token=token, error_span=(tree.start, tree.end)
+        )
+    return FlagValue(use, tree.value, tree=tree)
+
+
+def _tree_for(model: ConfigModel, token: Token, text: str, human: bool) -> ValueNode | JsonProblem:
+    if token.dotted:
+        return _dotted_tree(model, token, human)
+    node = token.node
+    if node is None:
+        return json_in_string(text, 0, 0, human_numbers=human)
+    if (
+        isinstance(node, MappingNode)
+        and token.pair is not None
+        and token.pair.value_node is node
+        and model.catalogue.loader.dict == "json"  # before 0.16: the text is `str(dict)`
+    ):
+        piece = model.pieces.get(id(node))
+        if piece is not None:  # unchanged entries keep their tree
+            return piece.tree(model.version, lambda: yaml_to_value(node, model.text))
+        return yaml_to_value(node, model.text)
+    if isinstance(node, ScalarNode) and node.value == text and node.tag.endswith(":str"):
+        return json_in_scalar(model.text, node, human_numbers=human)
+    return json_in_string(text, node.start_mark.index, node.end_mark.index, human_numbers=human)
+
+
+def _dotted_tree(model: ConfigModel, token: Token, human: bool) -> ValueNode | JsonProblem:
+    """The object vLLM builds from `--head.a.b value` pieces (argparse_utils.py:449-499)."""
+    assert token.dotted is not None
+    first = token.dotted[0].key_token
+    root = ValueNode(
+        first.node.start_mark.index if first.node else 0,
+        first.node.end_mark.index if first.node else 0,
+        {},
+        entries=[],
+    )
+    for piece in token.dotted:
+        key_node = piece.key_token.node
+        key_start = key_node.start_mark.index if key_node else 0
+        key_end = key_node.end_mark.index if key_node else 0
+        # A bare `--a.b` swallows the next argument: place the value on the key's own line.
+        own = (
+            piece.value_token
+            if piece.value_token and piece.value_token.pair is piece.key_token.pair
+            else None
+        )
+        leaf = _piece_value(model, own, piece.value, human) if own else _key_value(piece, model)
+        target = root
+        for depth, key in enumerate(piece.path):
+            last = depth == len(piece.path) - 1
+            existing = target.get(key)
+            if last:
+                if piece.append and existing is not None and existing.is_array and leaf.is_array:
+                    existing.items = [*(existing.items or []), *(leaf.items or [])]
+                    existing.value = existing.value + leaf.value
+                elif existing is not None and existing.is_object and leaf.is_object:
+                    existing.entries = [*(existing.entries or []), *(leaf.entries or [])]
+                    existing.value = {**existing.value, **leaf.value}
+                else:
+                    _set_entry(target, Entry(key, key_start, key_end, leaf, key_start, leaf.end))
+            else:
+                if existing is None or not existing.is_object:
+                    existing = ValueNode(key_start, key_end, {}, entries=[])
+                    _set_entry(target, Entry(key, key_start, key_end, existing, key_start, key_end))
+                target = existing
+    _refresh(root)
+    return root
+
+
+def _set_entry(target: ValueNode, entry: Entry) -> None:
+    entries = target.entries if target.entries is not None else []
+    target.entries = [*(e for e in entries if e.key != entry.key), entry]
+
+
+def _refresh(node: ValueNode) -> None:
+    if node.entries is not None:
+        for entry in node.entries:
+            _refresh(entry.value)
+        node.value = {e.key: e.value.value for e in node.entries}
+
+
+def _key_value(piece: DottedPiece, model: ConfigModel) -> ValueNode:
+    pair = piece.key_token.pair
+    node = pair.value_node if pair is not None else piece.key_token.node
+    if node is None:
+        return from_json_value(piece.value, 0, 0)
+    return from_json_value(piece.value, node.start_mark.index, content_end(model.text, node))
+
+
+def _piece_value(model: ConfigModel, token: Token | None, value: Any, human: bool) -> ValueNode:
+    node = token.node if token else None
+    if node is None:
+        return from_json_value(value, 0, 0)
+    start, end = node.start_mark.index, node.end_mark.index
+    if (
+        isinstance(node, ScalarNode)
+        and token is not None
+        and node.value == token.text
+        and node.tag.endswith(":str")
+    ):
+        tree = json_in_scalar(model.text, node, human_numbers=False)
+        if not isinstance(tree, JsonProblem) and tree.value == value:
+            return tree
+    return from_json_value(value, start, end)

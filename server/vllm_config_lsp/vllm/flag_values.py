@@ -1,0 +1,80 @@
+"""argparse's per-token conversion (`type=`) and `choices`, with vLLM's own messages.
+
+Each `parse` kind in the catalogue names one of vLLM's converters (vllm/engine/
+arg_utils.py:160-190 and `_compute_kwargs` :325-440). A failed conversion is an argparse
+error (`argument --x: …`) and vLLM exits before anything else runs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from vllm_config_lsp.document.human_numbers import human_readable_int, human_readable_int_or_auto
+from vllm_config_lsp.vllm.catalogue import FlagSpec
+
+_LOADS_REPR = "<function loads at 0x…>"
+
+
+@dataclass
+class Converted:
+    value: Any = None
+    error: str | None = None
+
+
+def _builtin_error(kind: str, text: str) -> str:
+    return f"invalid {kind} value: {text!r}"
+
+
+def _convert_one(spec: FlagSpec, text: str) -> Converted:
+    parse = spec.parse
+    if spec.optional and text in ("", "None"):
+        return Converted(None)
+    if parse == "int" or parse == "float":
+        caster = int if parse == "int" else float
+        try:
+            return Converted(caster(text))
+        except ValueError:
+            if spec.optional:  # optional_type → parse_type wraps the error (arg_utils.py:161)
+                return Converted(error=f"Value {text} cannot be converted to <class '{parse}'>.")
+            return Converted(error=_builtin_error(parse, text))
+    if parse in ("human_int", "human_int_or_auto"):
+        function = human_readable_int if parse == "human_int" else human_readable_int_or_auto
+        try:
+            return Converted(function(text))
+        except ValueError as error:
+            message = str(error)
+            if "Decimals are not allowed" in message:
+                return Converted(error=message)
+            if spec.optional:
+                return Converted(error=f"Value {text} cannot be converted to {function.__name__}.")
+            return Converted(error=_builtin_error(function.__name__, text))
+    if parse == "json":
+        try:
+            return Converted(json.loads(text))
+        except json.JSONDecodeError:
+            return Converted(error=f"Value {text} cannot be converted to {_LOADS_REPR}.")
+    if parse == "dict_or_str":
+        if not re.match(r"(?s)^\s*{.*}\s*$", text):
+            return Converted(text)
+        if text in ("", "None"):
+            return Converted(None)
+        try:
+            return Converted(json.loads(text))
+        except json.JSONDecodeError:
+            return Converted(error=f"Value {text} cannot be converted to {_LOADS_REPR}.")
+    # str, bool_or_str, dataclass:* (validated separately, with positions), custom
+    return Converted(text)
+
+
+def convert_values(spec: FlagSpec, texts: list[str]) -> list[Converted]:
+    """One `Converted` per token, choices checked the way `_check_value` does."""
+    results = [_convert_one(spec, text) for text in texts]
+    if spec.choices is not None:
+        for result in results:
+            if result.error is None and result.value not in spec.choices:
+                shown = ", ".join(repr(c) for c in spec.choices)
+                result.error = f"invalid choice: {result.value!r} (choose from {shown})"
+    return results

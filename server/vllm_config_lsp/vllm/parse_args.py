@@ -1,0 +1,140 @@
+"""`FlexibleArgumentParser.parse_args` before argparse proper: the rewriting every argv
+gets, whichever host wrote it (argparse_utils.py:371-521).
+
+`_`→`-` folding before the first `.`, `-O` rewriting, and dotted keys (`--a.b.c value`)
+merged into one JSON argument appended at the end; a dotted key takes the *next token* as
+its value whatever that is. Older releases differ (`LoaderSpec`, read from each wheel).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from vllm_config_lsp.document.human_numbers import human_readable_int
+from vllm_config_lsp.sources.config_file import (
+    DottedPiece,
+    LoaderSpec,
+    LoadEvent,
+    Token,
+)
+
+_CURRENT_LOADER = LoaderSpec()
+
+
+_FIRST_SEGMENT = re.compile(r"(?<=--)[^\.]*")
+
+
+def _dash(match: re.Match[str]) -> str:
+    return match.group(0).replace("_", "-")
+
+
+def rewrite_tokens(
+    tokens: list[Token], loader: LoaderSpec = _CURRENT_LOADER
+) -> tuple[list[Token], list[LoadEvent]]:
+    """`FlexibleArgumentParser.parse_args` before argparse proper (argparse_utils.py:371-521)."""
+    processed: list[Token] = []
+    for index, token in enumerate(tokens):
+        arg = token.text
+        if arg.startswith("--") and loader.key_fold == "whole":
+            key, sep, value = arg.partition("=")
+            processed.append(_retext(token, "--" + key[2:].replace("_", "-") + sep + value))
+        elif arg.startswith("--"):
+            if "=" in arg:
+                key, value = arg.split("=", 1)
+                text = f"{_FIRST_SEGMENT.sub(_dash, key, count=1)}={value}"
+            else:
+                text = _FIRST_SEGMENT.sub(_dash, arg, count=1)
+            processed.append(_retext(token, text))
+        elif arg.startswith("-O") and arg != "-O":
+            level = arg[3:] if arg[2:3] == "=" else arg[2:]
+            processed.append(_retext(token, "--optimization-level"))
+            processed.append(Token(level, token.pair, token.node))
+        elif arg == "-O" and index + 1 < len(tokens) and tokens[index + 1].text in "0123":
+            processed.append(_retext(token, "--optimization-level"))
+        else:
+            processed.append(token)
+    if not loader.dotted_keys:
+        return processed, []
+    return _merge_dotted(processed)
+
+
+def _retext(token: Token, text: str) -> Token:
+    return Token(text, token.pair, token.node, token.is_key, token.dotted)
+
+
+def _dotted_value(value_str: str) -> Any:
+    try:
+        return json.loads(value_str)
+    except json.JSONDecodeError:
+        try:
+            return human_readable_int(value_str)
+        except ValueError:
+            return value_str
+
+
+def _merge_dotted(processed: list[Token]) -> tuple[list[Token], list[LoadEvent]]:
+    events: list[LoadEvent] = []
+    delete: set[int] = set()
+    pieces: dict[str, list[DottedPiece]] = {}
+    for index, token in enumerate(processed):
+        if index in delete:
+            continue
+        arg = token.text
+        if arg.startswith("--") and "." not in arg:
+            continue
+        if not (arg.startswith("-") and "." in arg):
+            continue
+        value_token: Token | None
+        if "=" in arg:
+            arg, value_str = arg.split("=", 1)
+            if "." not in arg:
+                continue
+            value_token = token
+        else:
+            if index + 1 >= len(processed):
+                # vLLM: IndexError (argparse_utils.py:466) - the server crashes at start.
+                events.append(LoadEvent("dotted-missing-value", token.pair, token))
+                delete.add(index)
+                continue
+            value_token = processed[index + 1]
+            value_str = value_token.text
+            delete.add(index + 1)
+            if value_token.pair is not token.pair or value_token.is_key:
+                events.append(LoadEvent("dotted-ate-next", token.pair, token, value_token.text))
+        append = arg.endswith("+")
+        if append:
+            arg = arg[:-1]
+            value_str = json.dumps(list(value_str.split(",")))
+        head, *path = arg.split(".")
+        pieces.setdefault(head, []).append(
+            DottedPiece(head, path, append, _dotted_value(value_str), token, value_token)
+        )
+        delete.add(index)
+    kept = [t for i, t in enumerate(processed) if i not in delete]
+    for head, group in pieces.items():
+        merged: dict[str, Any] = {}
+        for piece in group:
+            _recursive_update(merged, _nested(piece.path, piece.value))
+        first = group[0].key_token
+        kept.append(Token(head, first.pair, first.node, is_key=True))
+        kept.append(Token(json.dumps(merged), first.pair, first.node, dotted=group))
+    return kept, events
+
+
+def _nested(keys: list[str], value: Any) -> Any:
+    for key in reversed(keys):
+        value = {key: value}
+    return value
+
+
+def _recursive_update(original: dict[str, Any], update: dict[str, Any]) -> None:
+    """argparse_utils.py:425-443: dicts merge, lists concatenate, anything else replaces."""
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(original.get(key), dict):
+            _recursive_update(original[key], value)
+        elif isinstance(value, list) and isinstance(original.get(key), list):
+            original[key] = original[key] + value
+        else:
+            original[key] = value

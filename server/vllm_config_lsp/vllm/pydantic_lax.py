@@ -1,0 +1,382 @@
+"""Pydantic's lax JSON validation of vLLM config dataclasses, over positioned values.
+
+vLLM validates JSON-valued flags with `TypeAdapter(Cls).validate_json` (vllm/engine/
+arg_utils.py:369). Reproducing pydantic's coercions matters in both directions: `"12"` is a
+valid int and `true` a valid int (no false error), `1` is not a valid string. Messages are
+pydantic's own (checked against pydantic 2.14 in the oracle venv).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from vllm_config_lsp.document.value_tree import Entry, ValueNode
+from vllm_config_lsp.vllm.catalogue import Catalogue, ClassSpec, FieldSpec
+
+_INT_STR = re.compile(r"^\s*[+-]?\d+(_\d+)*(\.0*)?\s*$")
+_FLOAT_STR = re.compile(
+    r"^\s*[+-]?((\d[\d_]*)?\.?\d[\d_]*([eE][+-]?\d+)?|inf|infinity|nan)\s*$", re.I
+)
+_BOOL_STRINGS = {
+    "0": False,
+    "off": False,
+    "f": False,
+    "false": False,
+    "n": False,
+    "no": False,
+    "1": True,
+    "on": True,
+    "t": True,
+    "true": True,
+    "y": True,
+    "yes": True,
+}
+
+
+@dataclass
+class FieldIssue:
+    """One pydantic error: `kind` is pydantic's error type, `path` the field location."""
+
+    kind: str
+    message: str
+    path: list[str]
+    node: ValueNode | None  # offending value
+    entry: Entry | None = None  # for unexpected/missing keys: the member
+    class_name: str = ""
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _join_choices(values: list[Any]) -> str:
+    shown = [repr(v) for v in values]
+    if len(shown) <= 1:
+        return "".join(shown)
+    return ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+class Validator:
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+
+    def validate_class(self, spec: ClassSpec, node: ValueNode, path: list[str]) -> list[FieldIssue]:
+        if not node.is_object:
+            return [FieldIssue("dataclass_type", "Input should be an object", path, node)]
+        issues: list[FieldIssue] = []
+        seen: set[str] = set()
+        for entry in node.entries or ():
+            seen.add(entry.key)
+            field = spec.fields.get(entry.key)
+            if field is None or not field.init:
+                if spec.extra_forbid:
+                    issues.append(
+                        FieldIssue(
+                            "unexpected_keyword_argument",
+                            "Unexpected keyword argument",
+                            [*path, entry.key],
+                            entry.value,
+                            entry,
+                            spec.name,
+                        )
+                    )
+                continue
+        for name, field in spec.fields.items():
+            if field.required and field.init and name not in seen:
+                issues.append(
+                    FieldIssue(
+                        "missing",
+                        "Field required",
+                        [*path, name],
+                        node,
+                        None,
+                        spec.name,
+                    )
+                )
+        for name in seen:
+            field = spec.fields.get(name)
+            if field is None or not field.init:
+                continue
+            value = node.get(name)
+            assert value is not None
+            for issue in self.validate_field(field, value, [*path, name]):
+                issue.class_name = issue.class_name or spec.name
+                issues.append(issue)
+        return issues
+
+    def validate_field(
+        self, field: FieldSpec, node: ValueNode, path: list[str]
+    ) -> list[FieldIssue]:
+        if field.before_validator and isinstance(node.value, str):
+            # vLLM reshapes text first (enum names in any case, `auto`, comma lists,
+            # shorthand names) and words its own errors: the field's rule module says them.
+            return []
+        issues = self.validate_type(field.type, node, path)
+        if not issues:
+            issues = _constraint_issues(field.constraints, node, path)
+        return issues
+
+    def constraint_issues(
+        self, field: FieldSpec, node: ValueNode, path: list[str], class_name: str
+    ) -> list[FieldIssue]:
+        """Bounds alone, for plain flags whose type argparse already enforced."""
+        issues = _constraint_issues(field.constraints, node, path)
+        for issue in issues:
+            issue.class_name = class_name
+        return issues
+
+    def validate_type(
+        self, tree: dict[str, Any], node: ValueNode, path: list[str]
+    ) -> list[FieldIssue]:
+        kind = tree.get("kind")
+        value = node.value
+        if kind in ("any", "unknown", None):
+            return []
+        if kind == "union":
+            options = tree.get("options") or []
+            collected: list[FieldIssue] = []
+            for option in options:
+                found = self.validate_type(option, node, path)
+                if not found:
+                    return []
+                collected = collected or found
+            non_none = [o for o in options if o.get("kind") != "none"]
+            if len(non_none) == 1:
+                return self.validate_type(non_none[0], node, path)
+            return collected[:1] or [
+                FieldIssue("union", "Input does not match any allowed type", path, node)
+            ]
+        if kind == "none":
+            return (
+                []
+                if value is None
+                else [FieldIssue("none_required", "Input should be None", path, node)]
+            )
+        if kind == "int":
+            return _check_int(value, node, path)
+        if kind == "float":
+            return _check_float(value, node, path)
+        if kind in ("str", "path"):
+            return (
+                []
+                if isinstance(value, str)
+                else [FieldIssue("string_type", "Input should be a valid string", path, node)]
+            )
+        if kind == "bool":
+            return _check_bool(value, node, path)
+        if kind == "literal":
+            allowed = tree.get("values") or []
+            if any(value == a and type(value) is type(a) for a in allowed):
+                return []
+            return [
+                FieldIssue("literal_error", f"Input should be {_join_choices(allowed)}", path, node)
+            ]
+        if kind == "enum":
+            return self._check_enum(tree, node, path)
+        if kind in ("list", "set", "tuple"):
+            if not node.is_array:
+                word = {"list": "array", "set": "set", "tuple": "tuple"}[kind]
+                return [FieldIssue(f"{kind}_type", f"Input should be a valid {word}", path, node)]
+            issues: list[FieldIssue] = []
+            fixed = (
+                list(tree.get("items") or [])
+                if kind == "tuple" and not tree.get("variadic")
+                else []
+            )
+            default = tree.get("item") or {"kind": "any"}
+            for index, item in enumerate(node.items or ()):
+                item_tree = fixed[index] if index < len(fixed) else default
+                issues.extend(self.validate_type(item_tree, item, [*path, str(index)]))
+            return issues
+        if kind == "dict":
+            if not node.is_object:
+                return [FieldIssue("dict_type", "Input should be an object", path, node)]
+            issues = []
+            for entry in node.entries or ():
+                issues.extend(
+                    self.validate_type(
+                        tree.get("value") or {"kind": "any"}, entry.value, [*path, entry.key]
+                    )
+                )
+            return issues
+        if kind == "class":
+            spec = self.catalogue.classes.get(tree.get("name", ""))
+            if spec is None:
+                return []
+            return self.validate_class(spec, node, path)
+        return []
+
+    def _check_enum(
+        self, tree: dict[str, Any], node: ValueNode, path: list[str]
+    ) -> list[FieldIssue]:
+        """Enum fields: pydantic takes member values; vLLM's `mode='before'` validators add
+        member names in any case. A rule module may say it in the field's own words."""
+        members = self.catalogue.enums.get(tree.get("name", ""), {})
+        value = node.value
+        if not members:
+            return []
+        if isinstance(value, str):
+            if value.upper() in {name.upper() for name in members}:
+                return []
+            names = ", ".join(members)
+            return [
+                FieldIssue("enum", f"Invalid value {value!r}; valid names: {names}", path, node)
+            ]
+        if any(value == v and type(value) is type(v) for v in members.values()):
+            return []
+        values = (
+            sorted(members.values(), key=repr)
+            if not all(_is_int(v) for v in members.values())
+            else sorted(members.values())
+        )
+        return [FieldIssue("enum", f"Input should be {_join_choices(values)}", path, node)]
+
+
+def _check_int(value: Any, node: ValueNode, path: list[str]) -> list[FieldIssue]:
+    if isinstance(value, bool) or _is_int(value):
+        return []
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return [FieldIssue("finite_number", "Input should be a finite number", path, node)]
+        if value.is_integer():
+            return []
+        return [
+            FieldIssue(
+                "int_from_float",
+                "Input should be a valid integer, got a number with a fractional part",
+                path,
+                node,
+            )
+        ]
+    if isinstance(value, str):
+        if _INT_STR.match(value):
+            return []
+        return [
+            FieldIssue(
+                "int_parsing",
+                "Input should be a valid integer, unable to parse string as an integer",
+                path,
+                node,
+            )
+        ]
+    return [FieldIssue("int_type", "Input should be a valid integer", path, node)]
+
+
+def _check_float(value: Any, node: ValueNode, path: list[str]) -> list[FieldIssue]:
+    if isinstance(value, (bool, int, float)):
+        return []
+    if isinstance(value, str):
+        if _FLOAT_STR.match(value):
+            return []
+        return [
+            FieldIssue(
+                "float_parsing",
+                "Input should be a valid number, unable to parse string as a number",
+                path,
+                node,
+            )
+        ]
+    return [FieldIssue("float_type", "Input should be a valid number", path, node)]
+
+
+def _check_bool(value: Any, node: ValueNode, path: list[str]) -> list[FieldIssue]:
+    if isinstance(value, bool):
+        return []
+    if _is_int(value) and value in (0, 1):
+        return []
+    if isinstance(value, float) and value in (0.0, 1.0):
+        return []
+    if isinstance(value, str) and value.strip().lower() in _BOOL_STRINGS:
+        return []
+    if isinstance(value, (int, float, str)):
+        return [
+            FieldIssue(
+                "bool_parsing",
+                "Input should be a valid boolean, unable to interpret input",
+                path,
+                node,
+            )
+        ]
+    return [FieldIssue("bool_type", "Input should be a valid boolean", path, node)]
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.replace("_", ""))
+        except ValueError:
+            return None
+    return None
+
+
+def _fmt(limit: Any) -> str:
+    return str(limit)
+
+
+def _constraint_issues(
+    constraints: dict[str, Any], node: ValueNode, path: list[str]
+) -> list[FieldIssue]:
+    """`Field(gt=…, ge=…, …)`, applied after the type (pydantic's order)."""
+    if not constraints or node.value is None:
+        return []
+    value = node.value
+    if "min_length" in constraints and isinstance(value, (list, str, dict)):
+        minimum = constraints["min_length"]
+        if len(value) < minimum:
+            noun = (
+                "List"
+                if isinstance(value, list)
+                else ("String" if isinstance(value, str) else "Dictionary")
+            )
+            unit = "item" if minimum == 1 else "items"
+            if isinstance(value, str):
+                unit = "character" if minimum == 1 else "characters"
+            return [
+                FieldIssue(
+                    "too_short",
+                    f"{noun} should have at least {minimum} {unit} after validation, "
+                    f"not {len(value)}",
+                    path,
+                    node,
+                )
+            ]
+    number = _number(value)
+    if number is None:
+        return []
+    checks: tuple[tuple[str, Callable[[float], bool], str], ...] = (
+        ("gt", lambda lim: number > lim, "greater than"),
+        ("ge", lambda lim: number >= lim, "greater than or equal to"),
+        ("lt", lambda lim: number < lim, "less than"),
+        ("le", lambda lim: number <= lim, "less than or equal to"),
+    )
+    for key, ok, words in checks:
+        if key in constraints and constraints[key] is not None:
+            limit = constraints[key]
+            if not ok(float(limit)):
+                kind = {
+                    "gt": "greater_than",
+                    "ge": "greater_than_equal",
+                    "lt": "less_than",
+                    "le": "less_than_equal",
+                }[key]
+                return [FieldIssue(kind, f"Input should be {words} {_fmt(limit)}", path, node)]
+    if constraints.get("multiple_of"):
+        step = float(constraints["multiple_of"])
+        if step and number % step:
+            return [
+                FieldIssue(
+                    "multiple_of",
+                    f"Input should be a multiple of {_fmt(constraints['multiple_of'])}",
+                    path,
+                    node,
+                )
+            ]
+    return []

@@ -1,0 +1,176 @@
+"""Which vLLM release a config file is checked against, and why.
+
+A checker that knows one release is wrong for most users: a file written for 0.10 uses flags
+0.33 removed. The release is chosen from the most specific evidence first:
+
+1. the file's own `# vllm-config: version=X` comment;
+2. the user's setting (`vllmConfig.vllmVersion` in the editor, `--vllm-version` on the CLI);
+3. the vLLM installed in the workspace's Python environment (`.venv`/`venv` next to the file
+   or in a parent folder, else `$VIRTUAL_ENV`), read from its `dist-info/METADATA`: vLLM is
+   never imported (it would pull in torch and CUDA);
+4. a `vllm/vllm-openai:vX.Y.Z` image tag in a Dockerfile, compose file or Kubernetes
+   manifest in the file's folder (how most configs are deployed);
+5. otherwise the newest generated release.
+
+Any version spelling (`v0.10.1`, `0.8.5.post1`, `0.11.0rc1`, `0.10`) maps to the generated
+release of the same minor, since one catalogue per minor is generated (the newest patch).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from vllm_config_lsp.document.markers import marker_options
+from vllm_config_lsp.vllm.catalogue import (
+    DEFAULT_VERSION,
+    minor_of,
+    nearest_release,
+)
+
+#: `0.10.2`, `v0.11.0rc1`, `0.8.5.post1`, `0.10.1.1`, `0.10` (group 1: major.minor).
+IMAGE_RE = re.compile(r"\bvllm/vllm-openai[\w.-]*:(v?\d+\.\d+[\w.]*)")
+VENV_NAMES = (".venv", "venv")
+#: Folders searched upwards for a virtual environment (a workspace is rarely deeper).
+MAX_PARENTS = 8
+#: Deployment files read for an image tag: at most this many, each at most this big.
+MAX_DEPLOY_FILES = 40
+MAX_DEPLOY_BYTES = 256 * 1024
+DEPLOY_SUFFIXES = (".yaml", ".yml", ".json", ".dockerfile")
+
+
+def choose_version(
+    text: str,
+    *,
+    setting: str | None = None,
+    file_path: str | Path | None = None,
+    setting_label: str = "the vllmVersion setting",
+) -> tuple[str, str]:
+    """(release to check against, why), following the order in the module docstring.
+
+    `setting` is the user's configured version (None or "" for none); `file_path` locates
+    the workspace (None for an unsaved buffer: the filesystem is not consulted).
+    """
+    ignored: list[str] = []
+    marker = marker_options(text).get("version")
+    if marker:
+        release = nearest_release(marker)
+        if release:
+            return release, _why(release, marker, "the `# vllm-config: version=` comment")
+        ignored.append(f"`version={marker}` in the file names no known release")
+    if setting and setting.strip().lower() not in ("", "auto"):
+        release = nearest_release(setting)
+        if release:
+            return release, _why(release, setting, setting_label)
+        ignored.append(f"{setting_label} {setting!r} names no known release")
+    if file_path is not None:
+        path = Path(file_path).resolve()
+        found = installed_vllm(path.parent)
+        if found is not None:
+            version, where = found
+            release = nearest_release(version, clamp=True)
+            if release:
+                return release, _why(release, version, f"vLLM installed in {where}")
+        image = image_tag(path.parent, exclude=path)
+        if image is not None:
+            version, where = image
+            release = nearest_release(version, clamp=True)
+            if release:
+                return release, _why(release, version, f"the image tag in {where}")
+    reason = "newest known release (nothing names another)"
+    if ignored:
+        reason += "; " + "; ".join(ignored)
+    return DEFAULT_VERSION, reason
+
+
+def _why(release: str, said: str, source: str) -> str:
+    said = said.strip()
+    if said.lstrip("v") == release:
+        return f"vLLM {release}, from {source}"
+    return f"vLLM {release} (for {said}), from {source}"
+
+
+# -- installed vLLM -----------------------------------------------------------------------
+def installed_vllm(start: Path) -> tuple[str, str] | None:
+    """(version, environment path) of vLLM in the nearest virtual environment."""
+    for env in _environments(start):
+        version = _dist_info_version(env)
+        if version is not None:
+            return version, str(env)
+    return None
+
+
+def _environments(start: Path) -> Iterator[Path]:
+    folder = start
+    for _ in range(MAX_PARENTS):
+        for name in VENV_NAMES:
+            candidate = folder / name
+            if candidate.is_dir():
+                yield candidate
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    active = os.environ.get("VIRTUAL_ENV")
+    if active:
+        yield Path(active)
+
+
+def _dist_info_version(env: Path) -> str | None:
+    patterns = ("lib/python*/site-packages/vllm-*.dist-info", "Lib/site-packages/vllm-*.dist-info")
+    for pattern in patterns:
+        for dist in sorted(env.glob(pattern)):
+            version = _metadata_version(dist / "METADATA")
+            if version is None:  # the folder name carries it too: vllm-0.10.2.dist-info
+                match = re.fullmatch(r"vllm-(.+)\.dist-info", dist.name)
+                version = match.group(1) if match else None
+            if version is not None:
+                return version
+    return None
+
+
+def _metadata_version(path: Path) -> str | None:
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if line.startswith("Version:"):
+                    return line.split(":", 1)[1].strip()
+                if not line.strip():  # end of the header block
+                    break
+    except OSError:
+        return None
+    return None
+
+
+# -- deployment files -----------------------------------------------------------------------
+def image_tag(folder: Path, *, exclude: Path | None = None) -> tuple[str, str] | None:
+    """(version, file name) of the first `vllm/vllm-openai:vX.Y` tag naming a release in a
+    Dockerfile, compose file or manifest of `folder` (tags like `latest` name none)."""
+    for path in _deployment_files(folder, exclude):
+        try:
+            with path.open("rb") as handle:
+                text = handle.read(MAX_DEPLOY_BYTES).decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        for match in IMAGE_RE.finditer(text):
+            if minor_of(match.group(1)) is not None:
+                return match.group(1), path.name
+    return None
+
+
+def _deployment_files(folder: Path, exclude: Path | None) -> list[Path]:
+    try:
+        children = sorted(folder.iterdir())
+    except OSError:
+        return []
+    out = []
+    for child in children:
+        name = child.name.lower()
+        if child == exclude or not child.is_file():
+            continue
+        if name.startswith(("dockerfile", "containerfile")) or name.endswith(DEPLOY_SUFFIXES):
+            out.append(child)
+        if len(out) >= MAX_DEPLOY_FILES:
+            break
+    return out

@@ -1,0 +1,81 @@
+"""Our findings against the real vLLM 0.33.0's recorded verdicts, case by case.
+
+Each case in tests/fidelity/cases/ is a config with at most one mistake. Its header says
+what vLLM should complain about (`# phrase: <text from vLLM's message>`) and `#!` marks the
+offending line; a case with no phrase is one vLLM accepts. Verdicts were recorded with
+tools/record_vllm_verdicts.py. A case vLLM refuses must get an error on the marked line
+whose message contains the phrase; a case vLLM accepts must get no error. A verdict that
+only reflects the CPU oracle's stub model (`# exclude: reason`) is skipped with its reason.
+Model-aware cases (`# model-policy: as-is`, tests/fidelity/cases/models/) name fixture model
+folders relative to the case file, or repository ids in the fake Hugging Face cache
+tests/fixtures/models/hf-cache: the engine gets the case's path and that cache, as the
+recorder gave the oracle.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from support import REPO
+from vllm_config_lsp.document.text_index import TextIndex
+from vllm_config_lsp.engine import lint
+from vllm_config_lsp.findings import Severity
+
+CASES = REPO / "tests" / "fidelity" / "cases"
+VERDICTS = REPO / "tests" / "fidelity" / "verdicts"
+ALL = sorted(CASES.rglob("*.yaml"))
+
+
+@pytest.fixture(autouse=True)
+def _fixture_hub_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_CACHE", str(REPO / "tests" / "fixtures" / "models" / "hf-cache"))
+
+
+def _header(text: str, key: str) -> str | None:
+    match = re.search(rf"^# {key}: (.+)$", text, re.M)
+    return match.group(1).strip() if match else None
+
+
+@pytest.mark.parametrize("case", ALL, ids=lambda p: str(p.relative_to(CASES)))
+def test_case_agrees_with_vllm(case: Path) -> None:
+    text = case.read_text(encoding="utf-8")
+    verdict_file = VERDICTS / case.relative_to(CASES).with_suffix(".json")
+    assert verdict_file.exists(), f"no recorded verdict: run tools/record_vllm_verdicts.py {case}"
+    verdict = json.loads(verdict_file.read_text())
+    excluded = _header(text, "exclude")
+    if excluded:
+        pytest.skip(excluded)
+    phrase = _header(text, "phrase")
+    index = TextIndex(text)
+    result = lint(text, model_on_cli=True if "model_arg" in verdict else None, path=case)
+    errors = [
+        (index.line_col(f.start)[0] + 1, f.message)
+        for f in result.findings
+        if f.severity == Severity.ERROR
+    ]
+    if phrase is None:
+        assert verdict["ok"], f"the case expects acceptance, vLLM said: {verdict.get('message')}"
+        assert errors == []
+        return
+    assert not verdict["ok"], "the case expects a refusal, but vLLM accepted it"
+    assert phrase in (verdict.get("message") or ""), ("the phrase is not vLLM's", verdict)
+    marked = [n + 1 for n, line in enumerate(text.splitlines()) if line.rstrip().endswith("#!")]
+    assert marked, "mark the offending line with a trailing `#!`"
+    hits = [message for line, message in errors if line in marked and phrase in message]
+    assert hits, (phrase, errors)
+
+
+def test_every_vllm_rule_has_a_fidelity_case() -> None:
+    """Rules about vLLM's behaviour (not about YAML itself) must be seen on a real verdict."""
+    from vllm_config_lsp.rules import all_rules
+
+    covered = set()
+    for case in ALL:
+        text = case.read_text(encoding="utf-8")
+        covered |= {f.code for f in lint(text, path=case).findings}
+    about_vllm = {r.code for r in all_rules() if r.vllm_source and not r.code.startswith("VC00")}
+    missing = sorted(about_vllm - covered)
+    assert not missing, f"rules without a fidelity case: {missing}"
