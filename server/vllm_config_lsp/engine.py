@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_edits
-from vllm_config_lsp.rules import Rule, all_rules
+from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
+from vllm_config_lsp.sources.hosts import find_invocations
 from vllm_config_lsp.vllm.catalogue import load_catalogue
-from vllm_config_lsp.vllm.config_model import ConfigModel, build_model
+from vllm_config_lsp.vllm.config_model import ConfigModel, build_invocation_model, build_model
+from vllm_config_lsp.vllm.versions import choose_version, invocation_release
 
 #: Files larger than this are not parsed (a config is a few KB; this keeps editors responsive).
 MAX_BYTES = 2_000_000
@@ -31,7 +33,10 @@ FIX_ROUNDS = 5
 @dataclass
 class LintResult:
     findings: list[Finding]
+    #: The `--config` file's model, or the first command line's.
     model: ConfigModel | None
+    #: One model per vLLM command line of a host document (empty for a `--config` file).
+    invocations: list[ConfigModel] = field(default_factory=list)
 
 
 def _selected(
@@ -47,6 +52,36 @@ def _selected(
     return chosen
 
 
+def _internal(what: str) -> Finding:
+    detail = traceback.format_exc(limit=-1).strip().splitlines()[-1]
+    return Finding(INTERNAL_ERROR, Severity.WARNING, 0, 0, f"internal error in {what}: {detail}")
+
+
+def _too_large() -> LintResult:
+    message = f"file is larger than {MAX_BYTES:,} characters; not checked"
+    return LintResult([Finding(INTERNAL_ERROR, Severity.ERROR, 0, 0, message)], None)
+
+
+def _run_rules(model: ConfigModel, rules: list[Rule]) -> list[Finding]:
+    findings: list[Finding] = []
+    for rule in rules:
+        if not rule.applies_to(model.version):
+            continue
+        try:
+            findings.extend(rule.check(model))
+        except Exception:  # a rule bug must not take the other diagnostics down
+            findings.append(_internal(f"rule {rule.code}"))
+    return findings
+
+
+def _suppressed(model: ConfigModel, findings: list[Finding], rules: list[Rule]) -> list[Finding]:
+    """`# vllm-config: disable=…` comments apply to every front end and host alike."""
+    try:
+        return apply_suppressions(model, findings, {rule.code for rule in rules})
+    except Exception:  # a suppression bug must not hide the findings either
+        return [*findings, _internal("suppression")]
+
+
 def lint(
     text: str,
     *,
@@ -56,26 +91,19 @@ def lint(
     model_on_cli: bool | None = None,
     path: Path | None = None,
     model_dirs: Iterable[Path] = (),
+    host: str | None = None,
 ) -> LintResult:
     """`path` (the file on disk) and `model_dirs` let model-aware rules find the model's
-    files: relative model folders are resolved against the file's folder."""
+    files: relative model folders are resolved against the file's folder. `host` is the
+    source kind of a document that holds command lines (`sources.hosts.host_of`); None
+    checks the text as a `--config` file."""
     if len(text) > MAX_BYTES:
-        return LintResult(
-            [
-                Finding(
-                    INTERNAL_ERROR,
-                    Severity.ERROR,
-                    0,
-                    0,
-                    f"file is larger than {MAX_BYTES:,} characters; not checked",
-                )
-            ],
-            None,
-        )
+        return _too_large()
     if version is None:  # front ends pass their choice; else the file's own marker counts
-        from vllm_config_lsp.vllm.versions import choose_version
-
         version = choose_version(text)[0]
+    rules = _selected(all_rules(), select, ignore)
+    if host is not None:
+        return _lint_host(text, host, version, rules, path, tuple(model_dirs))
     model = build_model(
         text,
         load_catalogue(version),
@@ -83,35 +111,47 @@ def lint(
         path=path,
         model_dirs=tuple(model_dirs),
     )
-    findings: list[Finding] = []
-    rules = [rule for rule in all_rules() if rule.applies_to(model.version)]
-    selected = _selected(rules, select, ignore)
-    for rule in selected:
-        try:
-            findings.extend(rule.check(model))
-        except Exception:  # a rule bug must not take the other diagnostics down
-            detail = traceback.format_exc(limit=-1).strip().splitlines()[-1]
-            findings.append(
-                Finding(
-                    INTERNAL_ERROR,
-                    Severity.WARNING,
-                    0,
-                    0,
-                    f"internal error in rule {rule.code}: {detail}",
-                )
-            )
-    # `# vllm-config: disable=…` comments apply to every front end alike
-    try:
-        findings = apply_suppressions(model, findings, {rule.code for rule in selected})
-    except Exception:  # a suppression bug must not hide the findings either
-        detail = traceback.format_exc(limit=-1).strip().splitlines()[-1]
-        findings.append(
-            Finding(
-                INTERNAL_ERROR, Severity.WARNING, 0, 0, f"internal error in suppression: {detail}"
-            )
-        )
+    findings = _suppressed(model, _run_rules(model, rules), rules)
     findings.sort(key=Finding.sort_key)
     return LintResult(findings, model)
+
+
+def _lint_host(
+    text: str,
+    host: str,
+    version: str,
+    rules: list[Rule],
+    path: Path | None,
+    model_dirs: tuple[Path, ...],
+) -> LintResult:
+    """Each command line is checked on its own, against the release its own image or pin
+    names (else the front end's choice); findings on words vLLM will not see as written
+    (`$TP`, `{{ .Values.x }}`) are dropped: unknown is not wrong. Where a word may expand
+    to any arguments (`$EXTRA_ARGS`, `"$@"`), the checks that combine settings (VC300 on)
+    are dropped too; per-flag checks (unknown flags, types, choices, bounds) stay."""
+    try:
+        invocations = find_invocations(host, text)
+    except Exception:  # a host parser bug must not take the editor down
+        return LintResult([_internal(f"the {host} reader")], None)
+    models: list[ConfigModel] = []
+    findings: list[Finding] = []
+    for invocation in invocations:
+        release = invocation_release(invocation, version)[0]
+        model = build_invocation_model(
+            text, load_catalogue(release), invocation, path=path, model_dirs=model_dirs
+        )
+        models.append(model)
+        unknown = [(w.start, w.end) for w in invocation.args if not w.resolved]
+        for found in _run_rules(model, rules):
+            if any(start < found.end and found.start < end for start, end in unknown):
+                continue
+            if model.open_ended and found.code >= FIRST_IMPERATIVE_CODE:
+                continue  # `$EXTRA_ARGS` may set (or override) what the check needs
+            findings.append(found)
+    if models:
+        findings = _suppressed(models[0], findings, rules)
+    findings.sort(key=Finding.sort_key)
+    return LintResult(findings, models[0] if models else None, models)
 
 
 def fix_all(

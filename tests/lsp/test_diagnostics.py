@@ -152,13 +152,24 @@ async def test_only_vllm_configs_get_diagnostics(client: LanguageClient) -> None
     docs = [Doc(client, path.as_uri(), path.read_text(encoding="utf-8")) for path in POSITIVE]
     for doc in docs:
         await doc.diagnostics()  # published (possibly empty): the document is checked
-    # a negative that is named like a config is checked (the name wins)
-    named = Doc(client, "file:///work/a/k8s.vllm.yaml", (NEGATIVE[0]).read_text(encoding="utf-8"))
+    # a negative that is named like a config is checked (the name wins)...
+    settings = (FIXTURES / "negative" / "app-settings.yaml").read_text(encoding="utf-8")
+    named = Doc(client, "file:///work/a/app.vllm.yaml", settings)
     assert await named.diagnostics()
+    # ...but a Kubernetes manifest never is a `--config` file, whatever its name (issue 13)
+    manifest = (FIXTURES / "negative" / "k8s-deployment.yaml").read_text(encoding="utf-8")
+    open_doc(client, "file:///work/a/k8s.vllm.yaml", manifest)
     # checks run in order on one thread: by now every negative was decided, silently
     await asyncio.sleep(0.05)
     for path in NEGATIVE:
         assert published(client, path.as_uri()) == [], path.name
+    misread = [
+        d.code
+        for p in published(client, "file:///work/a/k8s.vllm.yaml")
+        for d in p.diagnostics
+        if d.code in ("VC101", "VC102")
+    ]
+    assert misread == []
 
 
 async def test_a_document_becomes_a_config_while_typed(client: LanguageClient) -> None:

@@ -60,6 +60,7 @@ def _run_check(argv: Sequence[str]) -> int:
     from vllm_config_lsp.engine import fix_all, lint
     from vllm_config_lsp.findings import Finding, Severity
     from vllm_config_lsp.sources.files import discover, read_config
+    from vllm_config_lsp.sources.hosts import host_of
     from vllm_config_lsp.vllm.catalogue import available_versions, detection_flag_names
 
     args = _check_parser().parse_args(argv)
@@ -85,6 +86,7 @@ def _run_check(argv: Sequence[str]) -> int:
             io_error = True
             continue
         text = read.text
+        host = host_of(str(path), text)
         version, _why = choose_version(
             text, setting=args.vllm_version, file_path=path, setting_label="--vllm-version"
         )
@@ -95,7 +97,9 @@ def _run_check(argv: Sequence[str]) -> int:
             else:
                 text, version = migrated
 
-        def run(source: str, version: str = version, path: Path = path) -> list[Finding]:
+        def run(
+            source: str, version: str = version, path: Path = path, host: str | None = host
+        ) -> list[Finding]:
             return lint(
                 source,
                 version=version,
@@ -103,6 +107,7 @@ def _run_check(argv: Sequence[str]) -> int:
                 ignore=args.ignore,
                 model_on_cli=args.model_on_cli,
                 path=path,
+                host=host,
             ).findings
 
         findings = run(text)
@@ -179,7 +184,7 @@ def _run_rules(argv: Sequence[str]) -> int:
 def _server_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="vllm-config-lsp",
-        description="Language server for vLLM serve configs. Subcommands: check, rules.",
+        description="Language server for vLLM serve configs. Subcommands: check, rules, argv.",
     )
     parser.add_argument("--stdio", action="store_true", help="serve LSP on stdin/stdout (default)")
     parser.add_argument("--tcp", action="store_true", help="serve LSP over TCP (debugging)")
@@ -195,6 +200,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_check(argv[1:])
     if argv and argv[0] == "rules":
         return _run_rules(argv[1:])
+    if argv and argv[0] == "argv":
+        from vllm_config_lsp.cli.argv import run_argv
+
+        return run_argv(argv[1:])
     args = _server_parser().parse_args(argv)
     from vllm_config_lsp.lsp.bootstrap import serve
 

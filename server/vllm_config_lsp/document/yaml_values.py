@@ -7,6 +7,7 @@ rule sees equals what vLLM validates, with every piece pointing back into the fi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,6 +90,13 @@ def json_in_scalar(
     def place(a: int, b: int) -> tuple[int, int]:
         return whole if source is None else source.source_range(a, b)
 
+    return json_in_text(raw, place, human_numbers=human_numbers)
+
+
+def json_in_text(
+    raw: str, place: Callable[[int, int], tuple[int, int]], *, human_numbers: bool = False
+) -> ValueNode | JsonProblem:
+    """Parse `raw` as JSON; `place` maps a range of `raw` to its range in the document."""
     try:
         tree = parse_json(raw, human_readable_numbers=human_numbers)
     except JsonError as error:

@@ -58,6 +58,8 @@ class Analysis:
     vllm_version: str
     #: Why this vLLM version (`versions.choose_version`: marker, setting, venv, image tag…).
     version_source: str
+    #: The host syntax of a document holding command lines (`sources.hosts`), else None.
+    host: str | None = None
 
 
 class VllmConfigServer(LanguageServer):
@@ -142,17 +144,24 @@ class VllmConfigServer(LanguageServer):
     ) -> Analysis:
         """Runs on the lint thread: association, then the engine."""
         from vllm_config_lsp.document.markers import marker_options
-        from vllm_config_lsp.sources.association import classify, path_of_uri
+        from vllm_config_lsp.sources.association import Reason, classify, path_of_uri
+        from vllm_config_lsp.sources.hosts import host_of
         from vllm_config_lsp.vllm.catalogue import detection_flag_names
 
         settings = self.settings
         positions = Positions(text, self.encoding)
-        reason = classify(
-            path_of_uri(uri),
-            text,
-            settings.associations,
-            flag_names=detection_flag_names(),
-            language_id=language_id,
+        # A host of command lines (script, manifest, recipe…) is never a `--config` file.
+        host = host_of(path_of_uri(uri), text, language_id)
+        reason = (
+            Reason.COMMAND_LINE
+            if host is not None
+            else classify(
+                path_of_uri(uri),
+                text,
+                settings.associations,
+                flag_names=detection_flag_names(),
+                language_id=language_id,
+            )
         )
         path = _fs_path(uri)
         key = (marker_options(text).get("version"), str(path.parent) if path else None)
@@ -165,11 +174,18 @@ class VllmConfigServer(LanguageServer):
         vllm_version, source = choice
         result = None
         if reason is not None:
-            result = self._lint(text, vllm_version, settings, path)
-        return Analysis(uri, version, text, positions, reason, result, vllm_version, source)
+            result = self._lint(text, vllm_version, settings, path, host)
+            if host is not None and not result.invocations and not result.findings:
+                reason, result = None, None  # no vLLM in it: say nothing
+        return Analysis(uri, version, text, positions, reason, result, vllm_version, source, host)
 
     def _lint(
-        self, text: str, vllm_version: str, settings: Settings, path: Path | None
+        self,
+        text: str,
+        vllm_version: str,
+        settings: Settings,
+        path: Path | None,
+        host: str | None = None,
     ) -> LintResult:
         from vllm_config_lsp.engine import INTERNAL_ERROR, LintResult, lint
         from vllm_config_lsp.findings import Finding, Severity
@@ -181,6 +197,7 @@ class VllmConfigServer(LanguageServer):
                 ignore=settings.ignored_codes or None,
                 path=path,
                 model_dirs=model_folders(settings, self.workspace.root_path),
+                host=host,
             )
         except Exception:  # the engine itself failed: say so instead of going silent
             detail = traceback.format_exc(limit=-LOGGED_FRAMES)
@@ -198,7 +215,9 @@ class VllmConfigServer(LanguageServer):
         path = _fs_path(analysis.uri)
 
         def relint(text: str) -> list[Finding]:
-            return self._lint(text, analysis.vllm_version, self.settings, path).findings
+            return self._lint(
+                text, analysis.vllm_version, self.settings, path, analysis.host
+            ).findings
 
         return fix_all(analysis.text, analysis.result.findings, relint)[0]
 

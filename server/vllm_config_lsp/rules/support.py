@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from yaml.nodes import Node
 
 from vllm_config_lsp.document.yaml_edits import content_end, remove_lines
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
 from vllm_config_lsp.sources.config_file import Pair, Token
+from vllm_config_lsp.sources.rendering import remove_words, rename_option
 from vllm_config_lsp.vllm.catalogue import FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
 from vllm_config_lsp.vllm.pydantic_lax import FieldIssue
@@ -24,10 +26,7 @@ def span(node: Node) -> tuple[int, int]:
 
 def token_span(model: ConfigModel, token: Token) -> tuple[int, int]:
     """Where a token came from: the key for `--key`, the value node otherwise."""
-    node = token.node
-    if node is None:
-        return 0, 0
-    return node.start_mark.index, content_end(model.text, node)
+    return token.span(model.text)
 
 
 def finding(
@@ -142,3 +141,71 @@ def field_issues(
             if node is not None and inside(skip, node.start, node.end):
                 continue
             yield value, issue
+
+
+# -- fixes on command lines: rendered by the host (`sources.rendering`) ------------------------
+
+
+def rename_option_fix(
+    model: ConfigModel, token: Token, new_option: str, *, safe: bool = True
+) -> Fix | None:
+    """Rename the option a command-line word names (`--swap_space=4` keeps its `=4`)."""
+    if token.word is None:
+        return None
+    old = token.word.text.split("=", 1)[0]
+    title = f"Rename `{old}` to `{new_option}`"
+    return Fix(title, (rename_option(token.word, new_option),), safe=safe, preferred=True)
+
+
+def remove_option_fix(
+    model: ConfigModel, token: Token, values: list[Token], *, safe: bool = False
+) -> Fix | None:
+    """Remove a command-line option with the values that follow it."""
+    words = [t.word for t in (token, *values) if t.word is not None]
+    if model.invocation is None or not words:
+        return None
+    edit = remove_words(model.invocation, words[0], words[-1])
+    return Fix(f"Remove `{' '.join(w.text for w in words)}`", (edit,), safe=safe)
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where an option is written, whatever the host: a `--config` key or a command-line
+    word. `key` is the name as written without leading dashes (`max_num_seqs`,
+    `swap-space`); fixes come out in the host's syntax."""
+
+    model: ConfigModel
+    token: Token
+    key: str
+    span: tuple[int, int]
+
+    def rename(self, new_name: str, *, safe: bool = True) -> Fix | None:
+        """Rename to the flag `new_name` (no dashes; a dotted key keeps its path), in the
+        spelling style written."""
+        pair = self.token.pair
+        if pair is not None:
+            head, dot, tail = new_name.partition(".")
+            new_key = spell_like(pair.key, head) + dot + tail
+            return rename_key_fix(self.model, pair, new_key, safe=safe)
+        return rename_option_fix(self.model, self.token, "--" + new_name, safe=safe)
+
+    def remove(self, *, safe: bool = False) -> Fix | None:
+        pair = self.token.pair
+        if pair is not None:
+            return remove_pair_fix(self.model, pair, safe=safe)
+        use = next((u for u in self.model.result.uses if u.token is self.token), None)
+        return remove_option_fix(self.model, self.token, use.values if use else [], safe=safe)
+
+
+def site_of(model: ConfigModel, token: Token) -> Site | None:
+    """The place an option token was written as an option (a key or an option word), or
+    None for tokens vLLM builds itself (dotted keys gathered into one argument)."""
+    if not token.is_key:
+        return None
+    if token.pair is not None:
+        return Site(model, token, token.pair.key, span(token.pair.key_node))
+    word = token.word
+    if word is None or token.dotted:
+        return None
+    option = word.text.split("=", 1)[0]
+    return Site(model, token, option.lstrip("-"), word.source_range(0, len(option)))

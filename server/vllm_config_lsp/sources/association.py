@@ -85,6 +85,8 @@ class Reason(str, Enum):
     MARKER = "marker comment"
     GLOB = "file name"
     CONTENT = "content"
+    #: A script, manifest, recipe… with a vLLM command line in it (`sources.hosts`).
+    COMMAND_LINE = "vLLM command line"
 
 
 @dataclass(frozen=True)

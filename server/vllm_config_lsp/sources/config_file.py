@@ -18,7 +18,9 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from vllm_config_lsp.document.yaml_edits import content_end
 from vllm_config_lsp.document.yaml_tree import construct_value, mapping_pairs
+from vllm_config_lsp.sources.invocation import Word
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,9 @@ class Pair:
 
 @dataclass(eq=False)
 class Token:
+    """One argv element on its way through vLLM's parser, and where it was written: a YAML
+    node of a `--config` file (`pair`, `node`) or a command-line word of any host (`word`)."""
+
     text: str
     pair: Pair | None
     #: The YAML node this token's text came from (key node for `--key`, value or list item).
@@ -61,6 +66,23 @@ class Token:
     is_key: bool = False
     #: Set on the JSON argument vLLM builds from dotted keys.
     dotted: list[DottedPiece] | None = None
+    #: The command-line word this token is (None for `--config` file tokens).
+    word: Word | None = None
+
+    def span(self, text: str) -> tuple[int, int]:
+        """Where the token was written: the word, or the key for `--key` and the value
+        node otherwise; (0, 0) for a token no text wrote."""
+        if self.word is not None:
+            return self.word.start, self.word.end
+        if self.node is None:
+            return 0, 0
+        return self.node.start_mark.index, content_end(text, self.node)
+
+    @property
+    def unresolved(self) -> bool:
+        """A command-line word holding a variable or template: its text is not what vLLM
+        will receive."""
+        return self.word is not None and not self.word.resolved
 
 
 @dataclass(eq=False)

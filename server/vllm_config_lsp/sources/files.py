@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vllm_config_lsp.sources.association import DETECTION_BYTES, YAML_SUFFIXES, classify
+from vllm_config_lsp.sources.hosts import host_of
 
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
 
@@ -38,14 +39,17 @@ def read_config(path: Path) -> ReadResult:
 
 
 def looks_like_config(path: Path, flag_names: frozenset[str]) -> bool:
-    """The language server's association rules with default settings (name, marker comment,
-    content), so `check DIR` picks exactly the files an editor would check."""
-    if path.suffix.lower() not in YAML_SUFFIXES:
-        return False
+    """A document that starts vLLM (a script, manifest, recipe… that names vLLM), or the
+    language server's association rules for `--config` files with default settings (name,
+    marker comment, content), so `check DIR` picks exactly the files an editor would check."""
     try:
         with path.open("rb") as handle:
             head = handle.read(DETECTION_BYTES).decode("utf-8", errors="replace")
     except OSError:
+        return False
+    if host_of(path.as_posix(), head) is not None:
+        return "vllm" in head.lower()
+    if path.suffix.lower() not in YAML_SUFFIXES:
         return False
     return classify(path.as_posix(), head, flag_names=flag_names) is not None
 

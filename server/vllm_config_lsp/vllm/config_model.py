@@ -33,6 +33,7 @@ from vllm_config_lsp.document.yaml_values import (
     JsonProblem,
     json_in_scalar,
     json_in_string,
+    json_in_text,
     yaml_to_value,
 )
 from vllm_config_lsp.sources.config_file import (
@@ -44,12 +45,14 @@ from vllm_config_lsp.sources.config_file import (
     config_tokens,
     top_level_pairs,
 )
+from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.vllm.catalogue import Catalogue, FlagSpec
 from vllm_config_lsp.vllm.flag_values import convert_values
 from vllm_config_lsp.vllm.parse_args import rewrite_tokens
 from vllm_config_lsp.vllm.pydantic_lax import FieldIssue, Validator
 from vllm_config_lsp.vllm.serve_parser import OptionUse, ParseResult, parse
 
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 _LOOKS_LIKE_OBJECT = re.compile(r"(?s)^\s*{.*}\s*$")
 
 
@@ -64,6 +67,9 @@ class FlagValue:
     error: str | None = None
     error_token: Token | None = None
     error_span: tuple[int, int] | None = None
+    #: A command-line value holding a variable or template (`$TP`): vLLM's value is unknown,
+    #: so `value` is None and checks that need it stay silent.
+    unresolved: bool = False
 
     @property
     def spec(self) -> FlagSpec:
@@ -72,6 +78,12 @@ class FlagValue:
     def value_span(self) -> tuple[int, int]:
         """The value's text (the key, for on/off flags without a value)."""
         tokens = self.use.values or [self.use.token]
+        word = tokens[0].word
+        if word is not None and self.use.explicit is not None and not self.use.values:
+            return word.source_range(len(word.text) - len(self.use.explicit), len(word.text))
+        last_word = tokens[-1].word
+        if word is not None and last_word is not None:
+            return word.start, last_word.end
         first, last = tokens[0].node, tokens[-1].node
         if first is None or last is None:
             return 0, 0
@@ -120,6 +132,15 @@ class ConfigModel:
     model_dirs: tuple[Path, ...] = ()
     #: `id(value node)` → the top-level entry it belongs to, when composed piece by piece.
     pieces: dict[int, incremental.Piece] = field(default_factory=dict)
+    #: The command line this model was built from; None for a `--config` file.
+    invocation: Invocation | None = None
+    #: The command line holds a word that may expand to any arguments (`$EXTRA_ARGS`,
+    #: `"$@"`): nothing can be said about what it does not show.
+    open_ended: bool = False
+
+    @property
+    def is_config_file(self) -> bool:
+        return self.invocation is None
 
     @property
     def base_dir(self) -> Path | None:
@@ -236,6 +257,43 @@ def build_model(
     # `vllm serve --config F` needs a model from the file or the command line
     # (argparse_utils.py:575-583); without `model:` we assume the command line has one.
     model.model_on_cli = not has_model if model_on_cli is None else model_on_cli
+    _parse_tokens(model, tokens)
+    return model
+
+
+def build_invocation_model(
+    text: str,
+    catalogue: Catalogue,
+    invocation: Invocation,
+    *,
+    path: Path | None = None,
+    model_dirs: tuple[Path, ...] = (),
+) -> ConfigModel:
+    """What vLLM makes of one command line of a host document: its words go through the
+    same rewriting, argparse and validation as a `--config` file's tokens. A word that may
+    expand to anything (`$EXTRA_ARGS`) makes the model open-ended."""
+    model = ConfigModel(text, catalogue, ParsedYaml(None), model_on_cli=False)
+    model.path, model.model_dirs = path, model_dirs
+    model.invocation = invocation
+    # A word that may expand to several arguments still takes its place in argparse's
+    # reading (it usually is one value: `--port $PORT`); findings on it are dropped.
+    tokens = [
+        Token(word.text, None, None, is_key=_is_option(word.text), word=word)
+        for word in invocation.args
+    ]
+    model.open_ended = any(word.splat for word in invocation.args)
+    _parse_tokens(model, tokens)
+    return model
+
+
+def _is_option(text: str) -> bool:
+    return text.startswith("-") and len(text) > 1 and not _NEGATIVE_NUMBER.match(text)
+
+
+def _parse_tokens(model: ConfigModel, tokens: list[Token]) -> None:
+    """`parse_args` rewriting, argparse, conversion and validation, whichever host wrote
+    the tokens."""
+    catalogue = model.catalogue
     rewritten, events = rewrite_tokens(tokens, catalogue.loader)
     model.events.extend(events)
     model.tokens = rewritten
@@ -247,7 +305,6 @@ def build_model(
         issues = _validate(model, validator, flag_value)
         if issues:
             model.field_issues[id(flag_value)] = issues
-    return model
 
 
 def _validate(model: ConfigModel, validator: Validator, flag_value: FlagValue) -> list[FieldIssue]:
@@ -266,10 +323,9 @@ def _validate(model: ConfigModel, validator: Validator, flag_value: FlagValue) -
         field_spec = model.catalogue.classes.get(class_name)
         target = field_spec.fields.get(field_name) if field_spec else None
         token = flag_value.use.values[-1] if flag_value.use.values else flag_value.use.token
-        if target is not None and target.constraints and token.node is not None:
-            node = ValueNode(
-                token.node.start_mark.index, token.node.end_mark.index, flag_value.value
-            )
+        if target is not None and target.constraints and (token.node or token.word):
+            start, end = flag_value.value_span()
+            node = ValueNode(start, end, flag_value.value)
             return validator.constraint_issues(target, node, [field_name], class_name)
     return []
 
@@ -282,6 +338,8 @@ def _convert(model: ConfigModel, use: OptionUse) -> FlagValue:
         return FlagValue(use, spec.action != "store_false" and not negative)
     tokens = use.values if use.explicit is None else [use.token]
     texts = [t.text for t in use.values] if use.explicit is None else [use.explicit]
+    if any(token.unresolved for token in tokens):
+        return FlagValue(use, None, unresolved=True)
     if not texts and spec.nargs == "?":
         return FlagValue(use, True if spec.parse == "bool_or_str" else spec.default)
     if spec.is_json:
@@ -317,6 +375,8 @@ def _json_flag(model: ConfigModel, use: OptionUse, token: Token, text: str) -> F
 def _tree_for(model: ConfigModel, token: Token, text: str, human: bool) -> ValueNode | JsonProblem:
     if token.dotted:
         return _dotted_tree(model, token, human)
+    if token.word is not None:
+        return _json_in_word(token.word, text, human)
     node = token.node
     if node is None:
         return json_in_string(text, 0, 0, human_numbers=human)
@@ -335,20 +395,24 @@ def _tree_for(model: ConfigModel, token: Token, text: str, human: bool) -> Value
     return json_in_string(text, node.start_mark.index, node.end_mark.index, human_numbers=human)
 
 
+def _json_in_word(word: Word, text: str, human: bool) -> ValueNode | JsonProblem:
+    """JSON in a command-line word (or in its `=value` part), placed character by
+    character through the host's quoting."""
+    if not word.text.endswith(text):
+        return json_in_string(text, word.start, word.end, human_numbers=human)
+    offset = len(word.text) - len(text)
+    return json_in_text(
+        text, lambda a, b: word.source_range(a + offset, b + offset), human_numbers=human
+    )
+
+
 def _dotted_tree(model: ConfigModel, token: Token, human: bool) -> ValueNode | JsonProblem:
     """The object vLLM builds from `--head.a.b value` pieces (argparse_utils.py:449-499)."""
     assert token.dotted is not None
     first = token.dotted[0].key_token
-    root = ValueNode(
-        first.node.start_mark.index if first.node else 0,
-        first.node.end_mark.index if first.node else 0,
-        {},
-        entries=[],
-    )
+    root = ValueNode(*_key_span(first), {}, entries=[])
     for piece in token.dotted:
-        key_node = piece.key_token.node
-        key_start = key_node.start_mark.index if key_node else 0
-        key_end = key_node.end_mark.index if key_node else 0
+        key_start, key_end = _key_span(piece.key_token)
         # A bare `--a.b` swallows the next argument: place the value on the key's own line.
         own = (
             piece.value_token
@@ -378,6 +442,14 @@ def _dotted_tree(model: ConfigModel, token: Token, human: bool) -> ValueNode | J
     return root
 
 
+def _key_span(token: Token) -> tuple[int, int]:
+    """A dotted key's own text: the YAML key, or the `--a.b` part of a command-line word."""
+    if token.word is not None:
+        return token.word.source_range(0, len(token.word.text.split("=", 1)[0]))
+    node = token.node
+    return (node.start_mark.index, node.end_mark.index) if node else (0, 0)
+
+
 def _set_entry(target: ValueNode, entry: Entry) -> None:
     entries = target.entries if target.entries is not None else []
     target.entries = [*(e for e in entries if e.key != entry.key), entry]
@@ -399,6 +471,16 @@ def _key_value(piece: DottedPiece, model: ConfigModel) -> ValueNode:
 
 
 def _piece_value(model: ConfigModel, token: Token | None, value: Any, human: bool) -> ValueNode:
+    if token is not None and token.word is not None:
+        word = token.word
+        own = word.text.split("=", 1)[1] if word.text.startswith("-") and "=" in word.text else None
+        text = word.text if own is None else own
+        tree = _json_in_word(word, text, False)
+        if not isinstance(tree, JsonProblem) and tree.value == value:
+            return tree
+        return from_json_value(
+            value, *word.source_range(len(word.text) - len(text), len(word.text))
+        )
     node = token.node if token else None
     if node is None:
         return from_json_value(value, 0, 0)

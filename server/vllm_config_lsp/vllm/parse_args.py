@@ -50,7 +50,7 @@ def rewrite_tokens(
         elif arg.startswith("-O") and arg != "-O":
             level = arg[3:] if arg[2:3] == "=" else arg[2:]
             processed.append(_retext(token, "--optimization-level"))
-            processed.append(Token(level, token.pair, token.node))
+            processed.append(Token(level, token.pair, token.node, word=token.word))
         elif arg == "-O" and index + 1 < len(tokens) and tokens[index + 1].text in "0123":
             processed.append(_retext(token, "--optimization-level"))
         else:
@@ -61,7 +61,7 @@ def rewrite_tokens(
 
 
 def _retext(token: Token, text: str) -> Token:
-    return Token(text, token.pair, token.node, token.is_key, token.dotted)
+    return Token(text, token.pair, token.node, token.is_key, token.dotted, token.word)
 
 
 def _dotted_value(value_str: str) -> Any:
@@ -118,8 +118,10 @@ def _merge_dotted(processed: list[Token]) -> tuple[list[Token], list[LoadEvent]]
         for piece in group:
             _recursive_update(merged, _nested(piece.path, piece.value))
         first = group[0].key_token
-        kept.append(Token(head, first.pair, first.node, is_key=True))
-        kept.append(Token(json.dumps(merged), first.pair, first.node, dotted=group))
+        kept.append(Token(head, first.pair, first.node, is_key=True, word=first.word))
+        kept.append(
+            Token(json.dumps(merged), first.pair, first.node, dotted=group, word=first.word)
+        )
     return kept, events
 
 

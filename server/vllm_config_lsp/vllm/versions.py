@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from vllm_config_lsp.document.markers import marker_options
+from vllm_config_lsp.sources.invocation import Invocation
 from vllm_config_lsp.vllm.catalogue import (
     DEFAULT_VERSION,
     minor_of,
@@ -83,6 +84,30 @@ def choose_version(
     if ignored:
         reason += "; " + "; ".join(ignored)
     return DEFAULT_VERSION, reason
+
+
+def invocation_release(
+    invocation: Invocation, fallback: str, fallback_why: str = ""
+) -> tuple[str, str]:
+    """The release one command line runs, and why: its image's tag
+    (`vllm/vllm-openai:v0.8.5`), a `pip install vllm==X` beside it, else `fallback` (the
+    document's choice, for `fallback_why`)."""
+    said = _image_version(invocation.image)
+    if said is not None:
+        release = nearest_release(said, clamp=True)
+        if release is not None:
+            return release, _why(release, said, f"the image {invocation.image}")
+    said = invocation.pinned_version
+    if said is not None:
+        release = nearest_release(said, clamp=True)
+        if release is not None:
+            return release, _why(release, said, "`pip install vllm==` in the same script")
+    return fallback, fallback_why
+
+
+def _image_version(image: str | None) -> str | None:
+    match = IMAGE_RE.search(image) if image else None
+    return match.group(1) if match else None
 
 
 def _why(release: str, said: str, source: str) -> str:
@@ -153,9 +178,12 @@ def image_tag(folder: Path, *, exclude: Path | None = None) -> tuple[str, str] |
                 text = handle.read(MAX_DEPLOY_BYTES).decode("utf-8", errors="replace")
         except OSError:
             continue
-        for match in IMAGE_RE.finditer(text):
-            if minor_of(match.group(1)) is not None:
-                return match.group(1), path.name
+        for line in text.splitlines():
+            if line.lstrip().startswith("#"):
+                continue  # a comment is no declaration (a corpus header, a note)
+            for match in IMAGE_RE.finditer(line):
+                if minor_of(match.group(1)) is not None:
+                    return match.group(1), path.name
     return None
 
 

@@ -22,7 +22,7 @@ model: Qwen/Qwen3-8B
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
-from vllm_config_lsp.rules.support import finding, remove_pair_fix, span
+from vllm_config_lsp.rules.support import finding, site_of
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.flag_history import (
     ADVICE,
@@ -40,17 +40,17 @@ VLLM_SOURCE = "vllm/engine/arg_utils.py:456"
 def check(model: ConfigModel) -> Iterator[Finding]:
     release = model.catalogue.version
     for use in model.result.uses:
-        pair = use.token.pair
-        if not use.spec.deprecated or pair is None or not use.token.is_key:
+        site = site_of(model, use.token)
+        if not use.spec.deprecated or site is None:
             continue
         option = use.option_string[2:] if use.option_string.startswith("--") else use.spec.name
         if renamed_flag(option, release) is not None:
             continue  # VC121 offers the rename
-        fix = remove_pair_fix(model, pair, safe=False)
+        fix = site.remove()
         yield finding(
             CODE,
             Severity.WARNING,
-            span(pair.key_node),
+            site.span,
             _message(use.spec.deprecated, option, release),
             source=use.spec.source or VLLM_SOURCE,
             fixes=[fix] if fix else [],

@@ -30,7 +30,7 @@ from vllm_config_lsp.rules._versioned import (
     field_uses,
     flag_reported_elsewhere,
 )
-from vllm_config_lsp.rules.support import finding, span
+from vllm_config_lsp.rules.support import finding, site_of
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.flag_history import Change, newer_change_field, newer_change_flag
 
@@ -50,15 +50,15 @@ def _message(key: str, change: Change, release: str) -> str:
 def check(model: ConfigModel) -> Iterator[Finding]:
     release = model.catalogue.version
     for use in model.result.uses:
-        pair = use.token.pair
-        if pair is None or not use.token.is_key:
+        site = site_of(model, use.token)
+        if site is None:
             continue
         option = use.option_string[2:] if use.option_string.startswith("--") else None
         change = newer_change_flag(option, release) if option else None
         if change is None or flag_reported_elsewhere(model, option or "", use.spec.deprecated):
             continue  # VC121 (renamed) or VC110 (deprecated) names the removal too
-        message = _message(pair.key, change, release)
-        yield finding(CODE, Severity.INFO, span(pair.key_node), message, source=None)
+        message = _message(site.key, change, release)
+        yield finding(CODE, Severity.INFO, site.span, message, source=None)
     for field in field_uses(model):  # nested classes too (`pass_config` fields)
         field_change = newer_change_field(field.class_name, field.name, release)
         if field_change is None or field_reported_elsewhere(model, field.class_name, field.name):

@@ -34,7 +34,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Fix, Severity
 from vllm_config_lsp.rules._versioned import field_uses
-from vllm_config_lsp.rules.support import finding, rename_in_place, rename_key_fix, span, spell_like
+from vllm_config_lsp.rules.support import finding, rename_in_place, site_of
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.flag_history import Rename, is_bare, renamed_field, renamed_flag
 
@@ -59,21 +59,21 @@ def _message(where: str, rename: Rename, release: str) -> str:
 def check(model: ConfigModel) -> Iterator[Finding]:
     release = model.catalogue.version
     for use in model.result.uses:
-        pair = use.token.pair
-        if pair is None or not use.token.is_key or not use.option_string.startswith("--"):
+        site = site_of(model, use.token)
+        if site is None or not use.option_string.startswith("--"):
             continue
         rename = renamed_flag(use.option_string[2:], release)
         if rename is None:
             continue
-        head, dot, tail = pair.key.partition(".")
-        new_key = spell_like(head, rename.new) + dot + tail
+        _head, dot, tail = site.key.partition(".")
+        fix = site.rename(rename.new + dot + tail)
         yield finding(
             CODE,
             Severity.WARNING,
-            span(pair.key_node),
-            _message(pair.key, rename, release),
+            site.span,
+            _message(site.key, rename, release),
             source=None,
-            fixes=[rename_key_fix(model, pair, new_key)],
+            fixes=[fix] if fix is not None else [],
         )
     for field in field_uses(model):
         rename = renamed_field(field.class_name, field.name, release)

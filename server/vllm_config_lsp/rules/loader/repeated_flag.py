@@ -27,7 +27,7 @@ compilation-config:
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
-from vllm_config_lsp.rules.support import finding, span
+from vllm_config_lsp.rules.support import finding, site_of
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC108"
@@ -39,13 +39,12 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     last_by_dest = model.final
     for value in model.values:
         winner = last_by_dest.get(value.spec.dest)
-        pair = value.use.token.pair
-        if winner is None or winner is value or pair is None or winner.use.token.pair is None:
+        if winner is None or winner is value:
             continue
-        winner_pair = winner.use.token.pair
-        if winner_pair is pair:
+        site, winner_site = site_of(model, value.use.token), site_of(model, winner.use.token)
+        if site is None or winner_site is None or winner_site.span == site.span:
             continue
-        line = model.index.line_col(winner_pair.key_node.start_mark.index)[0] + 1
+        line = model.index.line_col(winner_site.span[0])[0] + 1
         how = (
             "the dotted keys are gathered into one JSON argument placed last, which replaces "
             "this one entirely"
@@ -55,8 +54,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         yield finding(
             CODE,
             Severity.WARNING,
-            span(pair.key_node),
-            f"{value.spec.options[0]} is set again on line {line} (`{winner_pair.key}`): {how}, "
-            f"so this `{pair.key}` has no effect",
+            site.span,
+            f"{value.spec.options[0]} is set again on line {line} (`{winner_site.key}`): {how}, "
+            f"so this `{site.key}` has no effect",
             source=VLLM_SOURCE,
         )

@@ -35,7 +35,7 @@ _PYTHON_TYPE = {"seq": "list", "str": "str", "int": "int", "float": "float", "bo
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     root = model.parsed.root
-    if isinstance(root, MappingNode):
+    if isinstance(root, MappingNode) or not model.is_config_file:
         return
     if root is None:
         if model.parsed.problems:

@@ -25,12 +25,14 @@ from vllm_config_lsp.findings import Finding, Fix, Severity
 from vllm_config_lsp.rules.support import (
     closest,
     finding,
+    remove_option_fix,
     remove_pair_fix,
     rename_key_fix,
+    rename_option_fix,
     span,
     spell_like,
 )
-from vllm_config_lsp.sources.config_file import Pair
+from vllm_config_lsp.sources.config_file import Pair, Token
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.flag_history import loader_since, removed_flag
 
@@ -86,10 +88,55 @@ def _findings_for(model: ConfigModel, pair: Pair, severity: Severity, tail: str)
     )
 
 
+def _on_command_line(model: ConfigModel, token: Token) -> Finding:
+    """The same refusal for a command-line word: vLLM names the option as written (after
+    `_` → `-` before the first `.`), and the fixes edit the word in its host's syntax."""
+    option = token.text.split("=", 1)[0]
+    message = f"unrecognized arguments: {option}"
+    fixes: list[Fix | None] = []
+    history = removed_flag(option.split(".", 1)[0].lstrip("-"), model.catalogue.version)
+    if history is not None:
+        message += f": {history.message}"
+        target = history.rename_to or history.suggested
+        if target:
+            fixes.append(
+                rename_option_fix(model, token, "--" + target, safe=bool(history.rename_to))
+            )
+    else:
+        suggestion = _suggestion(model, option.lstrip("-"))
+        if suggestion:
+            message += f": did you mean `--{suggestion}`?"
+            fixes.append(rename_option_fix(model, token, "--" + suggestion, safe=False))
+    values = _values_after(model, token)
+    fixes.append(remove_option_fix(model, token, values))
+    return finding(
+        CODE,
+        Severity.ERROR,
+        token.span(model.text),
+        message,
+        source=VLLM_SOURCE,
+        fixes=[fix for fix in fixes if fix is not None],
+    )
+
+
+def _values_after(model: ConfigModel, token: Token) -> list[Token]:
+    """The words argparse left over after an unknown option: its values, as written."""
+    extras = model.result.extras
+    at = extras.index(token)
+    values = []
+    for later in extras[at + 1 :]:
+        if later.is_key:
+            break
+        values.append(later)
+    return values
+
+
 def check(model: ConfigModel) -> Iterator[Finding]:
     for token in model.result.extras:
         if token.is_key and token.pair is not None and token.text.startswith("-"):
             yield _findings_for(model, token.pair, Severity.ERROR, "")
+        elif token.is_key and token.word is not None:
+            yield _on_command_line(model, token)
     for event in model.events:
         if event.kind == "false-dropped" and event.pair is not None:
             pair = event.pair

@@ -1,0 +1,96 @@
+"""`vllm-config-lsp argv PATH…`: every vLLM start the files hold, as vLLM receives it.
+
+What a reader of a Helm chart or a SLURM script wants to know before anything else: which
+command lines start vLLM, with which arguments after `serve` (or after the API-server
+module), against which release. Unresolved variables are printed as written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from vllm_config_lsp.document.text_index import TextIndex
+from vllm_config_lsp.sources.config_file import config_tokens
+from vllm_config_lsp.sources.files import discover, read_config
+from vllm_config_lsp.sources.hosts import find_invocations, host_of
+from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue
+from vllm_config_lsp.vllm.config_model import build_model
+from vllm_config_lsp.vllm.versions import choose_version, invocation_release
+
+
+@dataclass
+class Entry:
+    file: str
+    line: int
+    column: int
+    source: str
+    argv: list[str]
+    vllm_version: str
+    version_source: str
+
+
+def entries(path: Path, text: str, version: str | None = None) -> list[Entry]:
+    """The invocations of one document; a `--config` file is one, its own argv."""
+    chosen, why = choose_version(
+        text, setting=version, file_path=path, setting_label="--vllm-version"
+    )
+    index = TextIndex(text)
+    host = host_of(str(path), text)
+    if host is None:
+        model = build_model(text, load_catalogue(chosen), path=path)
+        if not model.pairs:
+            return []
+        tokens, _events = config_tokens(model.pairs, model.catalogue.loader)
+        line, column = index.line_col(model.pairs[0].key_node.start_mark.index)
+        return [
+            Entry(
+                str(path),
+                line + 1,
+                column + 1,
+                "config-file",
+                [t.text for t in tokens],
+                chosen,
+                why,
+            )
+        ]
+    out = []
+    for invocation in find_invocations(host, text):
+        release, reason = invocation_release(invocation, chosen, why)
+        line, column = index.line_col(invocation.start)
+        argv = [word.text for word in invocation.args]
+        out.append(Entry(str(path), line + 1, column + 1, invocation.source, argv, release, reason))
+    return out
+
+
+def run_argv(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="vllm-config-lsp argv",
+        description="List every vLLM invocation in the files, as vLLM receives its arguments.",
+    )
+    parser.add_argument("paths", nargs="+", type=Path, help="files or directories")
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument("--vllm-version", default=None, help="release when nothing names one")
+    args = parser.parse_args(argv)
+    found: list[Entry] = []
+    status = 0
+    for path in discover(args.paths, detection_flag_names()):
+        read = read_config(path)
+        if read.text is None:
+            print(f"{path}: {read.error}", file=sys.stderr)
+            status = 2
+            continue
+        found.extend(entries(path, read.text, args.vllm_version))
+    if args.format == "json":
+        print(json.dumps([entry.__dict__ for entry in found], indent=2))
+    else:
+        for entry in found:
+            words = shlex.join(entry.argv)
+            print(f"{entry.file}:{entry.line}:{entry.column}: [{entry.source}] {words}")
+            print(f"    vLLM {entry.vllm_version}: {entry.version_source}")
+    return status

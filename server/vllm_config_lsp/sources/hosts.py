@@ -1,0 +1,86 @@
+"""Which host syntax a document is written in, and the vLLM invocations it holds.
+
+The decision is by name first (what editors use too: `Dockerfile`, `*.sh`, `*.md`), then by
+content for YAML: a Kubernetes object (`apiVersion` + `kind`), a compose file (`services:`)
+or a GitHub workflow (`jobs:`) is a host of command lines and never a `--config` file, even
+when its name contains `vllm`. Any other YAML is left to `association` (a `--config` file or
+nothing). Each host module reads its syntax with a real parser; this one only dispatches.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import PurePosixPath
+
+from vllm_config_lsp.sources import dockerfile, markdown, python_argv, shell
+from vllm_config_lsp.sources.invocation import Invocation
+
+SHELL_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch", ".pbs", ".job"}
+MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdx"}
+YAML_SUFFIXES = {".yaml", ".yml", ".tftpl"}
+#: VS Code language ids (and Neovim/Emacs file types) of the hosts.
+LANGUAGES = {
+    "shellscript": "shell",
+    "sh": "shell",
+    "bash": "shell",
+    "dockerfile": "dockerfile",
+    "markdown": "markdown",
+    "python": "python",
+    "dockercompose": "compose",
+}
+#: `Dockerfile`, `Dockerfile.gpu`, `gpu.Dockerfile`, `Containerfile`.
+_DOCKERFILE = re.compile(r"(?:^|[._-])(?:docker|container)file(?:[._-]|$)")
+_SHEBANG = re.compile(r"\A#![^\n]*\b(?:ba|z|k|da)?sh\b")
+_K8S = re.compile(r"^(?:apiVersion|kind):", re.M)
+_COMPOSE = re.compile(r"^services:\s*$", re.M)
+_WORKFLOW = re.compile(r"^jobs:\s*$", re.M)
+
+
+def host_of(path: str, text: str, language_id: str | None = None) -> str | None:
+    """The source kind whose finder reads this document, or None for YAML that is not a
+    host of command lines (a `--config` file, or no vLLM file at all) and any other file."""
+    name = PurePosixPath(path).name
+    lower = name.lower()
+    suffix = PurePosixPath(lower).suffix
+    if language_id in LANGUAGES:
+        return LANGUAGES[language_id]
+    if _DOCKERFILE.search(lower):
+        return "dockerfile"
+    if suffix in SHELL_SUFFIXES or (not suffix and _SHEBANG.match(text)):
+        return "shell"
+    if suffix in MARKDOWN_SUFFIXES:
+        return "markdown"
+    if suffix == ".py":
+        return "python"
+    if suffix in YAML_SUFFIXES or language_id == "yaml":
+        return _yaml_host(path.lower(), text)
+    return None
+
+
+def _yaml_host(name: str, text: str) -> str | None:
+    head = text[:65536]
+    if "/.github/workflows/" in name or (_WORKFLOW.search(head) and "on:" in head):
+        return "workflow"
+    if PurePosixPath(name).name.startswith(("compose", "docker-compose")):
+        return "compose"
+    if _K8S.search(head):
+        return "kubernetes"
+    if _COMPOSE.search(head):
+        return "compose"
+    return None
+
+
+FINDERS: dict[str, Callable[[str], list[Invocation]]] = {
+    "shell": shell.find_invocations,
+    "dockerfile": dockerfile.find_invocations,
+    "markdown": markdown.find_invocations,
+    "python": python_argv.find_invocations,
+}
+
+
+def find_invocations(kind: str, text: str) -> list[Invocation]:
+    """Every vLLM start in a document of that kind, in document order (none for a host
+    whose reader is not built yet: it stays silent rather than misread)."""
+    found = FINDERS[kind](text) if kind in FINDERS else []
+    return sorted(found, key=lambda invocation: invocation.start)

@@ -1,0 +1,396 @@
+"""vLLM server starts in Markdown recipes: the shell in fenced and indented code blocks.
+
+Docs and READMEs are where most real command lines live, but only their code blocks are
+commands: prose names flags in backticks (`--max-model-len`) and must stay prose. The blocks
+come from markdown-it-py (a CommonMark parser with line maps), never from a regex over fences,
+because list items, block quotes and mkdocs tabs change what counts as a fence and how much
+indentation its content loses. markdown-it hands back each block's content with that
+indentation removed; every content line is mapped back to its document line and column by
+checking it against the document text, so a flag found in a block lands on the character the
+user wrote. Blocks whose text cannot be matched this way are skipped rather than mis-placed.
+
+Two things the CommonMark grammar does not know are read here on purpose:
+
+* mkdocs-material containers (`=== "Tab"`, `!!! note`, `??? tip`): their indented bodies
+  parse as indented code, so a code block right after such a marker is parsed again as
+  Markdown (its fences are the commands, its prose is not);
+* MyST directives written as fences (```` ```{note} ````): their bodies are Markdown too;
+  ```` ```{code-block} bash ```` is a bash block.
+
+YAML blocks (Kubernetes manifests, dstack services, KubeAI models shown in a doc) also start
+vLLM, but through a YAML host: `code_blocks` exposes them with their document mapping so
+that host can read them; `find_invocations` leaves them alone.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from vllm_config_lsp.sources import shell
+from vllm_config_lsp.sources.invocation import Invocation, Word
+
+__all__ = [
+    "SHELL_LANGUAGES",
+    "YAML_LANGUAGES",
+    "CodeBlock",
+    "code_blocks",
+    "find_invocations",
+]
+
+#: Info strings whose blocks hold shell commands; "" is an untagged fence or indented code.
+SHELL_LANGUAGES = frozenset(
+    {
+        "",
+        "bash",
+        "sh",
+        "shell",
+        "zsh",
+        "ksh",
+        "console",
+        "shell-session",
+        "sh-session",
+        "bash-session",
+        "shellsession",
+        "terminal",
+        "text",
+        "txt",
+        "plaintext",
+        "plain",
+    }
+)
+#: Hook for the YAML host: blocks a Kubernetes/compose/dstack reader should take over.
+YAML_LANGUAGES = frozenset({"yaml", "yml"})
+#: MyST directives whose body is Markdown (admonitions, tabs, cards, dropdowns).
+_MYST_CONTAINERS = frozenset(
+    {
+        "admonition",
+        "attention",
+        "caution",
+        "danger",
+        "error",
+        "hint",
+        "important",
+        "note",
+        "seealso",
+        "tip",
+        "warning",
+        "dropdown",
+        "tab-set",
+        "tab-item",
+        "tab",
+        "tabs",
+        "card",
+        "grid",
+        "grid-item",
+        "grid-item-card",
+        "div",
+        "topic",
+        "sidebar",
+    }
+)
+#: MyST directives whose argument names the language of a code body.
+_MYST_CODE = frozenset({"code-block", "code", "sourcecode", "code-cell"})
+#: A paragraph ending in an mkdocs container marker: the indented code after it is Markdown.
+_CONTAINER_MARKER = re.compile(r"(?:^|\n)[ \t]*(?:===|!!!|\?\?\?\+?)(?:[ \t][^\n]*)?$")
+#: markdown-it splits lines on these (and so must the mapping back to the document).
+_NEWLINE = re.compile(r"\r\n?|\n")
+#: A prompt at the start of a transcript line: `$ cmd` (or a bare `$`).
+_PROMPT = re.compile(r"[ \t]*\$(?: |$)")
+#: Each container level strips at least its marker's indentation; real docs nest 2-3 levels.
+_MAX_DEPTH = 8
+
+_PARSER: MarkdownIt | None = None
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    """One code block as its reader would see it: `text` is the content with the container
+    indentation removed, and `starts[i]` is the document offset of `text[i]` (a newline maps
+    to the document's line break, a space that markdown-it made from part of a tab maps to
+    the tab). `line` is the 0-based document line of the block's first content line."""
+
+    language: str
+    info: str
+    text: str
+    starts: tuple[int, ...]
+    #: Document offset just past the block's content (where an empty block sits).
+    end: int
+    line: int
+
+    def to_document(self, offset: int) -> int:
+        """Document offset of `text[offset]`; `len(text)` maps past the last character."""
+        if 0 <= offset < len(self.starts):
+            return self.starts[offset]
+        return self.starts[-1] + 1 if self.starts and offset > 0 else self.end
+
+    def end_to_document(self, offset: int) -> int:
+        """Document offset of an exclusive end: just past the character before `offset`."""
+        if 0 < offset <= len(self.starts):
+            return self.starts[offset - 1] + 1
+        return self.to_document(offset)
+
+    def relocate(self, word: Word) -> Word:
+        """A word found in `text`, moved to the document."""
+        moved = word.shifted(self.to_document)
+        return replace(
+            moved,
+            end=self.end_to_document(word.end),
+            ends=tuple(self.end_to_document(end) for end in word.ends),
+        )
+
+
+def find_invocations(text: str) -> list[Invocation]:
+    """Every vLLM server start in the shell code blocks of a Markdown document, in document
+    order, with offsets into `text`."""
+    found: list[Invocation] = []
+    for block in code_blocks(text):
+        if block.language in SHELL_LANGUAGES:
+            found.extend(_block_invocations(block))
+    return sorted(found, key=lambda invocation: invocation.start)
+
+
+def code_blocks(text: str) -> list[CodeBlock]:
+    """All code blocks of the document (fenced and indented, inside lists, quotes and
+    mkdocs/MyST containers), each mapped to the document. Language is the lowercased first
+    word of the info string (`{code-block} bash` gives `bash`)."""
+    root = _Host(text, None, len(text))
+    return list(_blocks(root, 0))
+
+
+# -- block extraction ---------------------------------------------------------------------
+
+
+class _Host:
+    """A text markdown-it parses (the document, or a container body) and where each of its
+    characters sits in the document."""
+
+    def __init__(
+        self,
+        text: str,
+        starts: tuple[int, ...] | None,
+        end: int,
+        document_lines: list[int] | None = None,
+    ) -> None:
+        self.text = text
+        #: None for the document itself (identity).
+        self.starts = starts
+        self.end = end
+        self.line_starts = [0]
+        self.line_ends: list[int] = []
+        for match in _NEWLINE.finditer(text):
+            self.line_ends.append(match.start())
+            self.line_starts.append(match.end())
+        self.line_ends.append(len(text))
+        #: Offsets where the document's lines start (for `CodeBlock.line`).
+        self.document_lines = self.line_starts if document_lines is None else document_lines
+
+    def document(self, offset: int) -> int:
+        if self.starts is None:
+            return offset
+        if 0 <= offset < len(self.starts):
+            return self.starts[offset]
+        return self.end
+
+    def line_text(self, line: int) -> str:
+        return self.text[self.line_starts[line] : self.line_ends[line]]
+
+
+def _parser() -> MarkdownIt:
+    """Plain CommonMark: the dialect every Markdown renderer agrees on for code blocks
+    (extensions such as tables do not change which lines are code)."""
+    global _PARSER
+    if _PARSER is None:
+        _PARSER = MarkdownIt("commonmark")
+    return _PARSER
+
+
+def _blocks(host: _Host, depth: int) -> Iterator[CodeBlock]:
+    """The code blocks of one host text; container bodies are parsed again as Markdown."""
+    tokens = _parser().parse(host.text)
+    for index, token in enumerate(tokens):
+        if token.type not in ("fence", "code_block") or token.map is None:
+            continue
+        language, info = _language(token)
+        first_line = token.map[0] + (1 if token.type == "fence" else 0)
+        mapped = _map_content(host, token.content, first_line)
+        if mapped is None:
+            continue
+        starts, end = mapped
+        block = CodeBlock(
+            language,
+            info,
+            token.content,
+            starts,
+            end,
+            _document_line(host, first_line),
+        )
+        container = (token.type == "code_block" and _after_container_marker(tokens, index)) or (
+            token.type == "fence" and language in _MYST_CONTAINERS
+        )
+        if container:
+            if depth < _MAX_DEPTH:
+                body = _Host(block.text, block.starts, block.end, host.document_lines)
+                yield from _blocks(body, depth + 1)
+            continue
+        yield block
+
+
+def _language(token: Token) -> tuple[str, str]:
+    """The block's language: `bash`, `{.bash}`, `{code-block} bash`, MyST `{note}`."""
+    info = token.info.strip() if token.type == "fence" else ""
+    words = info.split()
+    if not words:
+        return "", info
+    first = words[0].lower()
+    if first.startswith("{") and first.endswith("}") and not first.startswith("{."):
+        directive = first[1:-1]
+        if directive in _MYST_CODE:
+            return (words[1].lower() if len(words) > 1 else ""), info
+        return directive, info
+    first = first.strip("{}").lstrip(".")
+    return first.split("{", 1)[0], info
+
+
+def _after_container_marker(tokens: list[Token], index: int) -> bool:
+    """Whether the code block directly follows a paragraph whose last line is an mkdocs
+    container marker at the same nesting level (`=== "NVIDIA"`, `!!! note`)."""
+    if index < 3:
+        return False
+    close, inline, opening = tokens[index - 1], tokens[index - 2], tokens[index - 3]
+    return (
+        close.type == "paragraph_close"
+        and inline.type == "inline"
+        and opening.type == "paragraph_open"
+        and opening.level == tokens[index].level
+        and _CONTAINER_MARKER.search(inline.content) is not None
+    )
+
+
+def _map_content(host: _Host, content: str, first_line: int) -> tuple[tuple[int, ...], int] | None:
+    """Document offset of every character of a block's content, or None when a content
+    line is not the end of its source line (then the mapping would be a guess)."""
+    lines = content.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if first_line + len(lines) > len(host.line_starts):
+        return None
+    starts: list[int] = []
+    for number, line in enumerate(lines):
+        source_line = first_line + number
+        source = host.line_text(source_line).replace("\0", "\ufffd")
+        base = host.line_starts[source_line]
+        if source.endswith(line):
+            column = len(source) - len(line)
+            starts.extend(host.document(base + column + offset) for offset in range(len(line)))
+        else:
+            # markdown-it turns the part of a tab it strips into spaces: those spaces map to
+            # the tab, the rest of the line must still be the end of the source line.
+            rest = line.lstrip(" ")
+            column = len(source) - len(rest)
+            if not rest or not source.endswith(rest) or column == 0:
+                return None
+            if source[column - 1] not in " \t":
+                return None
+            starts.extend([host.document(base + column - 1)] * (len(line) - len(rest)))
+            starts.extend(host.document(base + column + offset) for offset in range(len(rest)))
+        starts.append(host.document(host.line_ends[source_line]))
+    if lines:
+        end = host.document(host.line_ends[first_line + len(lines) - 1])
+    else:
+        end = host.document(host.line_starts[min(first_line, len(host.line_starts) - 1)])
+    # Content ends with a newline for every line markdown-it gives; never let them differ.
+    return tuple(starts[: len(content)]), end
+
+
+def _document_line(host: _Host, line: int) -> int:
+    """0-based document line of a host line (a container body's lines sit anywhere)."""
+    line = min(line, len(host.line_starts) - 1)
+    offset = host.document(host.line_starts[line])
+    return bisect_right(host.document_lines, offset) - 1
+
+
+# -- commands in a block ------------------------------------------------------------------
+
+
+def _block_invocations(block: CodeBlock) -> list[Invocation]:
+    """The shell starts in one block, after removing transcript prompts and output."""
+    script, positions = _commands(block)
+    if "vllm" not in script:
+        return []
+    found: list[Invocation] = []
+    for invocation in shell.find_invocations(script, source="markdown"):
+        found.append(_relocate(invocation, block, positions))
+    return found
+
+
+def _commands(block: CodeBlock) -> tuple[str, list[int]]:
+    """The block's shell text and, per character, its index in `block.text`. In a
+    transcript (a terminal session shown with prompts), `$ ` prompts (and `> ` on
+    continuation lines) are removed and output lines become empty, so only what the user
+    typed reaches the shell."""
+    text = block.text
+    lines = text.split("\n")
+    # A block is a transcript when it shows prompts, whatever its tag: ```console blocks
+    # without any are plain commands in practice, and ```bash blocks often show `$ `.
+    transcript = any(_PROMPT.match(line) for line in lines)
+    if not transcript:
+        return text, list(range(len(text)))
+    out: list[str] = []
+    positions: list[int] = []
+    offset = 0
+    continuing = False
+    for number, line in enumerate(lines):
+        skip: int | None = None
+        prompt = _PROMPT.match(line)
+        if prompt:
+            skip = prompt.end()
+        elif continuing:
+            skip = 2 if line.startswith("> ") else 0
+        if skip is None:
+            continuing = False
+        else:
+            kept = line[skip:]
+            out.append(kept)
+            positions.extend(range(offset + skip, offset + len(line)))
+            continuing = kept.rstrip().endswith("\\") or (
+                # PS2: a quoted value or a pipeline still open on the next line.
+                number + 1 < len(lines) and lines[number + 1].startswith("> ")
+            )
+        if number + 1 < len(lines):
+            out.append("\n")
+            positions.append(offset + len(line))
+        offset += len(line) + 1
+    return "".join(out), positions
+
+
+def _relocate(invocation: Invocation, block: CodeBlock, positions: list[int]) -> Invocation:
+    """Move an invocation found in the block's shell text to document offsets."""
+
+    def start(offset: int) -> int:
+        if 0 <= offset < len(positions):
+            return block.to_document(positions[offset])
+        return block.end_to_document(positions[-1] + 1) if positions else block.end
+
+    def end(offset: int) -> int:
+        if 0 < offset <= len(positions):
+            return block.end_to_document(positions[offset - 1] + 1)
+        return start(offset)
+
+    def word(item: Word) -> Word:
+        moved = item.shifted(start)
+        return replace(moved, end=end(item.end), ends=tuple(end(e) for e in item.ends))
+
+    return replace(
+        invocation,
+        source="markdown",
+        start=start(invocation.start),
+        end=end(invocation.end),
+        args=[word(item) for item in invocation.args],
+        insert_at=None if invocation.insert_at is None else end(invocation.insert_at),
+    )

@@ -1,0 +1,839 @@
+"""vLLM server starts in shell text, read with tree-sitter-bash.
+
+Shell is the host most other hosts end in (Kubernetes `sh -c` strings, compose `command:`,
+Dockerfile shell form, SLURM scripts, Markdown fences), so this module owns the shell rules:
+which command starts vLLM (through `exec`, `srun`, `ray job submit --`, `docker run IMAGE`, a
+bash array, `bash -c '...'`, `eval "..."`), and what argv each word becomes after quote
+removal, with the source span of every character so diagnostics land on what the user wrote.
+
+Words come from the tree-sitter-bash grammar, never from a tokenizer of our own: it already
+knows continuations, redirections, heredocs, comments and nesting, and it recovers from
+half-typed input, which an editor sees all the time. What remains here is quote removal inside
+one word (the grammar marks where quotes and expansions are; it does not say what the
+program receives) and the knowledge of which wrappers run which command.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import accumulate
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+import tree_sitter_bash
+from tree_sitter import Language, Node, Parser
+
+from vllm_config_lsp.sources.invocation import Invocation, Word
+
+__all__ = ["command_words", "find_invocations"]
+
+_PARSER: Parser | None = None
+
+#: `bash -c "eval '...'"` nests quoting; real scripts stop at two or three levels, and the cap
+#: keeps a pathological input linear (each level re-parses at most its own text).
+_MAX_DEPTH = 8
+
+#: Node types that expand at run time; their text is kept as written.
+_EXPANSIONS = frozenset(
+    {
+        "simple_expansion",
+        "expansion",
+        "command_substitution",
+        "arithmetic_expansion",
+        "process_substitution",
+    }
+)
+#: Unquoted, these word-split into any number of arguments (arithmetic yields one number).
+_SPLITTING = frozenset({"simple_expansion", "expansion", "command_substitution"})
+#: `$@`, `${@:2}`, `${ARR[@]}`: many words even inside double quotes.
+_ALL_ELEMENTS = re.compile(r"\$(?:@|\{@|\{[A-Za-z_][A-Za-z0-9_]*\[@\])")
+
+#: Commands that run their arguments as a command line (with options of their own in front).
+_WRAPPERS = frozenset(
+    {
+        "exec",
+        "nohup",
+        "time",
+        "env",
+        "command",
+        "builtin",
+        "sudo",
+        "doas",
+        "nice",
+        "ionice",
+        "chrt",
+        "taskset",
+        "numactl",
+        "stdbuf",
+        "timeout",
+        "setsid",
+        "unbuffer",
+        "srun",
+        "salloc",
+        "mpirun",
+        "mpiexec",
+        "singularity",
+        "apptainer",
+        "ray",
+        "hatch",
+        "uv",
+        "uvx",
+        "poetry",
+        "pipenv",
+        "pdm",
+        "rye",
+        "pixi",
+        "conda",
+        "mamba",
+        "micromamba",
+        "kubectl",
+        "xargs",
+    }
+)
+#: Commands whose arguments are data: scanning a wrapper's tail stops at them, so
+#: `srun echo vllm serve` or `$SUDO pkill -f vllm serve` is not a start.
+_NOT_COMMANDS = frozenset(
+    {
+        "echo",
+        "printf",
+        "print",
+        "grep",
+        "egrep",
+        "fgrep",
+        "rg",
+        "pgrep",
+        "pkill",
+        "kill",
+        "killall",
+        "ps",
+        "which",
+        "type",
+        "whereis",
+        "cat",
+        "tee",
+        "sed",
+        "awk",
+        "curl",
+        "wget",
+        "git",
+        "pip",
+        "pip3",
+        "logger",
+        "test",
+        "[",
+    }
+)
+#: vLLM subcommands (and options) that are not the server.
+_NOT_SERVE = frozenset(
+    {"bench", "chat", "complete", "collect-env", "run-batch", "--version", "-v", "--help", "-h"}
+)
+#: Every command that can start vLLM names it or a container runtime somewhere in its text.
+_STARTERS = (b"vllm", b"docker", b"podman")
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash"})
+_DOCKERS = frozenset({"docker", "podman", "nvidia-docker"})
+_PYTHON = re.compile(r"python(?:\d+(?:\.\d+)*)?")
+_API_SERVER = "vllm.entrypoints.openai.api_server"
+_CLI_MAIN = "vllm.entrypoints.cli.main"
+_PIN = re.compile(r"vllm(?:\[[^\]]*\])?==([0-9][0-9A-Za-z.+!-]*)")
+_VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+_BRACE_PROBE = re.compile(r"(\{[0-9]*(?:\.\.[0-9]*)?)([^\x00-\x7f])")
+_DEFAULTED = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^${}`\"']*)\}")
+#: `docker run` options that take no value (every other option takes one).
+_DOCKER_FLAGS = frozenset(
+    {
+        "--rm",
+        "--detach",
+        "--interactive",
+        "--tty",
+        "--privileged",
+        "--init",
+        "--read-only",
+        "--publish-all",
+        "--no-healthcheck",
+        "--oom-kill-disable",
+        "--disable-content-trust",
+        "--quiet",
+        "--help",
+    }
+)
+_DOCKER_SHORT_FLAGS = frozenset("ditPq")
+_ANSI_C = {
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "?": "?",
+}
+#: 1 for a byte that starts a UTF-8 character, 0 for a continuation byte.
+_LEAD_BYTES = bytes(0 if 0x80 <= byte < 0xC0 else 1 for byte in range(256))
+_OCTAL = "01234567"
+_HEX = "0123456789abcdefABCDEF"
+_HEX_LIMITS = {"x": 2, "u": 4, "U": 8}
+
+
+def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
+    """Every vLLM server start in `script`, in document order, with offsets into `script`.
+
+    A `pip install vllm==X` anywhere in the script (or in a string it runs) pins the release
+    of every start found, since the script installs what it then runs."""
+    scan = _Scan(source)
+    _Analyzer(script, scan, {}).run(0)
+    found = sorted(scan.invocations, key=lambda inv: inv.start)
+    if scan.pins:
+        for invocation in found:
+            invocation.pinned_version = scan.pins[0]
+    return found
+
+
+def command_words(text: str, *, quoting: str = "shell") -> list[Word]:
+    """The words of the first simple command in `text` (a compose `command:` string, a
+    Dockerfile shell-form line, an env var of flags): no executable is needed, the first
+    word is just the first argument. Redirections and anything after `;`, `|`, `&&` are
+    not part of it; offsets index `text`."""
+    analyzer = _Analyzer(text, _Scan("shell"), {}, quoting=quoting)
+    for node in analyzer.nodes():
+        if node.type == "command":
+            return analyzer.command_argv(node)
+    return []
+
+
+def _parser() -> Parser:
+    """One parser for the process: building the language is the slow part."""
+    global _PARSER
+    if _PARSER is None:
+        _PARSER = Parser(Language(tree_sitter_bash.language()))
+    return _PARSER
+
+
+@dataclass
+class _Scan:
+    """What one `find_invocations` call collects across nested scripts."""
+
+    source: str
+    invocations: list[Invocation] = field(default_factory=list)
+    pins: list[str] = field(default_factory=list)
+
+
+class _Builder:
+    """The characters of one word as the program receives them, each with its source span."""
+
+    def __init__(self) -> None:
+        self.chars: list[str] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.unresolved: list[str] = []
+        self.splat = False
+
+    def add(self, char: str, start: int, end: int) -> None:
+        self.chars.append(char)
+        self.starts.append(start)
+        self.ends.append(end)
+
+    def verbatim(self, text: str, start: int) -> None:
+        """An expansion: kept as written, one character per source character."""
+        self.chars.append(text)
+        self.starts.extend(range(start, start + len(text)))
+        self.ends.extend(range(start + 1, start + len(text) + 1))
+        self.unresolved.append(text)
+        if _ALL_ELEMENTS.match(text):
+            self.splat = True
+
+
+class _Analyzer:
+    """One shell text: its tree, offset conversion, word decoding and command analysis."""
+
+    def __init__(
+        self,
+        text: str,
+        scan: _Scan,
+        assignments: dict[str, list[Word | None]],
+        *,
+        quoting: str = "shell",
+        image: str | None = None,
+    ) -> None:
+        self.text = text
+        self.scan = scan
+        #: Every plain `NAME=value` in the script (nested scripts share it): `$IMAGE`.
+        self.assignments = assignments
+        self.quoting = quoting
+        #: The container a nested script runs in (`docker run --entrypoint bash IMG -c ...`).
+        self.image = image
+        data = text.encode("utf-8", "surrogatepass")
+        self.data = data
+        self.tree = _parser().parse(_scanner_safe(text).encode("utf-8", "surrogatepass"))
+        self.byte_to_char = None if len(data) == len(text) else _byte_map(data)
+
+    # -- tree --------------------------------------------------------------------------
+
+    def nodes(self) -> Iterator[Node]:
+        """Pre-order walk without recursion (deep nesting must not hit Python's stack).
+        Heredoc bodies are data, not commands, and are skipped."""
+        stack = [self.tree.root_node]
+        while stack:
+            node = stack.pop()
+            if node.type in ("heredoc_body", "comment"):
+                continue
+            yield node
+            stack.extend(reversed(node.children))
+
+    def _mentions(self, node: Node, needles: Sequence[bytes]) -> bool:
+        """Whether the node's source holds any of `needles` (a fast, conservative filter)."""
+        text = self.data[node.start_byte : node.end_byte]
+        return any(needle in text for needle in needles)
+
+    def char(self, byte: int) -> int:
+        return byte if self.byte_to_char is None else self.byte_to_char[byte]
+
+    def span(self, node: Node) -> tuple[int, int]:
+        return self.char(node.start_byte), self.char(node.end_byte)
+
+    def run(self, depth: int) -> None:
+        """Collect assignments first (a `docker run $IMAGE` may sit in a function defined
+        above the assignment), then analyze every command and array that could start
+        vLLM. Only those are decoded into words: a command's words hold its nested `$(...)`
+        as written, so decoding every command would be quadratic in the nesting."""
+        units: list[list[Word]] = []
+        for node in self.nodes():
+            if node.type == "command" and self._mentions(node, _STARTERS):
+                units.append(self.command_argv(node))
+            elif node.type == "variable_assignment":
+                value = node.child_by_field_name("value")
+                name = node.child_by_field_name("name")
+                if value is None or name is None:
+                    continue
+                if value.type == "array":
+                    if self._mentions(value, _STARTERS):
+                        items = [self.word(item) for item in value.named_children]
+                        units.append(self.rejoin(items))
+                elif not any(child.type == "+=" for child in node.children):
+                    key = self.text[slice(*self.span(name))]
+                    # Only a value naming vLLM can make an image; the others still count.
+                    known = self.word(value) if self._mentions(value, (b"vllm",)) else None
+                    self.assignments.setdefault(key, []).append(known)
+        for words in units:
+            self._pin(words)
+            self.analyze(words, depth)
+
+    def command_argv(self, node: Node) -> list[Word]:
+        """Name and arguments of a `command` node. Bash passes words written after a
+        redirection (`vllm serve m > log --port 1`) to the command; the grammar files them
+        as extra redirect destinations, so they are taken back from there."""
+        words: list[Word] = []
+        for index, child in enumerate(node.children):
+            if node.field_name_for_child(index) in ("name", "argument"):
+                words.append(self.word(child))
+        parent = node.parent
+        if parent is not None and parent.type == "redirected_statement":
+            body = parent.child_by_field_name("body")
+            if body is not None and body.id == node.id:
+                for redirect in parent.children_by_field_name("redirect"):
+                    if redirect.type == "file_redirect":
+                        targets = redirect.children_by_field_name("destination")
+                        words.extend(self.word(target) for target in targets[1:])
+        return self.rejoin(words)
+
+    def rejoin(self, words: list[Word]) -> list[Word]:
+        """Bash drops `\\`-newline before it splits words, so `--max-model\\` + newline +
+        `-len` is one word; the grammar makes two of it. They are joined back."""
+        joined: list[Word] = []
+        for word in words:
+            previous = joined[-1] if joined else None
+            if previous is not None and self.text[previous.end : word.start] == "\\\n":
+                joined[-1] = replace(
+                    previous,
+                    text=previous.text + word.text,
+                    end=word.end,
+                    starts=previous.starts + word.starts,
+                    ends=previous.ends + word.ends,
+                    unresolved=previous.unresolved + word.unresolved,
+                    splat=previous.splat or word.splat,
+                )
+            else:
+                joined.append(word)
+        return joined
+
+    # -- words -------------------------------------------------------------------------
+
+    def word(self, node: Node) -> Word:
+        """The argv element a word node becomes, with the span of every character."""
+        out = _Builder()
+        self._decode(node, out)
+        inner = (
+            node.named_children[0] if node.type == "command_name" and node.named_children else node
+        )
+        if inner.type in _SPLITTING:
+            out.splat = True
+        start, end = self.span(node)
+        return Word(
+            "".join(out.chars),
+            start,
+            end,
+            tuple(out.starts),
+            tuple(out.ends),
+            unresolved=tuple(out.unresolved),
+            quoting=self.quoting,
+            splat=out.splat,
+        )
+
+    def _decode(self, node: Node, out: _Builder) -> None:
+        kind = node.type
+        start, end = self.span(node)
+        if kind in _EXPANSIONS:
+            out.verbatim(self.text[start:end], start)
+        elif kind == "raw_string":
+            close = end - 1 if end - start >= 2 and self.text[end - 1] == "'" else end
+            for offset in range(start + 1, close):
+                out.add(self.text[offset], offset, offset + 1)
+        elif kind == "ansi_c_string":
+            close = end - 1 if end - start >= 3 and self.text[end - 1] == "'" else end
+            self._ansi_c(start + 2, close, out)
+        elif kind in ("string", "translated_string"):
+            self._double(node, start + (2 if kind == "translated_string" else 1), out)
+        elif kind in ("concatenation", "command_name"):
+            cursor = start
+            for child in node.children:
+                child_start, child_end = self.span(child)
+                if child_start > cursor:
+                    self._unquoted(cursor, child_start, out)
+                self._decode(child, out)
+                cursor = max(cursor, child_end)
+            if cursor < end:
+                self._unquoted(cursor, end, out)
+        else:
+            self._unquoted(start, end, out)
+
+    def _unquoted(self, start: int, end: int, out: _Builder) -> None:
+        """Plain word text: a backslash quotes the next character, `\\`-newline vanishes."""
+        text = self.text
+        index = start
+        while index < end:
+            char = text[index]
+            if char == "\\" and index + 1 < end:
+                if text[index + 1] != "\n":
+                    out.add(text[index + 1], index, index + 2)
+                index += 2
+                continue
+            out.add(char, index, index + 1)
+            index += 1
+
+    def _double(self, node: Node, content_start: int, out: _Builder) -> None:
+        """A double-quoted string: expansions (where the grammar found them) are kept as
+        written; a backslash escapes only `$`, a backtick, `"`, `\\` and newline. The
+        string's text is scanned here rather than its `string_content` children because
+        the grammar leaves whitespace before an expansion outside every child."""
+        text = self.text
+        _, end = self.span(node)
+        closing = node.children[-1] if node.children else None
+        closed = closing is not None and closing.type == '"' and not closing.is_missing
+        content_end = max(content_start, end - 1 if closed else end)
+        spans: list[tuple[int, int]] = []
+        for child in node.named_children:
+            if child.type not in _EXPANSIONS:
+                continue
+            child_start, child_end = self.span(child)
+            while child_start < child_end and text[child_start] not in "$`":
+                child_start += 1
+            if child_start < child_end:
+                spans.append((child_start, min(child_end, content_end)))
+        index = content_start
+        next_span = 0
+        while index < content_end:
+            while next_span < len(spans) and spans[next_span][0] < index:
+                next_span += 1
+            if next_span < len(spans) and spans[next_span][0] == index:
+                span_end = spans[next_span][1]
+                out.verbatim(text[index:span_end], index)
+                index = max(span_end, index + 1)
+                continue
+            char = text[index]
+            if char == "\\" and index + 1 < content_end and text[index + 1] in '$`"\\\n':
+                if text[index + 1] != "\n":
+                    out.add(text[index + 1], index, index + 2)
+                index += 2
+                continue
+            out.add(char, index, index + 1)
+            index += 1
+
+    def _ansi_c(self, start: int, end: int, out: _Builder) -> None:
+        """`$'...'`: C escapes; each produced character maps to its whole escape. An
+        unknown escape keeps its backslash, as bash does."""
+        text = self.text
+        index = start
+        while index < end:
+            escape = _ansi_c_escape(text, index, end) if text[index] == "\\" else None
+            if escape is None:
+                out.add(text[index], index, index + 1)
+                index += 1
+            else:
+                out.add(escape[0], index, escape[1])
+                index = escape[1]
+
+    # -- commands ----------------------------------------------------------------------
+
+    def analyze(self, words: Sequence[Word], depth: int, image: str | None = None) -> None:
+        """Find the start in one argv: the command itself, or after the wrappers in front
+        of it (`exec`, `srun -N1`, `$APPTAINER_CMD`, `"${PREFIX[@]}"`, `ray job submit
+        --`). The tail of a wrapper is scanned for the first word that can start vLLM,
+        stopping at commands that only take data (`echo`, `pkill`, ...)."""
+        if not words or self._start(words, depth, image):
+            return
+        head = words[0]
+        if not (_name(head) in _WRAPPERS or head.splat or _is_expansion(head)):
+            return
+        for index in range(1, len(words)):
+            word = words[index]
+            if word.resolved and word.text in _NOT_COMMANDS:
+                return
+            if self._start(words[index:], depth, image):
+                return
+
+    def _start(self, words: Sequence[Word], depth: int, image: str | None) -> bool:
+        """Whether `words[0]` is a command that decides the matter (True even when it is
+        not vLLM, e.g. `python train.py`: what follows are its arguments)."""
+        head = words[0]
+        if head.splat:
+            return False
+        name = _name(head)
+        if name == "vllm":
+            if len(words) > 1 and words[1].text == "serve":
+                self._record(words, 0, "serve", 2, image)
+                return True
+            return len(words) > 1 and words[1].text in _NOT_SERVE
+        if _PYTHON.fullmatch(name):
+            self._python(words, image)
+            return True
+        if name in _SHELLS:
+            self._shell(words, depth, image)
+            return True
+        if name == "eval" and len(words) > 1:
+            self._nested(_joined(words[1:]), depth, image)
+            return True
+        if name in _DOCKERS:
+            self._docker(words, depth)
+            return True
+        return False
+
+    def _python(self, words: Sequence[Word], image: str | None) -> None:
+        """`python3 [-u ...] -m vllm.entrypoints.openai.api_server` or `-m
+        vllm.entrypoints.cli.main serve`."""
+        index = 1
+        module: str | None = None
+        while index < len(words):
+            text = words[index].text
+            if text == "-m":
+                module = words[index + 1].text if index + 1 < len(words) else None
+                index += 2
+                break
+            if text.startswith("-m") and len(text) > 2:
+                module, index = text[2:], index + 1
+                break
+            if not text.startswith("-") or text == "-c" or words[index].splat:
+                return
+            index += 2 if text in ("-W", "-X") else 1
+        if module == _API_SERVER:
+            self._record(words, 0, "api_server", index, image)
+        elif module == _CLI_MAIN and index < len(words) and words[index].text == "serve":
+            self._record(words, 0, "serve", index + 1, image)
+
+    def _shell(self, words: Sequence[Word], depth: int, image: str | None) -> None:
+        """`bash -lc 'script'`: the first operand after the options is the script."""
+        command = False
+        index = 1
+        while index < len(words):
+            text = words[index].text
+            if text == "--":
+                index += 1
+                break
+            if text in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+                index += 2
+                continue
+            if not text.startswith(("-", "+")) or len(text) < 2:
+                break
+            if not text.startswith("--") and "c" in text[1:]:
+                command = True
+            index += 1
+        if command and index < len(words):
+            self._nested(words[index], depth, image)
+
+    def _docker(self, words: Sequence[Word], depth: int) -> None:
+        """`docker run [options] IMAGE [args]`: a vLLM image receives the args as `vllm
+        serve` arguments (its ENTRYPOINT); another image, or `--entrypoint`, runs them as
+        a command line. `docker exec [options] CONTAINER cmd...` runs a command."""
+        index = 1
+        if index < len(words) and words[index].text == "container":
+            index += 1
+        if index >= len(words) or words[index].text not in ("run", "create", "exec"):
+            return
+        subcommand = words[index].text
+        index, entrypoint = _docker_options(words, index + 1, self._resolve)
+        if index >= len(words):
+            return
+        rest = list(words[index + 1 :])
+        if subcommand == "exec":
+            self.analyze(rest, depth)
+            return
+        image_word = words[index]
+        image = self._resolve(image_word)
+        if entrypoint is not None:
+            if entrypoint.text:
+                self.analyze([entrypoint, *rest], depth, image)
+            else:
+                self.analyze(rest, depth, image)
+        elif _is_vllm_image(image):
+            self.scan.invocations.append(
+                Invocation(
+                    self.scan.source,
+                    "serve",
+                    image_word.start,
+                    image_word.end,
+                    rest,
+                    image=image,
+                    insert_at=(rest[-1] if rest else image_word).end,
+                )
+            )
+        else:
+            self.analyze(rest, depth, image)
+
+    def _resolve(self, word: Word) -> str:
+        """The image a word names: `$IMAGE` becomes the value of the script's one literal
+        `IMAGE=...` (or the literal default of `IMAGE=${IMAGE:-...}`)."""
+        match = _VARIABLE.fullmatch(word.text)
+        if not match or word.text != "".join(word.unresolved):
+            return word.text
+        values = self.assignments.get(match.group(1), [])
+        if len(values) != 1:
+            return word.text
+        value = values[0]
+        if value is None:
+            return word.text
+        if value.resolved:
+            return value.text
+        default = _DEFAULTED.fullmatch(value.text)
+        return default.group(1) if default and default.group(1) else word.text
+
+    def _record(
+        self,
+        words: Sequence[Word],
+        exe: int,
+        entrypoint: str,
+        first_arg: int,
+        image: str | None,
+    ) -> None:
+        args = list(words[first_arg:])
+        last = words[min(first_arg, len(words)) - 1] if not args else args[-1]
+        self.scan.invocations.append(
+            Invocation(
+                self.scan.source,
+                entrypoint,
+                words[exe].start,
+                words[exe].end,
+                args,
+                image=image if image is not None else self.image,
+                insert_at=last.end,
+            )
+        )
+
+    def _nested(self, script: Word, depth: int, image: str | None) -> None:
+        """A string the shell runs as a script (`sh -c`, `eval`): parse its text as shell
+        and map what is found back through the quoting of the string."""
+        if depth >= _MAX_DEPTH or not script.text.strip():
+            return
+        inner = _Scan(self.scan.source)
+        _Analyzer(
+            script.text,
+            inner,
+            self.assignments,
+            image=image if image is not None else self.image,
+        ).run(depth + 1)
+        to_start, to_end = _offset_maps(script)
+        for invocation in inner.invocations:
+            self.scan.invocations.append(
+                replace(
+                    invocation,
+                    start=to_start(invocation.start),
+                    end=to_end(invocation.end),
+                    args=[_remap(word, to_start, to_end) for word in invocation.args],
+                    insert_at=(
+                        None if invocation.insert_at is None else to_end(invocation.insert_at)
+                    ),
+                )
+            )
+        self.scan.pins.extend(inner.pins)
+
+    def _pin(self, words: Sequence[Word]) -> None:
+        """`pip install vllm==X` / `uv pip install "vllm==X"` states the release."""
+        if not any(word.text == "install" for word in words):
+            return
+        for word in words:
+            match = _PIN.fullmatch(word.text)
+            if match and word.resolved:
+                self.scan.pins.append(match.group(1))
+                return
+
+
+def _name(word: Word) -> str:
+    """The command a word names: `/usr/bin/vllm` and `.venv/bin/vllm` are `vllm`."""
+    return word.text.rsplit("/", 1)[-1]
+
+
+def _is_expansion(word: Word) -> bool:
+    """A word that is nothing but expansions (`"$RUNNER"`): possibly a wrapper."""
+    return bool(word.unresolved) and "".join(word.unresolved) == word.text
+
+
+def _is_vllm_image(image: str) -> bool:
+    return "vllm-openai" in image or "vllm/" in image
+
+
+def _docker_options(
+    words: Sequence[Word], index: int, resolve: Callable[[Word], str]
+) -> tuple[int, Word | None]:
+    """Skip `docker run` options; return the index of the image and any `--entrypoint`.
+    An expansion is the image when the script assigns it one (`$IMAGE`); any other
+    (`$DOCKER_OPTS`) is taken for options."""
+    entrypoint: Word | None = None
+    while index < len(words):
+        word = words[index]
+        text = resolve(word) if word.splat else word.text
+        if word.splat and text == word.text:
+            index += 1
+            continue
+        if text == "--":
+            return index + 1, entrypoint
+        if not text.startswith("-") or text == "-":
+            break
+        if text.startswith("--"):
+            name, equals, _ = text.partition("=")
+            takes_value = not equals and name not in _DOCKER_FLAGS
+            if name == "--entrypoint":
+                if equals:
+                    entrypoint = _suffix(word, len(name) + 1)
+                elif index + 1 < len(words):
+                    entrypoint = words[index + 1]
+            index += 2 if takes_value else 1
+            continue
+        letters = text[1:]
+        takes_value = False
+        for position, letter in enumerate(letters):
+            if letter not in _DOCKER_SHORT_FLAGS:
+                takes_value = position == len(letters) - 1
+                break
+        index += 2 if takes_value else 1
+    return index, entrypoint
+
+
+def _suffix(word: Word, skip: int) -> Word:
+    """The part of a word after its first `skip` characters (`--entrypoint=bash`)."""
+    start = word.starts[skip] if skip < len(word.starts) else word.end
+    return replace(
+        word,
+        text=word.text[skip:],
+        start=start,
+        starts=word.starts[skip:],
+        ends=word.ends[skip:],
+        unresolved=tuple(part for part in word.unresolved if part in word.text[skip:]),
+    )
+
+
+def _joined(words: Sequence[Word]) -> Word:
+    """`eval a b` runs `a b`: the arguments joined by spaces, each space mapped to the gap
+    between the words it stands for."""
+    text: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for index, word in enumerate(words):
+        if index:
+            previous = words[index - 1]
+            text.append(" ")
+            starts.append(previous.end)
+            ends.append(word.start)
+        text.append(word.text)
+        starts.extend(word.starts)
+        ends.extend(word.ends)
+    return Word(
+        "".join(text),
+        words[0].start,
+        words[-1].end,
+        tuple(starts),
+        tuple(ends),
+        unresolved=tuple(part for word in words for part in word.unresolved),
+    )
+
+
+def _offset_maps(word: Word) -> tuple[Callable[[int], int], Callable[[int], int]]:
+    """Offsets in a word's text back to the document: a start maps to the start of the
+    character's source, an (exclusive) end to the end of the previous character's."""
+    count = len(word.starts)
+
+    def to_start(offset: int) -> int:
+        if 0 <= offset < count:
+            return word.starts[offset]
+        return word.ends[-1] if count else word.end
+
+    def to_end(offset: int) -> int:
+        if 0 < offset <= count:
+            return word.ends[offset - 1]
+        return word.starts[0] if count and offset <= 0 else word.end
+
+    return to_start, to_end
+
+
+def _remap(word: Word, to_start: Callable[[int], int], to_end: Callable[[int], int]) -> Word:
+    return replace(
+        word,
+        start=to_start(word.start),
+        end=to_end(word.end),
+        starts=tuple(to_start(offset) for offset in word.starts),
+        ends=tuple(to_end(offset) for offset in word.ends),
+    )
+
+
+def _scanner_safe(text: str) -> str:
+    """`text` with the characters that crash tree-sitter-bash 0.25 replaced by ASCII of the
+    same UTF-8 length, so byte offsets do not move. Its scanner tests a possible `{1..9}`
+    with C `isdigit()` on the code point after `{`, `{12` or `{1..2`, and a code point
+    outside the C table reads out of bounds (SIGSEGV with `{` + U+D1B3F; tree-sitter-bash
+    issue 337). Such a character is a word character either way."""
+    return _BRACE_PROBE.sub(_ascii_stand_in, text)
+
+
+def _ascii_stand_in(match: re.Match[str]) -> str:
+    width = len(match.group(2).encode("utf-8", "surrogatepass"))
+    return match.group(1) + "x" * width
+
+
+def _byte_map(data: bytes) -> list[int]:
+    """Character index of every UTF-8 byte offset (the grammar counts bytes): the number of
+    characters that start before it, counted in C by itertools over a 0/1 lead-byte mask."""
+    return [0, *accumulate(data.translate(_LEAD_BYTES))]
+
+
+def _ansi_c_escape(text: str, index: int, end: int) -> tuple[str, int] | None:
+    """The character an ANSI-C escape at `text[index]` (a backslash) stands for, and where
+    the escape ends; None when it is not one."""
+    if index + 1 >= end:
+        return None
+    letter = text[index + 1]
+    if letter in _ANSI_C:
+        return _ANSI_C[letter], index + 2
+    if letter in _OCTAL:
+        alphabet, base, first, limit = _OCTAL, 8, index + 1, 3
+    elif letter in _HEX_LIMITS:
+        alphabet, base, first, limit = _HEX, 16, index + 2, _HEX_LIMITS[letter]
+    else:
+        return None
+    stop = first
+    while stop < end and stop - first < limit and text[stop] in alphabet:
+        stop += 1
+    if stop == first:
+        return None
+    value = int(text[first:stop], base)
+    return (chr(value), stop) if value <= 0x10FFFF else None

@@ -1,0 +1,403 @@
+"""The Markdown source: only code blocks are commands, and every word lands where it is
+written in the document (list items, quotes, mkdocs tabs and prompts included)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.markdown import YAML_LANGUAGES, code_blocks, find_invocations
+from vllm_config_lsp.sources.shell import command_words
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "deployments"
+
+
+def only(text: str) -> Invocation:
+    found = find_invocations(text)
+    assert len(found) == 1, [[word.text for word in inv.args] for inv in found]
+    return found[0]
+
+
+def texts(invocation: Invocation) -> list[str]:
+    return [word.text for word in invocation.args]
+
+
+def arg(invocation: Invocation, text: str) -> Word:
+    return next(word for word in invocation.args if word.text == text)
+
+
+def line_column(text: str, offset: int) -> tuple[int, int]:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
+def assert_written(text: str, word: Word) -> None:
+    """Every character of a plain word maps to that very character of the document."""
+    for char, start, end in zip(word.text, word.starts, word.ends, strict=True):
+        assert text[start:end] == char
+
+
+# -- which text is a command -----------------------------------------------------------
+
+
+def test_bash_fence_is_a_command_with_document_positions() -> None:
+    text = "# Run\n\n```bash\nvllm serve Qwen/Qwen3-8B \\\n  --max-model-len 4096\n```\n"
+    invocation = only(text)
+    assert invocation.source == "markdown"
+    assert invocation.entrypoint == "serve"
+    assert text[invocation.start : invocation.end] == "vllm"
+    assert texts(invocation) == ["Qwen/Qwen3-8B", "--max-model-len", "4096"]
+    assert line_column(text, arg(invocation, "--max-model-len").start) == (5, 3)
+    assert invocation.insert_at == text.index("4096") + 4
+    for word in invocation.args:
+        assert_written(text, word)
+
+
+def test_prose_and_inline_code_are_not_commands() -> None:
+    text = (
+        "Add `--compilation_config.cudagraph_mode=PIECEWISE` to the startup parameters,\n"
+        "or run `vllm serve Qwen/Qwen3-8B --enforce-eager` yourself.\n\n"
+        "vllm serve Qwen/Qwen3-8B --port 8000\n"
+    )
+    assert find_invocations(text) == []
+
+
+@pytest.mark.parametrize("info", ["", "sh", "shell", "console", "zsh", "text", "Bash", "{.bash}"])
+def test_shell_like_and_untagged_fences_hold_commands(info: str) -> None:
+    text = f"```{info}\nvllm serve m --port 1\n```\n"
+    assert texts(only(text)) == ["m", "--port", "1"]
+
+
+@pytest.mark.parametrize("info", ["python", "json", "dockerfile", "bibtex", "yaml", "yml"])
+def test_other_languages_are_not_shell(info: str) -> None:
+    text = f"```{info}\nvllm serve m --port 1\n```\n"
+    assert find_invocations(text) == []
+
+
+def test_indented_code_block_is_untagged_code() -> None:
+    text = "Run:\n\n    vllm serve m \\\n      --port 8000\n\nDone.\n"
+    invocation = only(text)
+    assert line_column(text, arg(invocation, "--port").start) == (4, 7)
+
+
+def test_tilde_fence_and_unclosed_fence() -> None:
+    assert texts(only("~~~bash\nvllm serve m\n~~~\n")) == ["m"]
+    text = "text\n\n```bash\nvllm serve m --port 1\n"
+    assert line_column(text, arg(only(text), "--port").start) == (4, 14)
+
+
+def test_doc_placeholders_are_still_invocations() -> None:
+    text = "```bash\nvllm serve ... --tool-call-parser hermes --enable-auto-tool-choice\n```\n"
+    assert texts(only(text))[0] == "..."
+
+
+# -- where the block's text sits -----------------------------------------------------------
+
+
+def test_fence_in_a_list_item_maps_columns_past_the_item_indentation() -> None:
+    text = (
+        "1. Start the server:\n\n"
+        "    ```shell\n"
+        "    vllm serve m \\\n"
+        "      --port 8000 \\\n"
+        "      --kv-transfer-config \\\n"
+        '      \'{"kv_role": "kv_producer",\n'
+        '      "kv_port": "30000"}\'\n'
+        "    ```\n"
+    )
+    invocation = only(text)
+    assert line_column(text, invocation.start) == (4, 5)
+    assert line_column(text, arg(invocation, "--port").start) == (5, 7)
+    assert line_column(text, arg(invocation, "--kv-transfer-config").start) == (6, 7)
+    value = invocation.args[-1]
+    # The list indentation is not part of what the reader copies; the rest is kept.
+    assert value.text == '{"kv_role": "kv_producer",\n  "kv_port": "30000"}'
+    assert line_column(text, value.starts[value.text.index('"kv_port"')]) == (8, 7)
+
+
+def test_fence_in_a_block_quote() -> None:
+    text = "> Note:\n>\n> ```bash\n> vllm serve m --port 1\n> ```\n"
+    invocation = only(text)
+    assert line_column(text, arg(invocation, "--port").start) == (4, 16)
+    assert_written(text, arg(invocation, "--port"))
+
+
+def test_mkdocs_tabs_with_nested_tabs_and_eight_space_fences() -> None:
+    text = (
+        '=== "Atlas A3"\n'
+        "\n"
+        "    The examples need `--quantization ascend`.\n"
+        "\n"
+        '    === "w8a8"\n'
+        "\n"
+        "        ```bash\n"
+        "        export MODEL_PATH=x\n"
+        "        vllm serve $MODEL_PATH \\\n"
+        "            --host 0.0.0.0 \\\n"
+        '            --speculative-config \'{"method": "mtp"}\'\n'
+        "        ```\n"
+        "\n"
+        "    - `--max-model-len` is the context length.\n"
+        "\n"
+        '=== "Atlas 300I"\n'
+        "\n"
+        "    ```bash\n"
+        "    vllm serve y --port 1\n"
+        "    ```\n"
+    )
+    first, second = find_invocations(text)
+    assert line_column(text, first.start) == (9, 9)
+    assert line_column(text, arg(first, "--host").start) == (10, 13)
+    spec = arg(first, '{"method": "mtp"}')
+    assert line_column(text, spec.starts[0]) == (11, 35)
+    assert_written(text, spec)
+    assert texts(second) == ["y", "--port", "1"]
+    assert line_column(text, arg(second, "--port").start) == (19, 18)
+
+
+def test_admonition_prose_is_not_a_command() -> None:
+    text = "!!! note\n\n    vllm serve is not supported on Atlas 300I DUO.\n"
+    assert find_invocations(text) == []
+    # Without the marker the same indentation is an indented code block.
+    assert len(find_invocations("Text.\n\n    vllm serve m\n")) == 1
+
+
+def test_myst_code_block_and_admonition_directives() -> None:
+    text = (
+        "```{code-block} bash\nvllm serve a --port 1\n```\n\n"
+        "````{note}\nRun:\n\n```bash\nvllm serve b --port 2\n```\n````\n\n"
+        "```{eval-rst}\nvllm serve c\n```\n"
+    )
+    found = find_invocations(text)
+    assert [texts(inv)[0] for inv in found] == ["a", "b"]
+    assert line_column(text, arg(found[1], "--port").start) == (9, 14)
+
+
+def test_tab_indentation_in_a_list_item_maps_to_the_tab() -> None:
+    text = "- item\n\n  ```bash\n  vllm serve m \\\n  \t--port 1\n  ```\n"
+    invocation = only(text)
+    port = arg(invocation, "--port")
+    assert line_column(text, port.start) == (5, 4)
+    assert_written(text, port)
+
+
+def test_crlf_documents_keep_offsets() -> None:
+    text = "Intro\r\n\r\n```bash\r\nvllm serve m \\\r\n  --port 8000\r\n```\r\n"
+    invocation = only(text)
+    port = arg(invocation, "--port")
+    assert text[port.start : port.end] == "--port"
+    assert text[invocation.start : invocation.end] == "vllm"
+
+
+def test_non_ascii_text_before_the_block() -> None:
+    text = "# 部署 ≤ 16 GPUs 🚀\n\n```bash\nvllm serve m --port 1\n```\n"
+    port = arg(only(text), "--port")
+    assert text[port.start : port.end] == "--port"
+
+
+# -- transcripts -------------------------------------------------------------------------
+
+
+def test_console_prompts_are_removed_and_output_is_not_a_command() -> None:
+    text = (
+        "```console\n"
+        "$ vllm serve m \\\n"
+        ">   --port 8000\n"
+        "INFO: vllm serve started with --port 8000\n"
+        "$ curl localhost:8000/v1/models\n"
+        "```\n"
+    )
+    invocation = only(text)
+    assert texts(invocation) == ["m", "--port", "8000"]
+    assert line_column(text, invocation.start) == (2, 3)
+    assert line_column(text, arg(invocation, "--port").start) == (3, 5)
+
+
+def test_dollar_prompts_in_a_shell_block() -> None:
+    text = "```shell\n$ dstack apply -f service.yml\n$ vllm serve m --port 1\n```\n"
+    invocation = only(text)
+    assert line_column(text, arg(invocation, "--port").start) == (3, 16)
+
+
+def test_unprompted_continuation_lines_belong_to_the_command() -> None:
+    text = "```console\n$ vllm serve m \\\n  --port 1\nstarting...\n```\n"
+    assert texts(only(text)) == ["m", "--port", "1"]
+
+
+# -- the YAML hook -------------------------------------------------------------------------
+
+
+def test_yaml_blocks_are_left_to_the_yaml_host_with_their_mapping() -> None:
+    text = (
+        '=== "NVIDIA"\n\n'
+        "    ```yaml\n"
+        "    commands:\n"
+        "      - |\n"
+        "        vllm serve Qwen/Qwen3.6-27B \\\n"
+        "          --host 0.0.0.0\n"
+        "    ```\n"
+    )
+    assert find_invocations(text) == []
+    (block,) = [block for block in code_blocks(text) if block.language in YAML_LANGUAGES]
+    assert block.line == 3
+    offset = block.text.index("--host")
+    assert line_column(text, block.to_document(offset)) == (7, 11)
+    assert text[block.to_document(offset) : block.end_to_document(offset + 6)] == "--host"
+    # A YAML host finds words in `block.text` and moves them with `relocate`.
+    host = command_words(block.text[offset:])[0]
+    moved = block.relocate(host.shifted(lambda position: position + offset))
+    assert text[moved.start : moved.end] == "--host"
+
+
+# -- robustness --------------------------------------------------------------------------
+
+_MARKDOWNISH = st.text(
+    alphabet=st.sampled_from(list("`~ \t\n\r>-=*!?$#{}[]()'\"\\|&;:.0123456789abvlmsrevxyz\0é")),
+    max_size=300,
+)
+
+
+@given(_MARKDOWNISH)
+def test_any_text_yields_positions_inside_the_text(body: str) -> None:
+    for text in (body, "```bash\nvllm serve " + body, "- x\n\n  ```\n  vllm serve " + body):
+        for invocation in find_invocations(text):
+            assert 0 <= invocation.start <= invocation.end <= len(text)
+            for word in invocation.args:
+                assert len(word.starts) == len(word.ends) == len(word.text)
+                assert 0 <= word.start <= word.end <= len(text)
+                for start, end in zip(word.starts, word.ends, strict=True):
+                    assert 0 <= start < end <= len(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "> " * 5000 + "```bash\nvllm serve m\n```\n",
+        "- " * 5000 + "\n    vllm serve m\n",
+        '=== "a"\n\n' + "".join("    " * depth + '=== "a"\n\n' for depth in range(1, 40)),
+        "```" * 10000,
+        "\0" * 1000,
+        "",
+    ],
+)
+def test_pathological_documents_do_not_raise(text: str) -> None:
+    find_invocations(text)
+
+
+def test_time_grows_linearly() -> None:
+    block = "Text `--x`.\n\n```bash\nvllm serve m \\\n  --port 8000\n```\n\n"
+
+    def timed(count: int) -> float:
+        start = time.perf_counter()
+        assert len(find_invocations(block * count)) == count
+        return time.perf_counter() - start
+
+    small, large = timed(200), timed(1600)
+    assert large < 30 * small + 1.0
+
+
+# -- the corpus --------------------------------------------------------------------------
+
+
+def _expected() -> list[dict[str, Any]]:
+    rows = [json.loads(line) for line in (CORPUS / "invocations.jsonl").read_text().splitlines()]
+    return [row for row in rows if row["format"] == "markdown"]
+
+
+def _in_yaml_block(row: dict[str, Any]) -> bool:
+    """The invocation sits in a ```yaml block (a dstack service, a KubeAI Model CR): the
+    YAML host reads it, not this source."""
+    text = (CORPUS / "files" / row["file"]).read_text(encoding="utf-8")
+    return any(
+        block.language in YAML_LANGUAGES
+        and block.line + 1 <= row["line"] <= block.line + block.text.count("\n")
+        for block in code_blocks(text)
+    )
+
+
+_YAML_REASON = (
+    "the command is in a ```yaml block (dstack `commands: - |` service / KubeAI Model CR "
+    "`args:` with operator-generated --model/--served-model-name): it needs the YAML host "
+    "layer (and the KubeAI operator mapping); markdown.py leaves yaml blocks to it"
+)
+
+
+def _rows() -> list[Any]:
+    return [
+        pytest.param(row, marks=pytest.mark.xfail(strict=True, reason=_YAML_REASON))
+        if _in_yaml_block(row)
+        else row
+        for row in _expected()
+    ]
+
+
+def _flags(text: str, invocation: Invocation) -> list[tuple[str, int, int]]:
+    """Flags as the ground truth lists them: name and 1-based line/column of the first `-`."""
+    return [
+        (word.text.split("=", 1)[0], *line_column(text, word.starts[0]))
+        for word in invocation.args
+        if word.text.startswith("-") and not word.splat and len(word.text) > 1
+    ]
+
+
+def _same_value(found: str, expected: str) -> bool:
+    """Argv values compare as text, JSON values as JSON: a fence inside a list item loses
+    the item's indentation in the reader's copy, which JSON does not see."""
+    if found == expected:
+        return True
+    try:
+        return bool(json.loads(found) == json.loads(expected))
+    except ValueError:
+        return False
+
+
+@pytest.mark.parametrize("row", _rows(), ids=lambda row: f"{row['file']}:{row['line']}")
+def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
+    row: dict[str, Any],
+) -> None:
+    text = (CORPUS / "files" / row["file"]).read_text(encoding="utf-8")
+    found = [
+        inv for inv in find_invocations(text) if line_column(text, inv.start)[0] == row["line"]
+    ]
+    assert len(found) == 1
+    (invocation,) = found
+    got = texts(invocation)
+    assert len(got) == len(row["argv"])
+    assert all(_same_value(a, b) for a, b in zip(got, row["argv"], strict=True)), got
+    expected = [(f["flag"], f["line"], f["column"]) for f in row["flags"] if f["line"] is not None]
+    assert _flags(text, invocation) == expected
+
+
+@pytest.mark.parametrize(
+    "path", sorted((CORPUS / "files" / "markdown").iterdir()), ids=lambda path: path.name
+)
+def test_corpus_file_has_no_extra_invocations(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    relative = f"markdown/{path.name}"
+    expected = sorted(
+        row["line"] for row in _expected() if row["file"] == relative and not _in_yaml_block(row)
+    )
+    found = sorted(line_column(text, inv.start)[0] for inv in find_invocations(text))
+    assert found == expected
+
+
+def test_corpus_yaml_cases_are_the_known_ones() -> None:
+    yaml_rows = {
+        (row["file"].split("__")[1], row["line"]) for row in _expected() if _in_yaml_block(row)
+    }
+    assert yaml_rows == {("dstack", 28), ("dstack", 62), ("kubeai", 59), ("kubeai", 75)}
+
+
+def test_corpus_prose_flags_are_not_found() -> None:
+    text = (CORPUS / "files" / "markdown" / "vllm-project__recipes__Qwen__Qwen3-Next.md").read_text(
+        encoding="utf-8"
+    )
+    lines = {line_column(text, inv.start)[0] for inv in find_invocations(text)}
+    assert 31 not in lines  # `--compilation_config.cudagraph_mode=PIECEWISE` in prose
+    assert 80 not in lines  # `vllm bench serve` is not the server
