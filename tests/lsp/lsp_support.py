@@ -276,3 +276,21 @@ async def start_session(client: LanguageClient, editor: str, options: object) ->
     )
     chosen = result.capabilities.position_encoding or "utf-16"
     ENCODINGS[id(client)] = str(getattr(chosen, "value", chosen))
+
+
+async def hover_text(client: LanguageClient, doc: Doc, needle: str, skip: int = 0) -> str | None:
+    """The hover's Markdown at `needle` (plus `skip` characters), or None."""
+    offset = doc.text.index(needle) + skip
+    result = await asyncio.wait_for(
+        client.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=doc.uri),
+                position=position_of(doc.text, offset, encoding(client)),
+            )
+        ),
+        TIMEOUT,
+    )
+    if result is None:
+        return None
+    assert isinstance(result.contents, types.MarkupContent)
+    return result.contents.value

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from lsp_support import TIMEOUT, Doc, change_doc, encoding, position_of
+from lsp_support import TIMEOUT, Doc, change_doc, encoding, hover_text, position_of
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -26,45 +26,28 @@ TEXT = (
 )
 
 
-async def _hover(client: LanguageClient, doc: Doc, needle: str, skip: int = 0) -> str | None:
-    offset = doc.text.index(needle) + skip
-    result = await asyncio.wait_for(
-        client.text_document_hover_async(
-            types.HoverParams(
-                text_document=types.TextDocumentIdentifier(uri=doc.uri),
-                position=position_of(doc.text, offset, encoding(client)),
-            )
-        ),
-        TIMEOUT,
-    )
-    if result is None:
-        return None
-    assert isinstance(result.contents, types.MarkupContent)
-    return result.contents.value
-
-
-async def test_hover(client: LanguageClient) -> None:
+async def testhover_text(client: LanguageClient) -> None:
     doc = Doc(client, "file:///work/f/hover.vllm.yaml", TEXT)
     await doc.diagnostics()
-    flag = await _hover(client, doc, "dtype")
+    flag = await hover_text(client, doc, "dtype")
     assert flag is not None
     assert "--dtype" in flag and "Choices" in flag and "bfloat16" in flag
     assert "vLLM 0.33.0, from the `# vllm-config: version=` comment" in flag
-    choice = await _hover(client, doc, "bfloat16")
+    choice = await hover_text(client, doc, "bfloat16")
     assert choice is not None and "one of the choices of" in choice
-    nested = await _hover(client, doc, "fuse_norm_quant")
+    nested = await hover_text(client, doc, "fuse_norm_quant")
     assert nested is not None and "PassConfig.fuse_norm_quant" in nested
-    in_json = await _hover(client, doc, "kv_role")
+    in_json = await hover_text(client, doc, "kv_role")
     assert in_json is not None and "KVTransferConfig.kv_role" in in_json
-    member = await _hover(client, doc, "FULL")
+    member = await hover_text(client, doc, "FULL")
     assert member is not None and "CUDAGraphMode.FULL" in member
-    deprecated = await _hover(client, doc, "disable-cascade-attn")
+    deprecated = await hover_text(client, doc, "disable-cascade-attn")
     assert deprecated is not None and "Deprecated" in deprecated
-    rule = await _hover(client, doc, "VC110")
+    rule = await hover_text(client, doc, "VC110")
     assert rule is not None and "deprecated-flag" in rule
-    model = await _hover(client, doc, "Qwen/Qwen3-8B")  # its files (test_models: found)
+    model = await hover_text(client, doc, "Qwen/Qwen3-8B")  # its files (test_models: found)
     assert model is not None and "Model files not found" in model and "modelDirs" in model
-    assert await _hover(client, doc, "模型") is None  # a comment
+    assert await hover_text(client, doc, "模型") is None  # a comment
 
 
 async def _complete(
@@ -172,5 +155,5 @@ async def test_symbols(client: LanguageClient) -> None:
 
 async def test_nothing_for_other_yaml(client: LanguageClient) -> None:
     doc = Doc(client, "file:///work/f/deployment.yaml", "apiVersion: v1\nkind: Pod\n")
-    assert await _hover(client, doc, "kind") is None
+    assert await hover_text(client, doc, "kind") is None
     assert await _complete(client, doc, "apiVersion: v1\nkind: Pod\n§", checked=False) == []

@@ -3,7 +3,6 @@ with every word at the characters that wrote it (JSON escapes and continuations 
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from pathlib import Path
@@ -12,29 +11,13 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from source_support import CORPUS, arg, ground_truth, line_column, single, texts
 from vllm_config_lsp.sources.dockerfile import find_invocations
-from vllm_config_lsp.sources.invocation import Invocation, Word
-
-CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "deployments"
+from vllm_config_lsp.sources.invocation import Invocation
 
 
 def only(text: str) -> Invocation:
-    found = find_invocations(text)
-    assert len(found) == 1, [[word.text for word in inv.args] for inv in found]
-    return found[0]
-
-
-def texts(invocation: Invocation) -> list[str]:
-    return [word.text for word in invocation.args]
-
-
-def arg(invocation: Invocation, text: str) -> Word:
-    return next(word for word in invocation.args if word.text == text)
-
-
-def line_column(text: str, offset: int) -> tuple[int, int]:
-    line_start = text.rfind("\n", 0, offset) + 1
-    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+    return single(find_invocations(text))
 
 
 # -- exec form ---------------------------------------------------------------------------
@@ -258,11 +241,6 @@ def test_time_grows_linearly() -> None:
 # -- the corpus --------------------------------------------------------------------------
 
 
-def _expected() -> list[dict[str, Any]]:
-    rows = [json.loads(line) for line in (CORPUS / "invocations.jsonl").read_text().splitlines()]
-    return [row for row in rows if row["format"] == "dockerfile"]
-
-
 _FLAG = re.compile(r"(?<![\w-])--?[A-Za-z][\w.-]*")
 
 
@@ -279,7 +257,9 @@ def _flags(text: str, invocation: Invocation) -> list[tuple[str, int, int]]:
     return flags
 
 
-@pytest.mark.parametrize("row", _expected(), ids=lambda row: f"{row['file']}:{row['line']}")
+@pytest.mark.parametrize(
+    "row", ground_truth("dockerfile"), ids=lambda row: f"{row['file']}:{row['line']}"
+)
 def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
     row: dict[str, Any],
 ) -> None:
@@ -300,7 +280,7 @@ def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
 def test_corpus_file_has_no_extra_invocations(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     relative = f"dockerfile/{path.name}"
-    expected = sorted(row["line"] for row in _expected() if row["file"] == relative)
+    expected = sorted(row["line"] for row in ground_truth("dockerfile") if row["file"] == relative)
     found = sorted(line_column(text, inv.start)[0] for inv in find_invocations(text))
     assert found == expected
 

@@ -11,30 +11,14 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from source_support import CORPUS, arg, flags, ground_truth, line_column, single, texts
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.markdown import YAML_LANGUAGES, code_blocks, find_invocations
 from vllm_config_lsp.sources.shell import command_words
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "deployments"
-
 
 def only(text: str) -> Invocation:
-    found = find_invocations(text)
-    assert len(found) == 1, [[word.text for word in inv.args] for inv in found]
-    return found[0]
-
-
-def texts(invocation: Invocation) -> list[str]:
-    return [word.text for word in invocation.args]
-
-
-def arg(invocation: Invocation, text: str) -> Word:
-    return next(word for word in invocation.args if word.text == text)
-
-
-def line_column(text: str, offset: int) -> tuple[int, int]:
-    line_start = text.rfind("\n", 0, offset) + 1
-    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+    return single(find_invocations(text))
 
 
 def assert_written(text: str, word: Word) -> None:
@@ -305,11 +289,6 @@ def test_time_grows_linearly() -> None:
 # -- the corpus --------------------------------------------------------------------------
 
 
-def _expected() -> list[dict[str, Any]]:
-    rows = [json.loads(line) for line in (CORPUS / "invocations.jsonl").read_text().splitlines()]
-    return [row for row in rows if row["format"] == "markdown"]
-
-
 def _in_yaml_block(row: dict[str, Any]) -> bool:
     """The invocation sits in a ```yaml block (a dstack service, a KubeAI Model CR): the
     YAML host reads it, not this source."""
@@ -333,16 +312,7 @@ def _rows() -> list[Any]:
         pytest.param(row, marks=pytest.mark.xfail(strict=True, reason=_YAML_REASON))
         if _in_yaml_block(row)
         else row
-        for row in _expected()
-    ]
-
-
-def _flags(text: str, invocation: Invocation) -> list[tuple[str, int, int]]:
-    """Flags as the ground truth lists them: name and 1-based line/column of the first `-`."""
-    return [
-        (word.text.split("=", 1)[0], *line_column(text, word.starts[0]))
-        for word in invocation.args
-        if word.text.startswith("-") and not word.splat and len(word.text) > 1
+        for row in ground_truth("markdown")
     ]
 
 
@@ -371,7 +341,7 @@ def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
     assert len(got) == len(row["argv"])
     assert all(_same_value(a, b) for a, b in zip(got, row["argv"], strict=True)), got
     expected = [(f["flag"], f["line"], f["column"]) for f in row["flags"] if f["line"] is not None]
-    assert _flags(text, invocation) == expected
+    assert flags(text, invocation) == expected
 
 
 @pytest.mark.parametrize(
@@ -381,7 +351,9 @@ def test_corpus_file_has_no_extra_invocations(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     relative = f"markdown/{path.name}"
     expected = sorted(
-        row["line"] for row in _expected() if row["file"] == relative and not _in_yaml_block(row)
+        row["line"]
+        for row in ground_truth("markdown")
+        if row["file"] == relative and not _in_yaml_block(row)
     )
     found = sorted(line_column(text, inv.start)[0] for inv in find_invocations(text))
     assert found == expected
@@ -389,7 +361,9 @@ def test_corpus_file_has_no_extra_invocations(path: Path) -> None:
 
 def test_corpus_yaml_cases_are_the_known_ones() -> None:
     yaml_rows = {
-        (row["file"].split("__")[1], row["line"]) for row in _expected() if _in_yaml_block(row)
+        (row["file"].split("__")[1], row["line"])
+        for row in ground_truth("markdown")
+        if _in_yaml_block(row)
     }
     assert yaml_rows == {("dstack", 28), ("dstack", 62), ("kubeai", 59), ("kubeai", 75)}
 

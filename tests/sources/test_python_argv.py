@@ -3,7 +3,6 @@ placed inside the literal that wrote it."""
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -11,29 +10,13 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from source_support import CORPUS, arg, flags, ground_truth, line_column, single, texts
+from vllm_config_lsp.sources.invocation import Invocation
 from vllm_config_lsp.sources.python_argv import find_invocations
-
-CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "deployments"
 
 
 def only(text: str) -> Invocation:
-    found = find_invocations(text)
-    assert len(found) == 1, [[word.text for word in inv.args] for inv in found]
-    return found[0]
-
-
-def texts(invocation: Invocation) -> list[str]:
-    return [word.text for word in invocation.args]
-
-
-def arg(invocation: Invocation, text: str) -> Word:
-    return next(word for word in invocation.args if word.text == text)
-
-
-def line_column(text: str, offset: int) -> tuple[int, int]:
-    line_start = text.rfind("\n", 0, offset) + 1
-    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+    return single(find_invocations(text))
 
 
 # -- argv lists --------------------------------------------------------------------------
@@ -292,21 +275,9 @@ def test_time_grows_linearly() -> None:
 # -- the corpus --------------------------------------------------------------------------
 
 
-def _expected() -> list[dict[str, Any]]:
-    rows = [json.loads(line) for line in (CORPUS / "invocations.jsonl").read_text().splitlines()]
-    return [row for row in rows if row["format"] == "python"]
-
-
-def _flags(text: str, invocation: Invocation) -> list[tuple[str, int, int]]:
-    """Flags as the ground truth lists them: name and 1-based line/column of the first `-`."""
-    return [
-        (word.text.split("=", 1)[0], *line_column(text, word.starts[0]))
-        for word in invocation.args
-        if word.text.startswith("-") and not word.splat and len(word.text) > 1
-    ]
-
-
-@pytest.mark.parametrize("row", _expected(), ids=lambda row: f"{row['file']}:{row['line']}")
+@pytest.mark.parametrize(
+    "row", ground_truth("python"), ids=lambda row: f"{row['file']}:{row['line']}"
+)
 def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
     row: dict[str, Any],
 ) -> None:
@@ -323,7 +294,7 @@ def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
         value for value in row["argv"] if value not in splats
     ]
     expected = [(f["flag"], f["line"], f["column"]) for f in row["flags"] if f["line"] is not None]
-    assert _flags(text, invocation) == expected
+    assert flags(text, invocation) == expected
 
 
 @pytest.mark.parametrize(
@@ -332,6 +303,6 @@ def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
 def test_corpus_file_has_no_extra_invocations(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     relative = f"python/{path.name}"
-    expected = sorted(row["line"] for row in _expected() if row["file"] == relative)
+    expected = sorted(row["line"] for row in ground_truth("python") if row["file"] == relative)
     found = sorted(line_column(text, inv.start)[0] for inv in find_invocations(text))
     assert found == expected

@@ -2,39 +2,22 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from source_support import CORPUS, arg, flags, ground_truth, line_column, single, texts
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.shell import command_words, find_invocations
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "deployments"
-
 
 def only(script: str) -> Invocation:
-    found = find_invocations(script)
-    assert len(found) == 1, [inv.args for inv in found]
-    return found[0]
-
-
-def texts(invocation: Invocation) -> list[str]:
-    return [word.text for word in invocation.args]
-
-
-def arg(invocation: Invocation, text: str) -> Word:
-    return next(word for word in invocation.args if word.text == text)
+    return single(find_invocations(script))
 
 
 def written(script: str, word: Word) -> str:
     return script[word.start : word.end]
-
-
-def line_column(text: str, offset: int) -> tuple[int, int]:
-    line_start = text.rfind("\n", 0, offset) + 1
-    return text.count("\n", 0, offset) + 1, offset - line_start + 1
 
 
 # -- finding the command ---------------------------------------------------------------
@@ -335,6 +318,20 @@ def test_docker_run_other_image_running_vllm_as_its_command() -> None:
     assert texts(invocation) == ["m", "--port", "1"]
 
 
+def test_docker_entrypoint_override_and_unknown_option_variables() -> None:
+    script = (
+        "docker run $DOCKER_OPTS --entrypoint python3 vllm/vllm-openai:v0.6.6 "
+        "-m vllm.entrypoints.openai.api_server --model m"
+    )
+    invocation = only(script)
+    assert invocation.entrypoint == "api_server"
+    assert invocation.image == "vllm/vllm-openai:v0.6.6"
+    assert script[invocation.start : invocation.end] == "python3"
+    assert texts(invocation) == ["--model", "m"]
+    script = "docker run --entrypoint=vllm -d vllm/vllm-openai:latest serve m --port 1"
+    assert texts(only(script)) == ["m", "--port", "1"]
+
+
 def test_docker_exec_runs_a_command() -> None:
     script = "docker exec -it -e A=1 vllm-container vllm serve m --port 1"
     assert texts(only(script)) == ["m", "--port", "1"]
@@ -497,7 +494,7 @@ def test_command_words_skips_a_leading_comment_and_keeps_the_quoting_name() -> N
 _API = "vllm.entrypoints.openai.api_server"
 
 
-def test_command_words_of_conditional_flags() -> None:
+def test_command_words_of_conditionalflags() -> None:
     text = '--model ${MODEL_NAME:-m} ${REVISION:+--revision "$REVISION"} \\\n  --port 1'
     words = command_words(text)
     assert [w.text for w in words] == [
@@ -600,25 +597,13 @@ def _assert_inside(word: Word, text: str) -> None:
 _SHELL_FORMATS = ("shell", "slurm")
 
 
-def _expected() -> list[dict[str, object]]:
-    rows = [json.loads(line) for line in (CORPUS / "invocations.jsonl").read_text().splitlines()]
-    return [row for row in rows if row["format"] in _SHELL_FORMATS]
-
-
 def _corpus_files() -> list[Path]:
     return sorted(path for fmt in _SHELL_FORMATS for path in (CORPUS / "files" / fmt).iterdir())
 
 
-def _flags(text: str, invocation: Invocation) -> list[tuple[str, int, int]]:
-    """Flags as the ground truth lists them: name, and 1-based line/column of the first `-`."""
-    return [
-        (word.text.split("=", 1)[0], *line_column(text, word.starts[0]))
-        for word in invocation.args
-        if word.text.startswith("-") and not word.splat and len(word.text) > 1
-    ]
-
-
-@pytest.mark.parametrize("row", _expected(), ids=lambda row: f"{row['file']}:{row['line']}")
+@pytest.mark.parametrize(
+    "row", ground_truth("shell", "slurm"), ids=lambda row: f"{row['file']}:{row['line']}"
+)
 def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
     row: dict[str, object],
 ) -> None:
@@ -629,17 +614,19 @@ def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
     assert len(found) == 1
     (invocation,) = found
     assert texts(invocation) == row["argv"]
-    flags = row["flags"]
-    assert isinstance(flags, list)
-    expected = [(f["flag"], f["line"], f["column"]) for f in flags if f["line"] is not None]
-    assert _flags(text, invocation) == expected
+    written = row["flags"]
+    assert isinstance(written, list)
+    wanted = [(f["flag"], f["line"], f["column"]) for f in written if f["line"] is not None]
+    assert flags(text, invocation) == wanted
 
 
 @pytest.mark.parametrize("path", _corpus_files(), ids=lambda path: path.name)
 def test_corpus_file_has_no_extra_invocations(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     relative = f"{path.parent.name}/{path.name}"
-    expected = sorted(row["line"] for row in _expected() if row["file"] == relative)
+    expected = sorted(
+        int(str(row["line"])) for row in ground_truth("shell", "slurm") if row["file"] == relative
+    )
     found = sorted(line_column(text, inv.start)[0] for inv in find_invocations(text))
     assert found == expected
 
@@ -653,5 +640,5 @@ def test_corpus_docker_image_is_resolved() -> None:
 
 
 def test_corpus_covers_both_formats() -> None:
-    assert {row["format"] for row in _expected()} == set(_SHELL_FORMATS)
-    assert len(_corpus_files()) >= len({row["file"] for row in _expected()})
+    assert {row["format"] for row in ground_truth("shell", "slurm")} == set(_SHELL_FORMATS)
+    assert len(_corpus_files()) >= len({row["file"] for row in ground_truth("shell", "slurm")})

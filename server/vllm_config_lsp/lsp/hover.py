@@ -105,8 +105,11 @@ def hover_at(
         return None
     offset = analysis.positions.offset(position)
     note = version_note(analysis)
-    found = _suppression_code(model, offset, docs_url, note) or _describe(
-        analysis, model, offset, model_summary
+    invocations = analysis.result.invocations if analysis.result else []
+    found = _suppression_code(model, offset, docs_url, note) or (
+        _on_command_line(invocations, offset, note)
+        if invocations
+        else _describe(analysis, model, offset, model_summary)
     )
     if found is None:
         return None
@@ -202,6 +205,34 @@ def _describe(
             text = f"`{written}`: {kind} of `--{spec.name}` ({listed})\n\n{note}"
             return text, (start, end)
         return None
+    return None
+
+
+def _on_command_line(
+    models: list[ConfigModel], offset: int, note: str
+) -> tuple[str, tuple[int, int]] | None:
+    """A flag word, its value, or a field inside its JSON value, on any host's command
+    line; a value written as a variable says where it comes from."""
+    for model in models:
+        for value in model.values:
+            use = value.use
+            word = use.token.word
+            if word is None or use.token.dotted:
+                continue
+            option_end = word.source_range(0, len(word.text.split("=", 1)[0]))[1]
+            if word.start <= offset <= option_end:
+                return flag_doc(use.spec, note), (word.start, option_end)
+            for token in use.values or ([use.token] if use.explicit is not None else []):
+                written = token.word
+                if written is None or not written.start <= offset <= written.end:
+                    continue
+                if not written.resolved:
+                    said = ", ".join(f"`{part}`" for part in written.unresolved) or "a variable"
+                    text = f"value comes from {said}: not known here\n\n"
+                    return text + flag_doc(use.spec, note), (written.start, written.end)
+                if value.tree is not None and use.spec.dataclass_name:
+                    return _in_tree(model.catalogue, use.spec, value.tree, offset, note)
+                return flag_doc(use.spec, note), (written.start, written.end)
     return None
 
 

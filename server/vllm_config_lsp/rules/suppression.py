@@ -297,6 +297,19 @@ def _remove_directive(text: str, directive: Directive) -> TextEdit:
     return TextEdit(start, end, "")
 
 
+def _takes_line_comments(model: ConfigModel) -> bool:
+    """Where `# …` at a line's end is a comment: YAML and shell; not a Dockerfile (comments
+    only at a line's start), Markdown prose or Python strings."""
+    invocation = model.invocation
+    return invocation is None or invocation.source in (
+        "shell",
+        "kubernetes",
+        "compose",
+        "workflow",
+        "helm",
+    )
+
+
 def disable_edit(
     model: ConfigModel,
     code: str,
@@ -307,12 +320,16 @@ def disable_edit(
     """The edit behind "Disable CODE for this line": extend the line's `disable=` list or
     append a comment, on the first line covering `offset` that can take a comment.
     (`where`/`found` let a caller with many findings compute the layout once.)"""
+    if not _takes_line_comments(model):
+        return None
     where = where or layout(model)
     found = comments(model, where) if found is None else found
     for line in where.covering_lines(offset):
         line_end = where.index.offset_of_lsp(line, 1 << 30)
         if any(start < line_end < end for start, end in where.scalars):
             continue  # the line break is inside a string: a `#` there would be text
+        if model.text[:line_end].rstrip(" \t").endswith("\\"):
+            continue  # a shell continuation: a comment after `\` would end the command
         for comment in found:
             if comment.line != line:
                 continue

@@ -72,8 +72,9 @@ class Token:
     def span(self, text: str) -> tuple[int, int]:
         """Where the token was written: the word, or the key for `--key` and the value
         node otherwise; (0, 0) for a token no text wrote."""
-        if self.word is not None:
-            return self.word.start, self.word.end
+        if self.word is not None:  # the characters, not the quotes around them
+            word = self.word
+            return word.source_range(0, len(word.text)) if word.text else (word.start, word.end)
         if self.node is None:
             return 0, 0
         return self.node.start_mark.index, content_end(text, self.node)

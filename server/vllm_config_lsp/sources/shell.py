@@ -16,9 +16,9 @@ program receives) and the knowledge of which wrappers run which command.
 from __future__ import annotations
 
 import re
-from itertools import accumulate
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import accumulate
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
@@ -492,7 +492,7 @@ class _Analyzer:
             word = words[index]
             if word.resolved and word.text in _NOT_COMMANDS:
                 return
-            if self._start(words[index:], depth, image):
+            if _may_start(word) and self._start(words[index:], depth, image):
                 return
 
     def _start(self, words: Sequence[Word], depth: int, image: str | None) -> bool:
@@ -682,6 +682,17 @@ class _Analyzer:
 def _name(word: Word) -> str:
     """The command a word names: `/usr/bin/vllm` and `.venv/bin/vllm` are `vllm`."""
     return word.text.rsplit("/", 1)[-1]
+
+
+def _may_start(word: Word) -> bool:
+    """Whether `_Analyzer._start` could decide on this word (a cheap test before slicing)."""
+    name = _name(word)
+    return (
+        name in ("vllm", "eval")
+        or name in _SHELLS
+        or name in _DOCKERS
+        or _PYTHON.fullmatch(name) is not None
+    )
 
 
 def _is_expansion(word: Word) -> bool:

@@ -281,8 +281,11 @@ def build_invocation_model(
         Token(word.text, None, None, is_key=_is_option(word.text), word=word)
         for word in invocation.args
     ]
-    model.open_ended = any(word.splat for word in invocation.args)
     _parse_tokens(model, tokens)
+    # `--port $PORT` is one value whatever it holds; `$EXTRA_ARGS` where a flag would
+    # stand may hold any flags at all.
+    values = {id(token.word) for use in model.result.uses for token in use.values}
+    model.open_ended = any(word.splat and id(word) not in values for word in invocation.args)
     return model
 
 

@@ -112,7 +112,7 @@ def _on_command_line(model: ConfigModel, token: Token) -> Finding:
     return finding(
         CODE,
         Severity.ERROR,
-        token.span(model.text),
+        token.word.source_range(0, len(option)) if token.word else token.span(model.text),
         message,
         source=VLLM_SOURCE,
         fixes=[fix for fix in fixes if fix is not None],
