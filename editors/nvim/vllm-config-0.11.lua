@@ -1,8 +1,8 @@
 -- vllm-config-lsp for Neovim 0.11+, no plugin needed: put this in init.lua.
--- The server decides which YAML files are vLLM configs and stays silent on the others.
+-- The server decides which files start vLLM or are vLLM configs; it is silent on the others.
 vim.lsp.config('vllm_config', {
   cmd = { 'vllm-config-lsp', '--stdio' },
-  filetypes = { 'yaml' },
+  filetypes = { 'yaml', 'sh', 'bash', 'dockerfile', 'markdown' },
   root_markers = { '.git' },
   settings = {
     vllmConfig = {

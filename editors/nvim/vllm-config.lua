@@ -1,7 +1,7 @@
 -- vllm-config-lsp for Neovim 0.7–0.10, no plugin needed: put this in init.lua.
--- Every YAML buffer is offered to the server; the server decides which files are vLLM
--- configs (name contains `vllm`, a `# vllm-config` comment, or the content) and stays
--- silent on the others.
+-- Every YAML, shell, Dockerfile and Markdown buffer is offered to the server; it decides
+-- which files start vLLM or are vLLM configs (name contains `vllm`, a `# vllm-config`
+-- comment, the content) and stays silent on the others.
 local vllm_config_lsp = {
   name = 'vllm-config-lsp',
   cmd = { 'vllm-config-lsp', '--stdio' },
@@ -19,7 +19,7 @@ local vllm_config_lsp = {
 local vllm_config_clients = {} -- one server per project root
 
 vim.api.nvim_create_autocmd('FileType', {
-  pattern = 'yaml',
+  pattern = { 'yaml', 'sh', 'bash', 'dockerfile', 'markdown' },
   callback = function(args)
     local path = vim.api.nvim_buf_get_name(args.buf)
     if path == '' then

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 import sys
 from collections.abc import Sequence
@@ -68,6 +69,11 @@ def entries(path: Path, text: str, version: str | None = None) -> list[Entry]:
     return out
 
 
+def _shown(word: str) -> str:
+    """A word as a shell would need it written, except that variables stay readable."""
+    return word if word and not re.search(r"[\s'\"\\;&|<>()`]", word) else shlex.quote(word)
+
+
 def run_argv(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="vllm-config-lsp argv",
@@ -90,7 +96,7 @@ def run_argv(argv: Sequence[str]) -> int:
         print(json.dumps([entry.__dict__ for entry in found], indent=2))
     else:
         for entry in found:
-            words = shlex.join(entry.argv)
+            words = " ".join(map(_shown, entry.argv))
             print(f"{entry.file}:{entry.line}:{entry.column}: [{entry.source}] {words}")
             print(f"    vLLM {entry.vllm_version}: {entry.version_source}")
     return status
