@@ -4,8 +4,19 @@ syntax, and hover on flags and on values that come from variables."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import pytest
-from lsp_support import Doc, apply_workspace_edit, code_actions, encoding, hover_text
+from lsp_support import (
+    TIMEOUT,
+    Doc,
+    apply_text_edits,
+    apply_workspace_edit,
+    code_actions,
+    encoding,
+    hover_text,
+)
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -91,4 +102,102 @@ async def test_dockerfile_checked_against_its_image_release(client: LanguageClie
     [diagnostic] = await doc.replace(DOCKERFILE.format(tag="v0.33.0"))
     assert diagnostic.code == "VC101"
     assert _text_of(doc, diagnostic, encoding(client)) == "--swap-space"
+    doc.close()
+
+
+async def test_code_lens_shows_the_command_vllm_runs(client: LanguageClient) -> None:
+    doc = Doc(client, "file:///work/cl/lens.sh", SCRIPT)
+    await doc.diagnostics()
+    lenses = await asyncio.wait_for(
+        client.text_document_code_lens_async(
+            types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=doc.uri))
+        ),
+        TIMEOUT,
+    )
+    assert lenses is not None
+    [lens] = lenses  # the `echo "vllm serve …"` line is no invocation
+    assert lens.range.start.line == 2 and lens.command is not None
+    assert lens.command.title == "vLLM 0.33.0: show the command vLLM runs"
+    shown = await asyncio.wait_for(
+        client.workspace_execute_command_async(
+            types.ExecuteCommandParams(
+                command=lens.command.command, arguments=lens.command.arguments
+            )
+        ),
+        TIMEOUT,
+    )
+    assert shown["argv"][:3] == ["Qwen/Qwen3-8B", "--swap-space", "16"]
+    assert shown["text"].startswith("vllm serve Qwen/Qwen3-8B --swap-space 16")
+    doc.close()
+
+
+def _changes(edit: types.WorkspaceEdit) -> tuple[list[str], dict[str, list[types.TextEdit]]]:
+    created, edits = [], {}
+    for change in edit.document_changes or []:
+        if isinstance(change, types.CreateFile):
+            created.append(change.uri)
+        else:
+            assert isinstance(change, types.TextDocumentEdit)
+            edits.setdefault(change.text_document.uri, []).extend(
+                e for e in change.edits if isinstance(e, types.TextEdit)
+            )
+    return created, edits
+
+
+async def test_move_flags_into_a_config_file_and_back(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    caps = client.capabilities.workspace
+    edit_caps = caps.workspace_edit if caps else None
+    can_create = bool(
+        edit_caps
+        and edit_caps.document_changes
+        and types.ResourceOperationKind.Create in (edit_caps.resource_operations or [])
+    )
+    script = (
+        "vllm serve Qwen/Qwen3-8B \\\n"
+        "  --max-model-len 8k \\\n"
+        "  --enforce-eager \\\n"
+        "  --tensor-parallel-size $TP\n"
+    )
+    uri = (tmp_path / "serve.sh").as_uri()
+    doc = Doc(client, uri, script)
+    before = await doc.diagnostics()
+    where = types.Range(
+        start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
+    )
+    actions = await code_actions(client, uri, where, [], only=["refactor.extract.vllm-config"])
+    moves = [a for a in actions if a.kind == "refactor.extract.vllm-config"]
+    if not can_create:
+        assert moves == []  # the client cannot create the file
+        doc.close()
+        return
+    [move] = moves
+    assert move.edit is not None
+    created, edits = _changes(move.edit)
+    [config_uri] = created
+    assert config_uri.endswith("/serve-serve.vllm.yaml")
+    enc = encoding(client)
+    config_text = apply_text_edits("", edits[config_uri], enc)
+    assert config_text == 'max-model-len: "8k"\nenforce-eager: true\n'
+    moved = apply_text_edits(script, edits[uri], enc)
+    # the variable stays on the command line: a config file cannot say `$TP`
+    assert (
+        moved == "vllm serve Qwen/Qwen3-8B \\\n"
+        "  --config serve-serve.vllm.yaml \\\n"
+        "  --tensor-parallel-size $TP\n"
+    )
+    assert await doc.replace(moved) == before
+    # and back: the file's flags inlined as vLLM builds them from it
+    (tmp_path / "serve-serve.vllm.yaml").write_text(config_text, encoding="utf-8")
+    actions = await code_actions(client, uri, where, [], only=["refactor.inline.vllm-config"])
+    [inline] = [a for a in actions if a.kind == "refactor.inline.vllm-config"]
+    assert inline.edit is not None
+    _created, back = _changes(inline.edit)
+    inlined = apply_text_edits(moved, back[uri], enc)
+    assert (
+        inlined == "vllm serve Qwen/Qwen3-8B \\\n"
+        "  --max-model-len 8k --enforce-eager \\\n"
+        "  --tensor-parallel-size $TP\n"
+    )
     doc.close()

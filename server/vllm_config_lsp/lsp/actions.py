@@ -12,10 +12,18 @@ checked again and the client's diagnostic is matched to a finding by code and ra
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from pygls.uris import to_fs_path
 
+from vllm_config_lsp.lsp.command_lines import (
+    INLINE_CONFIG_KIND,
+    MOVE_TO_CONFIG_KIND,
+    inline_config,
+    move_to_config,
+)
 from vllm_config_lsp.lsp.diagnostics import FIX_ALL_KIND, SOURCE, edit_from_json, finding_data
 from vllm_config_lsp.lsp.migrate import MIGRATE_KIND, planned
 from vllm_config_lsp.lsp.migrate import action as migrate_action
@@ -86,7 +94,26 @@ async def code_actions(
                     change = _minimal_edit(analysis, migration.text)
                     rewrite = _workspace_edit(ls, uri, analysis.version, [change])
                 actions.append(migrate_action(migration, analysis, rewrite))
+    if analysis is None and (_wants(only, MOVE_TO_CONFIG_KIND) or _wants(only, INLINE_CONFIG_KIND)):
+        analysis = await ls.current(uri)
+    if analysis is not None and analysis.result is not None and analysis.result.invocations:
+        offset = analysis.positions.offset(params.range.start)
+        if _wants(only, MOVE_TO_CONFIG_KIND):
+            moved = move_to_config(analysis, offset, _can_create(ls))
+            actions.extend([moved] if moved else [])
+        if _wants(only, INLINE_CONFIG_KIND):
+            path = to_fs_path(uri)
+            inlined = inline_config(analysis, offset, Path(path).parent if path else None)
+            actions.extend([inlined] if inlined else [])
     return actions or None
+
+
+def _can_create(ls: VllmConfigServer) -> bool:
+    """ "Move into a --config file" creates a file: only for clients that can."""
+    workspace = ls.client_capabilities.workspace
+    edit = workspace.workspace_edit if workspace else None
+    operations = (edit.resource_operations or []) if edit else []
+    return bool(edit and edit.document_changes) and types.ResourceOperationKind.Create in operations
 
 
 def fix_title(text: Any, code: str) -> str:

@@ -42,9 +42,18 @@ CAPABILITIES: dict[str, Any] = {
     "hoverProvider": True,
     "documentSymbolProvider": True,
     "codeActionProvider": {
-        "codeActionKinds": ["quickfix", "source.fixAll.vllm-config", "source.migrate.vllm-config"]
+        "codeActionKinds": [
+            "quickfix",
+            "source.fixAll.vllm-config",
+            "source.migrate.vllm-config",
+            "refactor.extract.vllm-config",
+            "refactor.inline.vllm-config",
+        ]
     },
-    "executeCommandProvider": {"commands": ["vllmConfig.migrationReport"]},
+    "codeLensProvider": {"resolveProvider": False},
+    "executeCommandProvider": {
+        "commands": ["vllmConfig.migrationReport", "vllmConfig.showCommand"]
+    },
     "workspace": {
         "workspaceFolders": {"supported": True, "changeNotifications": True},
         "fileOperations": {},

@@ -27,6 +27,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from vllm_config_lsp import __version__
+from vllm_config_lsp.lsp.command_lines import INLINE_CONFIG_KIND, MOVE_TO_CONFIG_KIND, SHOW_COMMAND
 from vllm_config_lsp.lsp.diagnostics import FIX_ALL_KIND, RULE_DOCS_URL
 from vllm_config_lsp.lsp.info import DOCUMENT_INFO
 from vllm_config_lsp.lsp.migrate import MIGRATE_KIND, MIGRATION_REPORT
@@ -422,7 +423,13 @@ def did_close(ls: VllmConfigServer, params: types.DidCloseTextDocumentParams) ->
 @SERVER.feature(
     types.TEXT_DOCUMENT_CODE_ACTION,
     types.CodeActionOptions(
-        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND, MIGRATE_KIND]
+        code_action_kinds=[
+            types.CodeActionKind.QuickFix,
+            FIX_ALL_KIND,
+            MIGRATE_KIND,
+            MOVE_TO_CONFIG_KIND,
+            INLINE_CONFIG_KIND,
+        ]
     ),
 )
 async def code_action(
@@ -441,6 +448,31 @@ def migration_report(ls: VllmConfigServer, *args: Any) -> None:
     kind, message, detail = report_message(args[0] if args else None)
     ls.log(detail, types.MessageType.Info)
     ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions())
+async def code_lens(ls: VllmConfigServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+    """ "Show the command vLLM runs" on each command line of a host document."""
+    from vllm_config_lsp.lsp.command_lines import code_lenses
+
+    analysis = await ls.current(params.text_document.uri)
+    return code_lenses(analysis) if analysis is not None else []
+
+
+@SERVER.command(SHOW_COMMAND)
+async def show_command(ls: VllmConfigServer, *args: Any) -> dict[str, Any] | None:
+    """The arguments vLLM receives from one invocation (`argv`), shown and returned."""
+    from vllm_config_lsp.lsp.command_lines import shown_command
+
+    uri, index = (args[0], args[1]) if len(args) >= 2 else (None, 0)
+    analysis = await ls.current(uri) if isinstance(uri, str) else None
+    shown = shown_command(analysis, index) if analysis and isinstance(index, int) else None
+    if shown is not None:
+        message = f"vLLM {shown['vllm_version']} runs: {shown['text']}"
+        ls.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Info, message=message)
+        )
+    return shown
 
 
 @SERVER.feature(DOCUMENT_INFO)

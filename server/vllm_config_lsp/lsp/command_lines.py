@@ -1,0 +1,199 @@
+"""Editor features of the command lines in host documents: a code lens "Show the command
+vLLM runs" on each invocation, and the two refactorings between a command line and a
+`--config` file ("Move these flags into a --config file" and "Inline the --config file").
+
+Both refactorings keep what vLLM receives: flags move as YAML strings (a string reaches
+argparse as written, so `8k`, `0.9` and JSON values arrive unchanged), on/off flags as
+`true`; what a `--config` file cannot say (a `--no-x` negative: `false` is dropped by the
+loader; a dotted key; a word holding a variable) stays on the command line.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from vllm_config_lsp.sources.config_file import config_tokens
+from vllm_config_lsp.sources.invocation import Word
+from vllm_config_lsp.sources.rendering import quote, remove_words
+from vllm_config_lsp.vllm.config_model import ConfigModel, build_model
+from vllm_config_lsp.vllm.serve_parser import OptionUse
+
+if TYPE_CHECKING:
+    from vllm_config_lsp.lsp.server import Analysis
+
+SHOW_COMMAND = "vllmConfig.showCommand"
+MOVE_TO_CONFIG_KIND = "refactor.extract.vllm-config"
+INLINE_CONFIG_KIND = "refactor.inline.vllm-config"
+
+
+def code_lenses(analysis: Analysis) -> list[types.CodeLens]:
+    models = analysis.result.invocations if analysis.result else []
+    lenses = []
+    for index, model in enumerate(models):
+        invocation = model.invocation
+        assert invocation is not None
+        lenses.append(
+            types.CodeLens(
+                range=analysis.positions.range(invocation.start, invocation.end),
+                command=types.Command(
+                    title=f"vLLM {model.version}: show the command vLLM runs",
+                    command=SHOW_COMMAND,
+                    arguments=[analysis.uri, index],
+                ),
+            )
+        )
+    return lenses
+
+
+def shown_command(analysis: Analysis, index: int) -> dict[str, Any] | None:
+    """What `vllm-config-lsp argv` prints for one invocation."""
+    models = analysis.result.invocations if analysis.result else []
+    if not 0 <= index < len(models):
+        return None
+    invocation = models[index].invocation
+    assert invocation is not None
+    line = analysis.positions.range(invocation.start, invocation.start).start.line
+    entry = "vllm serve" if invocation.entrypoint == "serve" else "api_server"
+    argv = [word.text for word in invocation.args]
+    return {
+        "line": line,
+        "source": invocation.source,
+        "entrypoint": invocation.entrypoint,
+        "argv": argv,
+        "vllm_version": models[index].version,
+        "text": f"{entry} {' '.join(shlex.quote(word) for word in argv)}",
+    }
+
+
+def _at(analysis: Analysis, offset: int) -> ConfigModel | None:
+    for model in analysis.result.invocations if analysis.result else []:
+        invocation = model.invocation
+        assert invocation is not None
+        ends = [invocation.end, *(word.end for word in invocation.args)]
+        if invocation.start <= offset <= max(ends):
+            return model
+    return None
+
+
+def _movable(use: OptionUse) -> bool:
+    token = use.token
+    if token.word is None or token.dotted or not token.word.resolved:
+        return False
+    if use.option_string in use.spec.negatives or use.spec.name in ("config", "model"):
+        return False
+    return all(value.word is not None and value.word.resolved for value in use.values)
+
+
+def _yaml_value(use: OptionUse) -> str:
+    if not use.spec.takes_value:
+        return "true"
+    texts = [use.explicit] if use.explicit is not None else [v.text for v in use.values]
+    many = use.spec.nargs in ("+", "*") or isinstance(use.spec.nargs, int)
+    return json.dumps(texts) if many else json.dumps(texts[-1])
+
+
+def move_to_config(analysis: Analysis, offset: int, can_create: bool) -> types.CodeAction | None:
+    """The flags of the command line under the cursor into a new `<name>.vllm.yaml` beside
+    the document, replaced by `--config <name>.vllm.yaml`."""
+    model = _at(analysis, offset)
+    if model is None or not can_create or model.invocation is None:
+        return None
+    if model.invocation.source not in ("shell", "markdown"):
+        return None  # one shell word per flag: YAML list hosts need a list item each
+    uses = [use for use in model.result.uses if _movable(use)]
+    if not uses:
+        return None
+    document = PurePosixPath(analysis.uri)
+    name = f"{document.stem.split('.')[0]}-serve.vllm.yaml"
+    target = str(document.with_name(name))
+    body = "".join(f"{use.spec.name}: {_yaml_value(use)}\n" for use in uses)
+    edits = []
+    for number, use in enumerate(uses):
+        words = [t.word for t in (use.token, *use.values) if t.word is not None]
+        first, last = words[0], words[-1]
+        if number == 0:
+            replacement = f"--config {quote(name, first.quoting)}"
+            edits.append(_edit(analysis, first.start, last.end, replacement))
+        else:
+            edits.append(_edit(analysis, *_removal(model, first, last), ""))
+    changes: list[types.TextDocumentEdit | types.CreateFile] = [
+        types.CreateFile(uri=target, options=types.CreateFileOptions(ignore_if_exists=True)),
+        types.TextDocumentEdit(
+            text_document=types.OptionalVersionedTextDocumentIdentifier(uri=target, version=None),
+            edits=[types.TextEdit(range=_start(), new_text=body)],
+        ),
+        types.TextDocumentEdit(
+            text_document=types.OptionalVersionedTextDocumentIdentifier(
+                uri=analysis.uri, version=analysis.version
+            ),
+            edits=edits,
+        ),
+    ]
+    return types.CodeAction(
+        title=f"Move these flags into a --config file ({name})",
+        kind=MOVE_TO_CONFIG_KIND,
+        edit=types.WorkspaceEdit(document_changes=changes),
+    )
+
+
+def inline_config(analysis: Analysis, offset: int, folder: Path | None) -> types.CodeAction | None:
+    """`--config FILE` on the command line under the cursor replaced by the flags vLLM
+    builds from FILE (`load_config_file`), in the host's quoting."""
+    model = _at(analysis, offset)
+    if model is None or folder is None or model.invocation is None:
+        return None
+    use = next((u for u in model.result.uses if u.spec.name == "config" and u.values), None)
+    if use is None or not _movable_config(use):
+        return None
+    value = use.values[-1]
+    assert value.word is not None and use.token.word is not None
+    try:
+        text = (folder / value.text).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    config = build_model(text, model.catalogue)
+    if not config.pairs:
+        return None
+    tokens, _events = config_tokens(config.pairs, config.catalogue.loader)
+    words = " ".join(quote(token.text, value.word.quoting) for token in tokens)
+    edit = _edit(analysis, use.token.word.start, value.word.end, words)
+    return types.CodeAction(
+        title=f"Inline the --config file ({value.text})",
+        kind=INLINE_CONFIG_KIND,
+        edit=types.WorkspaceEdit(
+            document_changes=[
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(
+                        uri=analysis.uri, version=analysis.version
+                    ),
+                    edits=[edit],
+                )
+            ]
+        ),
+    )
+
+
+def _movable_config(use: OptionUse) -> bool:
+    token, value = use.token.word, use.values[-1].word
+    return token is not None and value is not None and value.resolved and token.quoting == "shell"
+
+
+def _removal(model: ConfigModel, first: Word, last: Word) -> tuple[int, int]:
+    assert model.invocation is not None
+    edit = remove_words(model.invocation, first, last)
+    return edit.start, edit.end
+
+
+def _edit(analysis: Analysis, start: int, end: int, new_text: str) -> types.TextEdit:
+    return types.TextEdit(range=analysis.positions.range(start, end), new_text=new_text)
+
+
+def _start() -> types.Range:
+    return types.Range(
+        start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
+    )
