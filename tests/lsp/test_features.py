@@ -26,7 +26,7 @@ TEXT = (
 )
 
 
-async def testhover_text(client: LanguageClient) -> None:
+async def test_hover(client: LanguageClient) -> None:
     doc = Doc(client, "file:///work/f/hover.vllm.yaml", TEXT)
     await doc.diagnostics()
     flag = await hover_text(client, doc, "dtype")
