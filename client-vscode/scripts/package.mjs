@@ -1,22 +1,39 @@
-// `npm run package`: the .vsix, in one command, the same bytes for the same inputs.
+// `npm run package`: one .vsix per platform, in one command, the same bytes for the same inputs.
 //   1. LICENSE from the repository root; 2. esbuild bundle (dist/extension.js);
-//   3. the Python server and its dependencies into bundled/libs (scripts/bundle_python.py,
-//      run with $PYTHON or python3); 4. vsce package with SOURCE_DATE_EPOCH (sorted entries,
-//      fixed timestamps); 5. a check of what is inside.
+//   3. the Python server and its dependencies for every target (scripts/bundle_python.py,
+//      run with $PYTHON or python3), staged in a temporary folder: the native wheels
+//      (tree-sitter, PyYAML with libyaml, tree-sitter-bash) differ per platform;
+//   4. per target: its stage copied to bundled/libs, `vsce package --target T` with
+//      SOURCE_DATE_EPOCH (sorted entries, fixed timestamps); 5. a check of what is inside.
+// Output: vllm-config-<target>-<version>.vsix beside package.json, e.g.
+// vllm-config-linux-x64-0.1.0.vsix (the one CI installs in code-server). The machine's own
+// target is packaged last, so bundled/libs is left holding the bundle that runs here.
 // No marketplace access: vsce packages locally; --no-dependencies because esbuild bundled
-// the node dependencies. Pass --wheelhouse DIR to build without the package index.
+// the node dependencies. Options: --target T (repeatable; default all five),
+// --wheelhouse DIR (build without the package index).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const REPO_URL = manifest.repository.url.replace(/\.git$/, '');
-const out = join(root, `${manifest.name}-${manifest.version}.vsix`);
+/** VS Code targets, and the file names of their native extension modules for CPython 3.NN. */
+const TARGETS = {
+  'linux-x64': { module: (nn) => `.cpython-3${nn}-x86_64-linux-gnu.so`, abi3: '.abi3.so' },
+  'linux-arm64': { module: (nn) => `.cpython-3${nn}-aarch64-linux-gnu.so`, abi3: '.abi3.so' },
+  'darwin-x64': { module: (nn) => `.cpython-3${nn}-darwin.so`, abi3: '.abi3.so' },
+  'darwin-arm64': { module: (nn) => `.cpython-3${nn}-darwin.so`, abi3: '.abi3.so' },
+  'win32-x64': { module: (nn) => `.cp3${nn}-win_amd64.pyd`, abi3: '.pyd' },
+};
+/** CPython minors with native modules in bundled/libs/cp3NN/ (bundle_python.py: PYTHONS). */
+const PYTHON_MINORS = [10, 11, 12, 13, 14];
+const vsixPath = (target) => join(root, `${manifest.name}-${target}-${manifest.version}.vsix`);
 
 function run(command, args, options = {}) {
   console.log(`+ ${command} ${args.join(' ')}`);
@@ -33,46 +50,113 @@ function sourceDateEpoch() {
   }
 }
 
-const wheelhouse = process.argv.indexOf('--wheelhouse');
+function option(name) {
+  const values = [];
+  process.argv.forEach((arg, i) => {
+    if (arg === name && i + 1 < process.argv.length) values.push(process.argv[i + 1]);
+  });
+  return values;
+}
+
+function filesUnder(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath ?? entry.path, entry.name)).split(sep).join('/'));
+}
+
+const yauzl = require(require.resolve('yauzl', { paths: [require.resolve('@vscode/vsce/package.json')] }));
+function zipEntries(file) {
+  return new Promise((resolve, reject) => {
+    const names = [];
+    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
+      if (error) return reject(error);
+      zip.on('entry', (entry) => { names.push(entry.fileName); zip.readEntry(); });
+      zip.on('end', () => resolve(names));
+      zip.readEntry();
+    });
+  });
+}
+
+/** What must be inside the .vsix of `target`, and what must not. */
+async function check(file, target, libsDir) {
+  const entries = await zipEntries(file);
+  const { module, abi3 } = TARGETS[target];
+  const libs = 'extension/bundled/libs';
+  const required = [
+    'extension/package.json',
+    'extension/readme.md',
+    'extension/LICENSE.txt',
+    'extension/dist/extension.js',
+    'extension/bundled/tool/launcher.py',
+    `${libs}/vllm_config_lsp/__init__.py`,
+    `${libs}/vllm_config_lsp/__main__.py`,
+    `${libs}/vllm_config_lsp/schemas/vllm-0.33.0.schema.json`,
+    `${libs}/pygls/__init__.py`,
+    `${libs}/lsprotocol/types.py`,
+    `${libs}/markdown_it/__init__.py`,
+    `${libs}/mdurl/__init__.py`,
+    `${libs}/tree_sitter_bash/__init__.py`,
+    `${libs}/tree_sitter_bash/_binding${abi3}`,
+    ...PYTHON_MINORS.flatMap((nn) => [
+      `${libs}/cp3${nn}/tree_sitter/__init__.py`,
+      `${libs}/cp3${nn}/tree_sitter/_binding${module(nn)}`,
+      `${libs}/cp3${nn}/yaml/__init__.py`,
+      `${libs}/cp3${nn}/yaml/_yaml${module(nn)}`,
+    ]),
+  ];
+  const lower = new Set(entries.map((e) => e.toLowerCase()));
+  const missing = required.filter((name) => !lower.has(name.toLowerCase()));
+  // everything bundle_python.py put in bundled/libs made it into the .vsix (no ignore rule ate it)
+  const dropped = filesUnder(libsDir).filter((name) => !lower.has(`${libs}/${name}`.toLowerCase()));
+  const wrongKind = target.startsWith('win32-') ? /\.(so|dylib)$/ : /\.(pyd|dll)$/;
+  const unwanted = entries.filter(
+    (e) => /\/(src|test|node_modules|scripts|__pycache__)\/|\.(ts|map|pyc)$/.test(e) || wrongKind.test(e),
+  );
+  const manifestXml = entries.includes('extension.vsixmanifest');
+  if (missing.length || dropped.length || unwanted.length || !manifestXml) {
+    throw new Error(
+      `bad ${file}: missing ${JSON.stringify(missing)}, left out ${JSON.stringify(dropped.slice(0, 10))}, ` +
+        `unwanted ${JSON.stringify(unwanted.slice(0, 10))}`,
+    );
+  }
+  const bytes = readFileSync(file);
+  console.log(`${file}: ${entries.length} files, ${(statSync(file).size / 1024).toFixed(0)} KiB, sha256 ${createHash('sha256').update(bytes).digest('hex')}`);
+}
+
+const hostTarget = `${process.platform}-${process.arch}`;
+const chosen = option('--target');
+for (const target of chosen) if (!(target in TARGETS)) throw new Error(`unknown --target ${target}; one of ${Object.keys(TARGETS)}`);
+const targets = (chosen.length ? [...new Set(chosen)] : Object.keys(TARGETS)).sort(
+  (a, b) => (a === hostTarget) - (b === hostTarget), // the machine's own last (stable sort)
+);
+const [wheelhouse] = option('--wheelhouse');
+
+const started = Date.now();
 copyFileSync(join(root, '..', 'LICENSE'), join(root, 'LICENSE'));
 run(process.execPath, [join(root, 'scripts', 'build.mjs')]);
-run(process.env.PYTHON || (process.platform === 'win32' ? 'python' : 'python3'), [
-  join(root, 'scripts', 'bundle_python.py'),
-  ...(wheelhouse > 0 ? ['--wheelhouse', process.argv[wheelhouse + 1]] : []),
-]);
-rmSync(out, { force: true });
-run(process.execPath, [require.resolve('@vscode/vsce/vsce'), 'package', '--no-dependencies', '--out', out,
-  '--baseContentUrl', `${REPO_URL}/blob/main/client-vscode`, '--baseImagesUrl', `${REPO_URL}/raw/main/client-vscode`], {
-  env: { ...process.env, SOURCE_DATE_EPOCH: sourceDateEpoch() },
-});
-
-// what is inside
-const yauzl = require(require.resolve('yauzl', { paths: [require.resolve('@vscode/vsce/package.json')] }));
-const entries = await new Promise((resolve, reject) => {
-  const names = [];
-  yauzl.open(out, { lazyEntries: true }, (error, zip) => {
-    if (error) return reject(error);
-    zip.on('entry', (entry) => { names.push(entry.fileName); zip.readEntry(); });
-    zip.on('end', () => resolve(names));
-    zip.readEntry();
-  });
-});
-const required = [
-  'extension/package.json',
-  'extension/readme.md',
-  'extension/LICENSE.txt',
-  'extension/dist/extension.js',
-  'extension/bundled/tool/launcher.py',
-  'extension/bundled/libs/vllm_config_lsp/server.py',
-  'extension/bundled/libs/vllm_config_lsp/schemas/vllm-0.33.0.schema.json',
-  'extension/bundled/libs/pygls/__init__.py',
-  'extension/bundled/libs/lsprotocol/types.py',
-  'extension/bundled/libs/yaml/__init__.py',
-];
-const missing = required.filter((name) => !entries.some((e) => e.toLowerCase() === name.toLowerCase()));
-const unwanted = entries.filter((e) => /\/(src|test|node_modules|scripts)\/|\.(ts|map|so|pyd|pyc)$/.test(e));
-if (missing.length || unwanted.length) {
-  throw new Error(`bad .vsix: missing ${JSON.stringify(missing)}, unwanted ${JSON.stringify(unwanted.slice(0, 10))}`);
+const stage = mkdtempSync(join(tmpdir(), 'vllm-config-bundle-'));
+try {
+  run(process.env.PYTHON || (process.platform === 'win32' ? 'python' : 'python3'), [
+    join(root, 'scripts', 'bundle_python.py'),
+    '--stage', stage,
+    ...targets.flatMap((t) => ['--platform', t]),
+    ...(wheelhouse ? ['--wheelhouse', wheelhouse] : []),
+  ]);
+  const epoch = sourceDateEpoch();
+  const libsDir = join(root, 'bundled', 'libs');
+  rmSync(join(root, `${manifest.name}-${manifest.version}.vsix`), { force: true }); // the former universal one
+  for (const target of targets) {
+    rmSync(libsDir, { recursive: true, force: true });
+    cpSync(join(stage, target, 'libs'), libsDir, { recursive: true });
+    const out = vsixPath(target);
+    rmSync(out, { force: true });
+    run(process.execPath, [require.resolve('@vscode/vsce/vsce'), 'package', '--no-dependencies', '--target', target, '--out', out,
+      '--baseContentUrl', `${REPO_URL}/blob/main/client-vscode`, '--baseImagesUrl', `${REPO_URL}/raw/main/client-vscode`], {
+      env: { ...process.env, SOURCE_DATE_EPOCH: epoch },
+    });
+    await check(out, target, libsDir);
+  }
+} finally {
+  rmSync(stage, { recursive: true, force: true });
 }
-const bytes = readFileSync(out);
-console.log(`${out}: ${entries.length} files, ${(statSync(out).size / 1024).toFixed(0)} KiB, sha256 ${createHash('sha256').update(bytes).digest('hex')}`);
+console.log(`packaged ${targets.length} target(s) in ${((Date.now() - started) / 1000).toFixed(0)} s: ${targets.map((t) => relative(root, vsixPath(t))).join(', ')}`);

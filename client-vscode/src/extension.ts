@@ -1,5 +1,5 @@
-// VS Code client of vllm-config-lsp: starts the bundled Python server for YAML files; the
-// server decides which of them are vLLM configs.
+// VS Code client of vllm-config-lsp: starts the bundled Python server for YAML files and the
+// other files that start vLLM (src/languages.ts); the server decides which of them it checks.
 import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -13,13 +13,14 @@ import {
   ServerOptions,
   State,
 } from 'vscode-languageclient/node';
+import { documentSelector, isServed } from './languages';
 import { Choice, Probe, PROBE_CODE, candidates, chooseInterpreter, expandVariables, parseProbe } from './interpreter';
 import { SettingGetter, needsRestart, serverSettings } from './settings';
 import { DocumentInfo, HIDDEN, StatusOrigin, StatusView, fallbackInfo, newestSchemaVersion, statusView } from './status';
 
 const SECTION = 'vllmConfig';
 const CLIENT_ID = 'vllmConfig'; // the client reads `vllmConfig.trace.server` by this id
-/** The server's status request (server/vllm_config_lsp/lsp_info.py); older servers lack it. */
+/** The server's status request (server/vllm_config_lsp/lsp/info.py); older servers lack it. */
 const DOCUMENT_INFO = 'vllmConfig/documentInfo';
 const METHOD_NOT_FOUND = -32601;
 
@@ -129,10 +130,7 @@ async function start(): Promise<void> {
     options: { cwd: folder, env: { ...process.env, PYTHONUTF8: '1' } },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [
-      { scheme: 'file', language: 'yaml' },
-      { scheme: 'untitled', language: 'yaml' },
-    ],
+    documentSelector: documentSelector(),
     diagnosticCollectionName: 'vllm-config',
     outputChannel: output,
     traceOutputChannel: output,
@@ -312,7 +310,7 @@ async function documentInfo(current: LanguageClient, document: vscode.TextDocume
 async function updateStatus(): Promise<void> {
   const current = client;
   const document = vscode.window.activeTextEditor?.document;
-  if (!current || current.state !== State.Running || !document || document.languageId !== 'yaml') {
+  if (!current || current.state !== State.Running || !document || !isServed(document.languageId)) {
     if (interpreter?.ok !== false) showStatus(HIDDEN);
     return;
   }

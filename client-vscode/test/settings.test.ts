@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CLIENT_ONLY, LEVELS, needsRestart, serverSettings } from '../src/settings';
+import { activationEvents, documentSelector, isServed } from '../src/languages';
 
 const root = join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -74,8 +75,16 @@ test('package.json contributes exactly the server settings plus the client-only 
   assert.deepEqual(properties['vllmConfig.severityOverrides'].additionalProperties?.enum, [...LEVELS]);
 });
 
-test('the server reads every setting the extension sends (server/vllm_config_lsp/lsp_settings.py)', () => {
-  const source = readFileSync(join(root, '..', 'server', 'vllm_config_lsp', 'lsp_settings.py'), 'utf8');
+/** The server's settings module: lsp/settings.py (formerly lsp_settings.py). */
+function serverSettingsSource(): string {
+  const server = join(root, '..', 'server', 'vllm_config_lsp');
+  const found = [join(server, 'lsp', 'settings.py'), join(server, 'lsp_settings.py')].find((path) => existsSync(path));
+  assert.ok(found, `no settings module in ${server}`);
+  return readFileSync(found, 'utf8');
+}
+
+test('the server reads every setting the extension sends (server/vllm_config_lsp/lsp/settings.py)', () => {
+  const source = serverSettingsSource();
   const top = [...source.matchAll(/raw\.get\("(\w+)"/g)].map((m) => m[1]);
   const nested = [...source.matchAll(/assoc\.get\("(\w+)"/g)].map((m) => `associations.${m[1]}`);
   const read = new Set([...top.filter((k) => k !== 'associations'), ...nested]);
@@ -91,9 +100,23 @@ test('only an interpreter change restarts the server', () => {
 
 test('no yamlValidation contribution: the server alone reports (nothing twice with Red Hat YAML)', () => {
   assert.equal(manifest.contributes.yamlValidation, undefined);
-  assert.deepEqual(manifest.activationEvents, ['onLanguage:yaml']);
   assert.deepEqual(
     manifest.contributes.commands.map((c: { command: string; title: string; category: string }) => `${c.category}: ${c.title}`),
     ['vLLM Config: Restart Server', 'vLLM Config: Show Server Output'],
   );
+});
+
+test('the client serves YAML, Compose, shell, Dockerfile and Markdown files, saved or untitled', () => {
+  const languages = ['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'markdown'];
+  assert.deepEqual(
+    documentSelector(),
+    languages.flatMap((language) => [
+      { scheme: 'file', language },
+      { scheme: 'untitled', language },
+    ]),
+  );
+  assert.deepEqual(manifest.activationEvents, languages.map((language) => `onLanguage:${language}`));
+  assert.deepEqual(manifest.activationEvents, activationEvents());
+  assert.equal(isServed('shellscript'), true);
+  assert.equal(isServed('json'), false);
 });
