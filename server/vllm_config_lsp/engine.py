@@ -92,18 +92,20 @@ def lint(
     path: Path | None = None,
     model_dirs: Iterable[Path] = (),
     host: str | None = None,
+    version_stated: bool = False,
 ) -> LintResult:
     """`path` (the file on disk) and `model_dirs` let model-aware rules find the model's
     files: relative model folders are resolved against the file's folder. `host` is the
     source kind of a document that holds command lines (`sources.hosts.host_of`); None
-    checks the text as a `--config` file."""
+    checks the text as a `--config` file. `version_stated`: the user named the release
+    (`--vllm-version`, the setting, the marker comment), which image tags do not override."""
     if len(text) > MAX_BYTES:
         return _too_large()
     if version is None:  # front ends pass their choice; else the file's own marker counts
         version = choose_version(text)[0]
     rules = _selected(all_rules(), select, ignore)
     if host is not None:
-        return _lint_host(text, host, version, rules, path, tuple(model_dirs))
+        return _lint_host(text, host, version, rules, path, tuple(model_dirs), version_stated)
     model = build_model(
         text,
         load_catalogue(version),
@@ -123,12 +125,14 @@ def _lint_host(
     rules: list[Rule],
     path: Path | None,
     model_dirs: tuple[Path, ...],
+    version_stated: bool,
 ) -> LintResult:
     """Each command line is checked on its own, against the release its own image or pin
-    names (else the front end's choice); findings on words vLLM will not see as written
-    (`$TP`, `{{ .Values.x }}`) are dropped: unknown is not wrong. Where a word may expand
-    to any arguments (`$EXTRA_ARGS`, `"$@"`), the checks that combine settings (VC300 on)
-    are dropped too; per-flag checks (unknown flags, types, choices, bounds) stay."""
+    names (unless the user named one; else the front end's choice); findings on words vLLM
+    will not see as written (`$TP`, `{{ .Values.x }}`) are dropped: unknown is not wrong.
+    Where a word may expand to any arguments (`$EXTRA_ARGS`, `"$@"`), the checks that
+    combine settings (VC300 on) are dropped too; per-flag checks (unknown flags, types,
+    choices, bounds) stay."""
     try:
         invocations = find_invocations(host, text)
     except Exception:  # a host parser bug must not take the editor down
@@ -136,7 +140,7 @@ def _lint_host(
     models: list[ConfigModel] = []
     findings: list[Finding] = []
     for invocation in invocations:
-        release = invocation_release(invocation, version)[0]
+        release = version if version_stated else invocation_release(invocation, version)[0]
         model = build_invocation_model(
             text, load_catalogue(release), invocation, path=path, model_dirs=model_dirs
         )

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from vllm_config_lsp.document.markers import marker_options
 from vllm_config_lsp.document.text_index import TextIndex
 from vllm_config_lsp.sources.config_file import config_tokens
 from vllm_config_lsp.sources.files import discover, read_config
@@ -62,7 +63,8 @@ def entries(path: Path, text: str, version: str | None = None) -> list[Entry]:
         ]
     out = []
     for invocation in find_invocations(host, text):
-        release, reason = invocation_release(invocation, chosen, why)
+        stated = version is not None or "version" in marker_options(text)
+        release, reason = (chosen, why) if stated else invocation_release(invocation, chosen, why)
         line, column = index.line_col(invocation.start)
         argv = [word.text for word in invocation.args]
         out.append(Entry(str(path), line + 1, column + 1, invocation.source, argv, release, reason))

@@ -57,6 +57,7 @@ def _check_parser() -> argparse.ArgumentParser:
 
 def _run_check(argv: Sequence[str]) -> int:
     from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_text
+    from vllm_config_lsp.document.markers import marker_options
     from vllm_config_lsp.engine import fix_all, lint
     from vllm_config_lsp.findings import Finding, Severity
     from vllm_config_lsp.sources.files import discover, read_config
@@ -87,6 +88,7 @@ def _run_check(argv: Sequence[str]) -> int:
             continue
         text = read.text
         host = host_of(str(path), text)
+        stated = args.vllm_version is not None or "version" in marker_options(text)
         version, _why = choose_version(
             text, setting=args.vllm_version, file_path=path, setting_label="--vllm-version"
         )
@@ -98,7 +100,11 @@ def _run_check(argv: Sequence[str]) -> int:
                 text, version = migrated
 
         def run(
-            source: str, version: str = version, path: Path = path, host: str | None = host
+            source: str,
+            version: str = version,
+            path: Path = path,
+            host: str | None = host,
+            stated: bool = stated,
         ) -> list[Finding]:
             return lint(
                 source,
@@ -108,6 +114,7 @@ def _run_check(argv: Sequence[str]) -> int:
                 model_on_cli=args.model_on_cli,
                 path=path,
                 host=host,
+                version_stated=stated,
             ).findings
 
         findings = run(text)

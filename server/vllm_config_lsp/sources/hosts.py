@@ -13,7 +13,15 @@ import re
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
-from vllm_config_lsp.sources import dockerfile, markdown, python_argv, shell
+from vllm_config_lsp.sources import (
+    compose,
+    dockerfile,
+    kubernetes,
+    markdown,
+    python_argv,
+    shell,
+    workflow,
+)
 from vllm_config_lsp.sources.invocation import Invocation
 
 SHELL_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch", ".pbs", ".job"}
@@ -33,6 +41,8 @@ LANGUAGES = {
 _DOCKERFILE = re.compile(r"(?:^|[._-])(?:docker|container)file(?:[._-]|$)")
 _SHEBANG = re.compile(r"\A#![^\n]*\b(?:ba|z|k|da)?sh\b")
 _K8S = re.compile(r"^(?:apiVersion|kind):", re.M)
+#: Helm values of charts that map their keys to vLLM flags (production-stack).
+_CHART_VALUES = re.compile(r"^(?:servingEngineSpec|vllmConfig):", re.M)
 _COMPOSE = re.compile(r"^services:\s*$", re.M)
 _WORKFLOW = re.compile(r"^jobs:\s*$", re.M)
 
@@ -64,7 +74,7 @@ def _yaml_host(name: str, text: str) -> str | None:
         return "workflow"
     if PurePosixPath(name).name.startswith(("compose", "docker-compose")):
         return "compose"
-    if _K8S.search(head):
+    if _K8S.search(head) or _CHART_VALUES.search(head):
         return "kubernetes"
     if _COMPOSE.search(head):
         return "compose"
@@ -76,11 +86,12 @@ FINDERS: dict[str, Callable[[str], list[Invocation]]] = {
     "dockerfile": dockerfile.find_invocations,
     "markdown": markdown.find_invocations,
     "python": python_argv.find_invocations,
+    "kubernetes": kubernetes.find_invocations,
+    "compose": compose.find_invocations,
+    "workflow": workflow.find_invocations,
 }
 
 
 def find_invocations(kind: str, text: str) -> list[Invocation]:
-    """Every vLLM start in a document of that kind, in document order (none for a host
-    whose reader is not built yet: it stays silent rather than misread)."""
-    found = FINDERS[kind](text) if kind in FINDERS else []
-    return sorted(found, key=lambda invocation: invocation.start)
+    """Every vLLM start in a document of that kind, in document order."""
+    return sorted(FINDERS[kind](text), key=lambda invocation: invocation.start)

@@ -1,0 +1,350 @@
+"""vLLM starts in docker-compose files.
+
+A service runs its image's entrypoint with `command:` appended, or its own `entrypoint:`
+(which drops the image's) with `command:` appended; so a vLLM service is one whose image is
+a vLLM image (`vllm/vllm-openai`, OPEA's `vllm-gaudi`…) or whose entrypoint/command starts
+vLLM itself. The TEI and router services next to it, with `command: --model-id …`, are not.
+
+A string `command:`/`entrypoint:` goes through two layers before the container sees it,
+and both are emulated here with every character's position kept:
+
+1. compose interpolation, on the loaded YAML string: `$$` is a literal `$` (for the
+   container's shell), `${VAR}`, `${VAR:-default}` and `$VAR` are replaced by compose's
+   environment, which this file does not hold: they stay as written and unresolved;
+2. splitting into argv by compose-go (`types/command.go` → `shellwords.Parse` from
+   github.com/mattn/go-shellwords), not by a shell: a backslash escapes any next character
+   even inside double quotes (so a folded `\\`+newline of a plain scalar becomes a space),
+   `$` is literal, and parsing stops at an unquoted `;`, `&`, `|`, `<` or `>`.
+
+What the argv runs (`/bin/bash -c "<script>"`, `python3 -m …api_server`) is then read as
+any exec-form argv, the script by the shell source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from yaml.nodes import MappingNode, Node, ScalarNode
+
+from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.yaml_hosts import (
+    Frame,
+    argv_invocations,
+    documents,
+    get,
+    image_start,
+    is_vllm_image,
+    items,
+    node_span,
+    pairs,
+    scalar_word,
+)
+
+__all__ = ["find_invocations", "interpolate", "shellwords"]
+
+_SOURCE = "compose"
+#: Words split from a compose string are re-quoted the way a shell reads them.
+_SPLIT = "compose"
+_LIST = "yaml-list"
+
+
+def find_invocations(text: str) -> list[Invocation]:
+    """Every vLLM start among the services of a compose file, in document order, with
+    document offsets."""
+    try:
+        found: list[Invocation] = []
+        frame = Frame(text)
+        for root in documents(text):
+            for _name, service in pairs(get(root, "services")):
+                if isinstance(service, MappingNode):
+                    found.extend(_service(frame, service))
+        return sorted(found, key=lambda invocation: invocation.start)
+    except (RecursionError, MemoryError):
+        return []
+
+
+def _service(frame: Frame, service: MappingNode) -> list[Invocation]:
+    """One service: its own entrypoint + command, or the command after the image's."""
+    image_node = get(service, "image")
+    image = _image(image_node)
+    entrypoint = _argv(frame, get(service, "entrypoint"))
+    command = _argv(frame, get(service, "command"))
+    if entrypoint is not None:  # replaces the image's entrypoint (and its CMD)
+        return argv_invocations([*entrypoint, *(command or [])], source=_SOURCE, image=image)
+    if command:
+        found = argv_invocations(command, source=_SOURCE, image=image)
+        if found:  # the command starts vLLM itself (an image without an entrypoint)
+            return found
+    if image is None or image_node is None or not is_vllm_image(image):
+        return []
+    anchor = node_span(frame, image_node)
+    return [image_start(command or [], source=_SOURCE, image=image, anchor=anchor)]
+
+
+def _image(node: Node | None) -> str | None:
+    """The image as compose resolves it when the variables are unset: `${TAG:-latest}`
+    becomes its default (other variables stay as written)."""
+    if not isinstance(node, ScalarNode):
+        return None
+    word = interpolate(Word(node.value, 0, len(node.value), (), ()), defaults=True)
+    return word.text
+
+
+def _argv(frame: Frame, node: Node | None) -> list[Word] | None:
+    """`command:`/`entrypoint:` as an argv: a list's items one per element (interpolated),
+    a string split like compose splits it; None when the key is absent (`null` too)."""
+    if node is None or (isinstance(node, ScalarNode) and node.tag.endswith(":null")):
+        return None
+    if isinstance(node, ScalarNode):
+        word = scalar_word(frame, node, _SPLIT)
+        return shellwords(interpolate(word)) if word is not None else []
+    words: list[Word] = []
+    for item in items(node):
+        word = scalar_word(frame, item, _LIST)
+        if word is not None:
+            words.append(interpolate(word))
+    return words
+
+
+# -- interpolation -----------------------------------------------------------------------
+
+
+def _reference_end(text: str, at: int) -> int:
+    """End of the variable reference starting at `text[at] == "$"` (not `$$`), or -1."""
+    n = len(text)
+    if at + 1 < n and text[at + 1] == "{":
+        depth = 0
+        index = at + 1
+        while index < n:
+            if text[index] == "{":
+                depth += 1
+            elif text[index] == "}":
+                depth -= 1
+                if depth == 0:
+                    return index + 1
+            index += 1
+        return -1
+    index = at + 1
+    while index < n and (text[index].isalnum() or text[index] == "_"):
+        index += 1
+    return index if index > at + 1 and not text[at + 1].isdigit() else -1
+
+
+def _default(reference: str) -> str | None:
+    """The default of `${VAR:-default}`/`${VAR-default}` (None for other forms)."""
+    if not reference.startswith("${"):
+        return None
+    body = reference[2:-1]
+    index = 0
+    while index < len(body) and (body[index].isalnum() or body[index] == "_"):
+        index += 1
+    rest = body[index:]
+    if rest.startswith(":-"):
+        return rest[2:]
+    if rest.startswith("-"):
+        return rest[1:]
+    return None
+
+
+def interpolate(word: Word, *, defaults: bool = False) -> Word:
+    """Compose's interpolation of one string: `$$` → `$` (mapped to both characters);
+    each `${…}`/`$VAR` kept as written and listed as unresolved (or, with `defaults`,
+    replaced by its `:-`/`-` default, for the image name)."""
+    text = word.text
+    if "$" not in text:
+        return word
+    mapped = len(word.starts) == len(text)
+    chars: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    unresolved = list(word.unresolved)
+
+    def take(index: int, char: str | None = None, last: int | None = None) -> None:
+        chars.append(text[index] if char is None else char)
+        if mapped:
+            starts.append(word.starts[index])
+            ends.append(word.ends[index if last is None else last])
+
+    index = 0
+    n = len(text)
+    while index < n:
+        if text[index] != "$":
+            take(index)
+            index += 1
+            continue
+        if index + 1 < n and text[index + 1] == "$":
+            take(index, "$", index + 1)
+            index += 2
+            continue
+        end = _reference_end(text, index)
+        if end == -1:
+            take(index)
+            index += 1
+            continue
+        reference = text[index:end]
+        default = _default(reference) if defaults else None
+        if default is not None and "$" not in default:
+            for char in default:
+                take(index, char, end - 1)
+        else:
+            for at in range(index, end):
+                take(at)
+            unresolved.append(reference)
+        index = end
+    return Word(
+        "".join(chars),
+        word.start,
+        word.end,
+        tuple(starts),
+        tuple(ends),
+        unresolved=tuple(dict.fromkeys(unresolved)),
+        quoting=word.quoting,
+        splat=word.splat,
+    )
+
+
+# -- go-shellwords -----------------------------------------------------------------------
+
+
+@dataclass
+class _Pending:
+    """The word being split: its characters, where each came from, and whether a quote
+    or character was seen (so that `""` is an empty argument, as in go-shellwords)."""
+
+    chars: list[str]
+    sources: list[tuple[int, int]]  # (first, last) index in the split string, per char
+    begin: int = -1
+    finish: int = -1
+    got: bool = False
+
+
+def shellwords(word: Word) -> list[Word]:
+    """`shellwords.Parse` (github.com/mattn/go-shellwords, shellwords.go) over one
+    interpolated string, with positions: blanks (space, tab, CR, LF) separate words
+    outside quotes; `'…'` is literal; `"…"` keeps blanks; a backslash outside single
+    quotes escapes the next character (`\\t`/`\\n` become tab/newline); `$(…)` and
+    backticks keep their blanks; an unquoted `;&|<>` ends the command line. A syntax
+    error (unclosed quote, bare `(`) makes compose refuse the file; the words read up to
+    it are still returned so that the editor has something to check."""
+    text = word.text
+    out: list[Word] = []
+    pending = _Pending([], [])
+    escaped = double = single = backquote = dollar = False
+    references = _references(word)
+
+    def add(char: str, first: int, last: int) -> None:
+        if pending.begin == -1:
+            pending.begin = first
+        pending.chars.append(char)
+        pending.sources.append((first, last))
+        pending.finish = last
+        pending.got = True
+
+    def emit() -> None:
+        nonlocal pending
+        if pending.got:
+            out.append(_word_from(word, pending, references))
+        pending = _Pending([], [])
+
+    for index, char in enumerate(text):
+        if escaped:
+            escaped = False
+            if backquote or dollar:
+                add("\\", index - 1, index)
+                add(char, index - 1, index)
+                continue
+            add({"t": "\t", "n": "\n"}.get(char, char), index - 1, index)
+            continue
+        if char == "\\":
+            if single:
+                add(char, index, index)
+            else:
+                escaped = True
+                if pending.begin == -1:
+                    pending.begin = index
+            continue
+        if char in " \t\r\n":
+            if single or double or backquote or dollar:
+                add(char, index, index)
+            else:
+                emit()
+            continue
+        if char == "`" and not single and not double and not dollar:
+            backquote = not backquote
+        elif char == ")" and not single and not double and not backquote:
+            if not dollar:
+                break  # "invalid command line string"
+            dollar = False
+        elif char == "(" and not single and not double and not backquote:
+            if not dollar and pending.chars and pending.chars[-1] == "$":
+                dollar = True
+            else:
+                break  # "invalid command line string"
+        elif char == '"' and not single and not dollar and not backquote:
+            if pending.begin == -1:
+                pending.begin = index
+            pending.finish = index
+            if double:
+                pending.got = True
+            double = not double
+            continue
+        elif char == "'" and not double and not dollar and not backquote:
+            if pending.begin == -1:
+                pending.begin = index
+            pending.finish = index
+            if single:
+                pending.got = True
+            single = not single
+            continue
+        elif char in ";&|<>" and not (single or double or backquote or dollar):
+            if char == ">" and pending.chars and all(c.isdigit() for c in pending.chars):
+                pending = _Pending([], [])  # `2>`: the digits are the redirection's
+            break
+        add(char, index, index)
+    emit()
+    return out
+
+
+def _references(word: Word) -> list[str | None]:
+    """For each character of the interpolated text, the unresolved reference it is part
+    of (interpolation kept each reference verbatim, so they are found by their text)."""
+    at: list[str | None] = [None] * len(word.text)
+    for reference in word.unresolved:
+        index = word.text.find(reference)
+        while index != -1 and reference:
+            for inside in range(index, index + len(reference)):
+                if at[inside] is None:
+                    at[inside] = reference
+            index = word.text.find(reference, index + len(reference))
+    return at
+
+
+def _word_from(word: Word, pending: _Pending, references: list[str | None]) -> Word:
+    """A split word in document offsets: each character maps to the span of the
+    characters of the string that produced it (an escape's backslash included)."""
+    mapped = len(word.starts) == len(word.text)
+
+    def start(index: int) -> int:
+        return word.starts[index] if mapped and index < len(word.starts) else word.start
+
+    def end(index: int) -> int:
+        return word.ends[index] if mapped and index < len(word.ends) else word.end
+
+    begin = max(pending.begin, 0)
+    finish = max(pending.finish, begin)
+    found: dict[str, None] = {}
+    for first, last in pending.sources:
+        for index in (first, last):
+            reference = references[index] if 0 <= index < len(references) else None
+            if reference is not None:
+                found[reference] = None
+    unresolved = tuple(found)
+    return Word(
+        "".join(pending.chars),
+        start(begin),
+        end(finish),
+        tuple(start(first) for first, _ in pending.sources),
+        tuple(end(last) for _, last in pending.sources),
+        unresolved=unresolved,
+        quoting=_SPLIT,
+    )

@@ -1,0 +1,716 @@
+"""vLLM starts in Kubernetes manifests, operator resources and Helm files.
+
+A container's argv is its `command` followed by its `args`, one list item per argv element
+(Kubernetes does no word splitting, only `$(VAR)` substitution and `$$` escapes); without a
+`command` the image's own entrypoint runs, which for the vLLM images is `vllm serve`. So the
+container, wherever it is nested (Deployment, LeaderWorkerSet leader and worker, KServe,
+AIBrix, Ray, `containers:` in any custom resource), is what this module reads: it finds the
+start in the exec-form argv, or in the script of `sh -c`, which the shell source reads (as
+it reads the `*.sh` files of a ConfigMap, which containers mount and run). A container that
+only overrides `args` with neither image nor command (a kustomize patch, an llm-d role) is
+taken for vLLM when it is named `vllm`; sidecars (routers, EPP schedulers, TEI) are not.
+
+Operators that build the argv themselves are read the way their code builds it, and each
+such builder below names the operator source it transcribes: KubeAI's `Model` (`spec.args`
+after flags the controller generates), KAITO's `inference_config.yaml` (a YAML document
+inside a ConfigMap string), Ray Serve's `engine_kwargs`, AIBrix batch templates, the
+production-stack `VLLMRuntime` and its Helm chart's `modelSpec`, KServe's LLMInferenceService
+(`VLLM_ADDITIONAL_ARGS`) and InferenceService `predictor.model.args`. Flags an operator adds
+with no text in the file are not invented: a word needs text to point at.
+
+Templates are not YAML before rendering: Helm's `{{ }}` actions and a Terraform template's
+`${}`/`%{}` are masked length for length first (`yaml_hosts.mask_templates`), so every
+branch of an `if` stays in the file and a `{{ .Values.x }}` inside an item becomes an
+unresolved part of its word.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from decimal import Decimal
+from typing import Any
+
+from yaml.nodes import MappingNode, Node, ScalarNode
+
+from vllm_config_lsp.sources import shell
+from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.yaml_hosts import (
+    Frame,
+    Masked,
+    argv_invocations,
+    documents,
+    get,
+    get_pair,
+    image_start,
+    is_vllm_image,
+    items,
+    mask_templates,
+    node_span,
+    pairs,
+    relocate,
+    relocate_word,
+    scalar_frame,
+    scalar_word,
+    synthetic_word,
+    text_of,
+    value_of,
+    walk,
+)
+
+__all__ = ["find_invocations"]
+
+_LIST = "yaml-list"
+_KEY = "yaml-key"
+_VALUE = "yaml-value"
+#: Keys whose string value is itself a YAML document an operator reads.
+_EMBEDDED_YAML_KEYS = frozenset({"serveConfigV2", "serveConfig"})
+#: The env var KServe's LLMInferenceService template expands into `vllm serve` (through
+#: `eval`, so the shell's quoting rules apply to it).
+_ADDITIONAL_ARGS = "VLLM_ADDITIONAL_ARGS"
+
+
+def find_invocations(text: str) -> list[Invocation]:
+    """Every vLLM start in a Kubernetes/Helm YAML text (any number of documents, broken or
+    templated YAML included), in document order, with document offsets."""
+    try:
+        return _find(text)
+    except (RecursionError, MemoryError):
+        return []
+
+
+def _find(text: str) -> list[Invocation]:
+    """Mask templates, read every document, put template text back into the words; an
+    invocation reached twice (an aliased container) is kept once."""
+    masked = mask_templates(text)
+    source = "helm" if masked.helm else "kubernetes"
+    reader = _Reader(masked, source)
+    frame = Frame(masked.text)
+    for root in documents(masked.text):
+        reader.document(frame, root)
+    unique: dict[tuple[int, tuple[int, ...]], Invocation] = {}
+    for invocation in masked.restore(reader.found):
+        key = (invocation.start, tuple(word.start for word in invocation.args))
+        unique.setdefault(key, invocation)
+    return sorted(unique.values(), key=lambda invocation: invocation.start)
+
+
+def _k8s_expand(word: Word) -> Word:
+    """Kubernetes' own substitution in command, args and env values: `$$` is a literal `$`,
+    `$(VAR)` is replaced by the container's variable (kept as written, unresolved)."""
+    text = word.text
+    if "$" not in text:
+        return word
+    chars: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    unresolved = list(word.unresolved)
+    index = 0
+    n = len(text)
+    while index < n:
+        char = text[index]
+        if char == "$" and index + 1 < n and text[index + 1] == "$":
+            chars.append("$")
+            starts.append(word.starts[index])
+            ends.append(word.ends[index + 1])
+            index += 2
+            continue
+        if char == "$" and index + 1 < n and text[index + 1] == "(":
+            close = text.find(")", index + 2)
+            name = text[index + 2 : close] if close != -1 else ""
+            if name and (name[0].isalpha() or name[0] == "_") and name.replace("_", "a").isalnum():
+                for at in range(index, close + 1):
+                    chars.append(text[at])
+                    starts.append(word.starts[at])
+                    ends.append(word.ends[at])
+                unresolved.append(text[index : close + 1])
+                index = close + 1
+                continue
+        chars.append(char)
+        starts.append(word.starts[index])
+        ends.append(word.ends[index])
+        index += 1
+    return replace(
+        word,
+        text="".join(chars),
+        starts=tuple(starts),
+        ends=tuple(ends),
+        unresolved=tuple(dict.fromkeys(unresolved)),
+    )
+
+
+def _flag_word(frame: Frame, key: Node, flag: str) -> Word:
+    """The flag an operator writes for a key: it spans the key, and when the flag is the
+    key with `--` in front its characters map one to one onto the key's."""
+    start, end = node_span(frame, key)
+    name = scalar_frame(frame, key)
+    if (
+        name is not None
+        and name.starts is not None
+        and name.ends is not None
+        and flag == "--" + name.text
+        and name.text
+    ):
+        return Word(
+            flag,
+            start,
+            end,
+            (start, start, *name.starts),
+            (end, end, *name.ends),
+            quoting=_KEY,
+        )
+    return synthetic_word(flag, start, end, _KEY)
+
+
+def _value_word(frame: Frame, node: Node, text: str, quoting: str = _VALUE) -> Word:
+    """The value an operator passes for a key's value: the scalar itself when it is passed
+    as loaded, otherwise a generated text that spans the value."""
+    if isinstance(node, ScalarNode) and node.value == text:
+        word = scalar_word(frame, node, quoting)
+        if word is not None:
+            return word
+    start, end = node_span(frame, node)
+    return synthetic_word(text, start, end, quoting)
+
+
+def _python_str(value: Any) -> str:
+    """`str(value)` as the Python operators write it (`True`, `0.9`, `{'a': 1}`)."""
+    return str(value)
+
+
+def _go_value(value: Any) -> str:
+    """A value as Helm's `quote` prints it. Helm reads values through YAML→JSON, so every
+    number is a float64, and Go's `%v` prints a float64 in its shortest form with an
+    exponent from 1e+06 up (`strconv.FormatFloat(f, 'g', -1, 64)`): `maxModelLen:
+    1048576` reaches vLLM as `1.048576e+06`."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if not isinstance(value, (int, float)):
+        return str(value)
+    number = float(value)
+    if number != number:
+        return "NaN"
+    if number in (float("inf"), float("-inf")):
+        return "+Inf" if number > 0 else "-Inf"
+    if number == 0:
+        return "0"
+    sign = "-" if number < 0 else ""
+    digits_tuple = Decimal(repr(abs(number))).normalize().as_tuple()
+    digits = "".join(str(d) for d in digits_tuple.digits)
+    exponent = int(digits_tuple.exponent)
+    point = exponent + len(digits)  # position of the decimal point in `digits`
+    power = point - 1
+    if power < -4 or power >= 6:
+        mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return f"{sign}{mantissa}e{'-' if power < 0 else '+'}{abs(power):02d}"
+    if point <= 0:
+        return f"{sign}0.{'0' * -point}{digits}"
+    if point >= len(digits):
+        return f"{sign}{digits}{'0' * (point - len(digits))}"
+    return f"{sign}{digits[:point]}.{digits[point:]}"
+
+
+def _args_start(source: str, args: list[Word], entrypoint: str) -> Invocation:
+    """A start whose command is not in the file: it spans the first argument."""
+    return Invocation(source, entrypoint, args[0].start, args[0].end, args, insert_at=args[-1].end)
+
+
+class _Reader:
+    """Collects the starts of one file (all its documents)."""
+
+    def __init__(self, masked: Masked, source: str) -> None:
+        self.masked = masked
+        self.source = source
+        self.found: list[Invocation] = []
+
+    # -- documents -------------------------------------------------------------------------
+
+    def document(self, frame: Frame, root: Node, *, embedded: bool = False) -> None:
+        """One YAML document: its containers (not in documents embedded in strings, which
+        nothing runs as pods) and the operator resources it holds at any depth."""
+        kind = text_of(get(root, "kind")) or ""
+        if not embedded:
+            if kind == "VLLMRuntime":
+                self.vllm_runtime(frame, root)
+            if kind == "ConfigMap":
+                self.embedded(frame, get(root, "data"))
+        for node, _parent in walk(root):
+            if not isinstance(node, MappingNode):
+                continue
+            if not embedded:
+                for key in ("containers", "initContainers"):
+                    for container in items(get(node, key)):
+                        if isinstance(container, MappingNode):
+                            self.container(frame, container, kind)
+                for key in _EMBEDDED_YAML_KEYS:
+                    value = get(node, key)
+                    if value is not None:
+                        self.embedded_value(frame, key, value)
+            self.kubeai(frame, node)
+            if not embedded:
+                self.kserve_model(frame, node)
+            self.ray(frame, node)
+            self.aibrix(frame, node)
+            self.production_stack_values(frame, node)
+
+    def embedded(self, frame: Frame, data: Node | None) -> None:
+        """A ConfigMap's files: YAML that operators read (KAITO's `inference_config.yaml`,
+        Ray LLM model files, AIBrix batch templates), and shell scripts that containers
+        mount and run (`command: [bash, /scripts/serve.sh]`), read by the shell source."""
+        for key, value in pairs(data):
+            name = text_of(key)
+            if name is None:
+                continue
+            script = text_of(value) or ""
+            if name.endswith((".sh", ".bash")) or script.startswith("#!/bin/"):
+                inner = scalar_frame(frame, value)
+                if inner is not None:
+                    for found in shell.find_invocations(inner.text, source=self.source):
+                        self.found.append(relocate(found, inner))
+                continue
+            self.embedded_value(frame, name, value)
+
+    def embedded_value(self, frame: Frame, name: str, value: Node) -> None:
+        """A YAML document inside a string: composed from the loaded string, its nodes'
+        offsets pass through the string's source map (quotes, block indentation)."""
+        if not isinstance(value, ScalarNode) or "\n" not in value.value:
+            return
+        inner = scalar_frame(frame, value)
+        if inner is None:
+            return
+        for root in documents(inner.text):
+            if name == "inference_config.yaml":
+                self.kaito(inner, root)
+            self.document(inner, root, embedded=True)
+
+    # -- containers ------------------------------------------------------------------------
+
+    def container(self, frame: Frame, container: MappingNode, kind: str) -> None:
+        """One container: `command` + `args` as Kubernetes concatenates them; without a
+        command, the image's entrypoint with `args` appended."""
+        image_node = get(container, "image")
+        image_word = scalar_word(frame, image_node, _VALUE) if image_node is not None else None
+        image = self.masked.restore_word(image_word).text if image_word is not None else None
+        command_node = get(container, "command")
+        command = self._argv(frame, command_node)
+        args = self._argv(frame, get(container, "args"))
+        if command_node is not None and command:
+            self.found.extend(argv_invocations(command + args, source=self.source, image=image))
+            return
+        name = text_of(get(container, "name"))
+        extra = self._additional_args(frame, container)
+        if kind.startswith("LLMInferenceService") and (extra or name == "main"):
+            # KServe's template runs `vllm serve` with the env var and the args appended.
+            words = extra + args
+            if words:
+                self.found.append(
+                    Invocation(
+                        self.source,
+                        "serve",
+                        words[0].start,
+                        words[0].end,
+                        words,
+                        image=image,
+                        insert_at=words[-1].end,
+                    )
+                )
+            return
+        if args:
+            found = argv_invocations(args, source=self.source, image=image)
+            if found:  # an image without an entrypoint: args are the command
+                self.found.extend(found)
+                return
+        if image is not None and image_node is not None and is_vllm_image(image):
+            self.found.append(
+                image_start(
+                    args, source=self.source, image=image, anchor=node_span(frame, image_node)
+                )
+            )
+        elif image_node is None and name == "vllm" and args:
+            # A container that only overrides args (a kustomize patch, an llm-d
+            # ModelService role): its image and command live in the base it patches.
+            self.found.append(_args_start(self.source, args, "serve"))
+
+    def _argv(self, frame: Frame, node: Node | None) -> list[Word]:
+        """A `command:`/`args:` list, one argv element per item (a lone string, which the
+        API rejects, is read as one item)."""
+        if isinstance(node, ScalarNode) and node.tag.endswith(":null"):
+            return []  # `command:` with no value is no command
+        nodes = [node] if isinstance(node, ScalarNode) else items(node)
+        words: list[Word] = []
+        for item in nodes:
+            word = scalar_word(frame, item, _LIST)
+            if word is not None:
+                words.append(_k8s_expand(word))
+        return words
+
+    def _additional_args(self, frame: Frame, container: MappingNode) -> list[Word]:
+        """`VLLM_ADDITIONAL_ARGS` of an LLMInferenceService container, split as the
+        template's `eval "exec vllm serve … ${VLLM_ADDITIONAL_ARGS} $@"` splits it."""
+        for env in items(get(container, "env")):
+            if text_of(get(env, "name")) != _ADDITIONAL_ARGS:
+                continue
+            value = get(env, "value")
+            word = scalar_word(frame, value, _VALUE) if value is not None else None
+            if word is None:
+                return []
+            expanded = _k8s_expand(word)
+            inner = Frame.of_word(expanded)
+            return [relocate_word(w, inner) for w in shell.command_words(expanded.text)]
+        return []
+
+    # -- operators -------------------------------------------------------------------------
+
+    def kserve_model(self, frame: Frame, node: MappingNode) -> None:
+        """A KServe InferenceService `predictor.model` of format vLLM (or on a vLLM
+        runtime): its `args` are appended to the runtime container's, which for
+        config/runtimes/kserve-vllmserver.yaml is `python -m
+        vllm.entrypoints.openai.api_server`."""
+        model_format = text_of(get(get(node, "modelFormat"), "name")) or ""
+        runtime = text_of(get(node, "runtime")) or ""
+        if model_format.lower() != "vllm" and "vllm" not in runtime.lower():
+            return
+        args = self._argv(frame, get(node, "args"))
+        if args:
+            self.found.append(_args_start(self.source, args, "api_server"))
+
+    def kubeai(self, frame: Frame, node: MappingNode) -> None:
+        """KubeAI `Model` (and its chart's catalog entries): with `engine: VLLM`, `args`
+        are flags appended after `--model=<url>` and `--served-model-name=<name>`, which
+        internal/modelcontroller/engine_vllm.go generates (no text here, so not words)."""
+        engine = text_of(get(node, "engine"))
+        if engine is None or engine.lower() != "vllm":
+            return
+        args = self._argv(frame, get(node, "args"))
+        if args:
+            self.found.append(_args_start(self.source, args, "serve"))
+
+    def kaito(self, frame: Frame, root: Node) -> None:
+        """KAITO's `inference_config.yaml`: presets/workspace/inference/vllm/inference_api.py
+        appends `f"--{key}"` and `str(value)` for every key of its `vllm:` mapping to the
+        argv of `vllm.entrypoints.openai.api_server` (so `true` arrives as `True`)."""
+        pair = get_pair(root, "vllm")
+        if pair is None or not isinstance(pair[1], MappingNode):
+            return
+        words: list[Word] = []
+        for key, value in pairs(pair[1]):
+            name = value_of(key)
+            if name is None:
+                continue
+            words.append(_flag_word(frame, key, f"--{name}"))
+            words.append(_value_word(frame, value, _python_str(value_of(value))))
+        self._mapped(frame, pair[0], "api_server", words)
+
+    def ray(self, frame: Frame, node: MappingNode) -> None:
+        """Ray Serve LLM `engine_kwargs` (and RayLLM's `engine_config` of type VLLMEngine):
+        keyword arguments of vLLM's `AsyncEngineArgs`, not a command line; the words are
+        the command line that means the same (`max_model_len: 8` → `--max-model-len 8`,
+        `true` → the bare flag, `false` → `--no-…`, a mapping → its JSON)."""
+        pair = get_pair(node, "engine_kwargs")
+        if pair is None or not isinstance(pair[1], MappingNode):
+            return
+        ray_like = (
+            get(node, "model_loading_config") is not None
+            or text_of(get(node, "type")) == "VLLMEngine"
+            or get(node, "llm_config") is not None
+        )
+        if not ray_like:
+            return
+        words: list[Word] = []
+        for key, value in pairs(pair[1]):
+            name = value_of(key)
+            loaded = value_of(value)
+            if not isinstance(name, str) or loaded is None:
+                continue
+            flag = "--" + name.replace("_", "-")
+            if isinstance(loaded, bool):
+                words.append(_flag_word(frame, key, flag if loaded else "--no-" + flag[2:]))
+            elif isinstance(loaded, list) and all(
+                not isinstance(item, (dict, list)) for item in loaded
+            ):
+                words.append(_flag_word(frame, key, flag))
+                for item_node, item in zip(items(value), loaded, strict=False):
+                    words.append(_value_word(frame, item_node, _python_str(item)))
+            elif isinstance(loaded, (dict, list)):
+                words.append(_flag_word(frame, key, flag))
+                words.append(_value_word(frame, value, json.dumps(loaded)))
+            else:
+                words.append(_flag_word(frame, key, flag))
+                words.append(_value_word(frame, value, _python_str(loaded)))
+        self._mapped(frame, pair[0], "serve", words)
+
+    def aibrix(self, frame: Frame, node: MappingNode) -> None:
+        """An AIBrix batch ModelDeploymentTemplate whose engine is vLLM, rendered as
+        python/aibrix/aibrix/batch/manifest/engine_adapter.py `_build_vllm_args` does:
+        model source, parallelism above 1, typed engine args, the other engine args
+        sorted (`key` → `--key-with-dashes`), quantization, then `serve_args` verbatim."""
+        spec = get(node, "spec")
+        engine = get(spec, "engine")
+        source = get(spec, "model_source")
+        if not isinstance(source, MappingNode) or text_of(get(engine, "type")) != "vllm":
+            return
+        words: list[Word] = []
+
+        def option(owner: Node | None, key: str, flag: str, *, bare: bool = False) -> None:
+            pair = get_pair(owner, key)
+            if pair is None:
+                return
+            loaded = value_of(pair[1])
+            if loaded is None or (bare and not loaded) or loaded == "":
+                return
+            words.append(_flag_word(frame, pair[0], flag))
+            if not bare:
+                words.append(_value_word(frame, pair[1], _python_str(loaded)))
+
+        option(source, "uri", "--model")
+        option(source, "revision", "--revision")
+        option(source, "tokenizer_path", "--tokenizer")
+        option(source, "chat_template_path", "--chat-template")
+        parallelism = get(spec, "parallelism")
+        for key, flag in (
+            ("tp", "--tensor-parallel-size"),
+            ("pp", "--pipeline-parallel-size"),
+            ("dp", "--data-parallel-size"),
+        ):
+            size = value_of(get(parallelism, key))
+            if isinstance(size, int) and not isinstance(size, bool) and size > 1:
+                option(parallelism, key, flag)
+        engine_args = get(spec, "engine_args")
+        typed = (
+            ("max_num_batched_tokens", "--max-num-batched-tokens", False),
+            ("max_num_seqs", "--max-num-seqs", False),
+            ("max_model_len", "--max-model-len", False),
+            ("gpu_memory_utilization", "--gpu-memory-utilization", False),
+            ("block_size", "--block-size", False),
+            ("swap_space", "--swap-space", False),
+            ("enable_prefix_caching", "--enable-prefix-caching", True),
+            ("enable_chunked_prefill", "--enable-chunked-prefill", True),
+            ("speculative_model", "--speculative-model", False),
+        )
+        for key, flag, bare in typed:
+            option(engine_args, key, flag, bare=bare)
+            if key == "speculative_model" and value_of(get(engine_args, key)):
+                option(engine_args, "num_speculative_tokens", "--num-speculative-tokens")
+        names = {key for key, _, _ in typed} | {"num_speculative_tokens"}
+        extras: list[tuple[str, Node, Node]] = []
+        for key_node, value_node in pairs(engine_args):
+            extra = value_of(key_node)
+            if isinstance(extra, str) and extra not in names:
+                extras.append((extra, key_node, value_node))
+        extras.sort(key=lambda entry: entry[0])
+        for name, key_node, value in extras:
+            loaded = value_of(value)
+            if loaded is None:
+                continue  # model_dump(exclude_none=True)
+            flag = "--" + name.strip().lstrip("-").replace("_", "-")
+            if isinstance(loaded, bool):
+                if loaded:
+                    words.append(_flag_word(frame, key_node, flag))
+            elif isinstance(loaded, list):
+                for item_node, item in zip(items(value), loaded, strict=False):
+                    words.append(_flag_word(frame, key_node, flag))
+                    words.append(_value_word(frame, item_node, str(item)))
+            elif str(loaded).strip() == "":
+                words.append(_flag_word(frame, key_node, flag))
+            else:
+                words.append(_flag_word(frame, key_node, flag))
+                words.append(_value_word(frame, value, str(loaded).strip()))
+        quantization = get(spec, "quantization")
+        option(quantization, "weight", "--quantization")
+        option(quantization, "kv_cache", "--kv-cache-dtype")
+        words.extend(self._argv(frame, get(engine, "serve_args")))
+        anchor = node.value[0][0] if node.value else node
+        image = text_of(get(engine, "image"))
+        self._mapped(frame, anchor, "serve", words, image=image)
+
+    def vllm_runtime(self, frame: Frame, root: Node) -> None:
+        """production-stack `VLLMRuntime`, as operator/internal/controller/
+        vllmruntime_controller.go (`deploymentForVLLMRuntime`) builds the args of
+        `/opt/venv/bin/vllm serve`: modelURL positional, `--host 0.0.0.0 --port <port>`,
+        booleans always as `--x`/`--no-x`, sizes only when above 0, `extraArgs`, then the
+        LMCache `--kv-transfer-config`."""
+        spec = get(root, "spec")
+        model_pair = get_pair(spec, "model")
+        model = model_pair[1] if model_pair is not None else None
+        config = get(spec, "vllmConfig")
+        words: list[Word] = []
+
+        def flag(owner: Node | None, key: str, name: str) -> Node | None:
+            pair = get_pair(owner, key)
+            if pair is not None:
+                words.append(_flag_word(frame, pair[0], name))
+                return pair[1]
+            return None
+
+        def sized(owner: Node | None, key: str, name: str, *, string: bool = False) -> None:
+            pair = get_pair(owner, key)
+            loaded = value_of(pair[1]) if pair is not None else None
+            if pair is None or loaded is None:
+                return
+            if string and str(loaded) == "":
+                return
+            if not string and not (isinstance(loaded, (int, float)) and loaded > 0):
+                return
+            words.append(_flag_word(frame, pair[0], name))
+            text = str(loaded) if string else _python_str(int(loaded))
+            words.append(_value_word(frame, pair[1], text))
+
+        url = get(model, "modelURL")
+        if url is not None:
+            words.append(_value_word(frame, url, str(value_of(url) or "")))
+        port = get_pair(config, "port")
+        if port is not None:
+            words.append(_flag_word(frame, port[0], "--port"))
+            words.append(_value_word(frame, port[1], str(value_of(port[1]))))
+        if value_of(get(model, "enableLoRA")) is True:
+            flag(model, "enableLoRA", "--enable-lora")
+        if value_of(get(model, "enableTool")) is True:
+            flag(model, "enableTool", "--enable-auto-tool-choice")
+        sized(model, "toolCallParser", "--tool-call-parser", string=True)
+        for key, name in (
+            ("enableChunkedPrefill", "enable-chunked-prefill"),
+            ("enablePrefixCaching", "enable-prefix-caching"),
+        ):
+            on = value_of(get(config, key)) is True
+            flag(config, key, f"--{name}" if on else f"--no-{name}")
+        sized(model, "maxModelLen", "--max-model-len")
+        sized(model, "dtype", "--dtype", string=True)
+        sized(config, "tensorParallelSize", "--tensor-parallel-size")
+        sized(model, "maxNumSeqs", "--max-num-seqs")
+        sized(config, "gpuMemoryUtilization", "--gpu_memory_utilization", string=True)
+        sized(config, "maxLoras", "--max_loras")
+        words.extend(self._argv(frame, get(config, "extraArgs")))
+        template = get_pair(model, "chatTemplate")
+        if template is not None and value_of(template[1]):
+            words.append(_flag_word(frame, template[0], "--chat-template"))
+            words.append(_value_word(frame, template[1], "/etc/chat-template.json"))
+        cache = get_pair(spec, "lmCacheConfig")
+        enabled = get(cache[1], "enabled") if cache is not None else None
+        if cache is not None and enabled is not None and value_of(enabled) is True:
+            v1 = value_of(get(config, "v1")) is True
+            connector = "LMCacheConnectorV1" if v1 else "LMCacheConnector"
+            words.append(_flag_word(frame, cache[0], "--kv-transfer-config"))
+            words.append(
+                _value_word(frame, enabled, f'{{"kv_connector":"{connector}","kv_role":"kv_both"}}')
+            )
+        if model_pair is not None:
+            image = get(get(get(spec, "deploymentConfig"), "image"), "name")
+            self._mapped(frame, model_pair[0], "serve", words, image=text_of(image))
+
+    def production_stack_values(self, frame: Frame, node: MappingNode) -> None:
+        """production-stack Helm values: each `servingEngineSpec.modelSpec[]` entry, as
+        helm/templates/deployment-vllm-multi.yaml renders its `vllm serve` command (values
+        go through `quote`, so numbers print the way Go prints a float64)."""
+        engine = get(node, "servingEngineSpec")
+        if not isinstance(engine, MappingNode):
+            return
+        if value_of(get(engine, "enableEngine")) is False:
+            return
+        for spec in items(get(engine, "modelSpec")):
+            if isinstance(spec, MappingNode) and get(spec, "raySpec") is None:
+                self._model_spec(frame, spec)
+
+    def _model_spec(self, frame: Frame, spec: MappingNode) -> None:
+        """One `modelSpec[]` entry in the chart's order (`--host`/`--port` come from chart
+        helpers, with no text here)."""
+        words: list[Word] = []
+
+        def quoted(owner: Node | None, key: str, name: str, *, when: str = "has") -> None:
+            pair = get_pair(owner, key)
+            if pair is None:
+                return
+            loaded = value_of(pair[1])
+            if when == "truthy" and not loaded:
+                return
+            words.append(_flag_word(frame, pair[0], name))
+            words.append(_value_word(frame, pair[1], _go_value(loaded)))
+
+        url = get_pair(spec, "modelURL")
+        if url is not None:
+            words.append(_value_word(frame, url[1], _go_value(value_of(url[1]))))
+        for key, name in (
+            ("enableLoRA", "--enable-lora"),
+            ("enableTool", "--enable-auto-tool-choice"),
+        ):
+            pair = get_pair(spec, key)
+            if pair is not None and value_of(pair[1]):
+                words.append(_flag_word(frame, pair[0], name))
+        quoted(spec, "toolCallParser", "--tool-call-parser", when="truthy")
+        config = get(spec, "vllmConfig")
+        if isinstance(config, MappingNode):
+            chunked = get_pair(config, "enableChunkedPrefill")
+            if chunked is not None:
+                on = bool(value_of(chunked[1]))
+                name = "--enable-chunked-prefill" if on else "--no-enable-chunked-prefill"
+                words.append(_flag_word(frame, chunked[0], name))
+            caching = get_pair(config, "enablePrefixCaching")
+            if caching is not None:  # absent: the chart writes --no-… with no text here
+                on = bool(value_of(caching[1]))
+                name = "--enable-prefix-caching" if on else "--no-enable-prefix-caching"
+                words.append(_flag_word(frame, caching[0], name))
+            for key, name in (
+                ("maxModelLen", "--max-model-len"),
+                ("dtype", "--dtype"),
+                ("tensorParallelSize", "--tensor-parallel-size"),
+                ("maxNumSeqs", "--max-num-seqs"),
+                ("gpuMemoryUtilization", "--gpu_memory_utilization"),
+                ("maxLoras", "--max_loras"),
+            ):
+                quoted(config, key, name)
+            extra = get(config, "extraArgs")
+            if value_of(extra):
+                for item in items(extra):
+                    words.append(_value_word(frame, item, _go_value(value_of(item)), _LIST))
+        cache_pair = get_pair(spec, "lmcacheConfig")
+        cache = cache_pair[1] if cache_pair is not None else None
+        if cache_pair is not None and value_of(cache) and value_of(get(cache, "enabled")):
+            role = value_of(get(cache, "kvRole")) or "kv_both"
+            if get(cache, "enablePD") is not None:
+                nixl = json.dumps(_go_value(value_of(get(cache, "nixlRole"))))
+                value = (
+                    f'{{"kv_connector":"LMCacheConnectorV1","kv_role":"{role}",'
+                    f'"kv_connector_extra_config":{{"discard_partial_chunks": false, '
+                    f'"lmcache_rpc_port": {nixl}}}}}'
+                )
+            elif str(value_of(get(config, "v0"))) == "1":
+                value = f'{{"kv_connector":"LMCacheConnector","kv_role":"{role}"}}'
+            else:
+                value = f'{{"kv_connector":"LMCacheConnectorV1","kv_role":"{role}"}}'
+            words.append(_flag_word(frame, cache_pair[0], "--kv-transfer-config"))
+            assert cache is not None
+            words.append(_value_word(frame, cache, value))
+        template = get_pair(spec, "chatTemplate")
+        if template is not None and value_of(template[1]):
+            words.append(_flag_word(frame, template[0], "--chat-template"))
+            words.append(_value_word(frame, template[1], f"/templates/{value_of(template[1])}"))
+        repository = text_of(get(spec, "repository"))
+        tag = text_of(get(spec, "tag"))
+        image = f"{repository}:{tag}" if repository and tag else repository
+        anchor = url[0] if url is not None else (spec.value[0][0] if spec.value else spec)
+        self._mapped(frame, anchor, "serve", words, image=image, source="helm")
+
+    def _mapped(
+        self,
+        frame: Frame,
+        anchor: Node,
+        entrypoint: str,
+        words: list[Word],
+        *,
+        image: str | None = None,
+        source: str = "kubernetes",
+    ) -> None:
+        """A start built by an operator from keys: it spans the key that holds them."""
+        start, end = node_span(frame, anchor)
+        self.found.append(
+            Invocation(
+                source,
+                entrypoint,
+                start,
+                end,
+                words,
+                image=image,
+                insert_at=words[-1].end if words else end,
+            )
+        )

@@ -1,0 +1,173 @@
+"""vLLM starts in GitHub Actions workflows and actions.
+
+Commands live in the `run:` scripts of steps (`jobs.*.steps[]`, and `runs.steps[]` of a
+composite action), which the shell source reads: wrappers (`nohup hatch run -- vllm
+serve`), `docker run <image> <args>` and the `pkill -f "vllm serve"` noise are its
+business. What is the workflow's own is:
+
+* `${{ … }}` expressions, which the runner substitutes into the script text before any
+  shell sees it: they are masked first (`yaml_hosts.mask_github`) so that neither YAML nor
+  the shell grammar trips on their quotes and braces, and come back as unresolved parts
+  of the words that hold them;
+* the step's shell: a `shell: python`/`pwsh` step (or job/workflow default) is no shell
+  script;
+* images: a job `container:` is where its steps run (so it is their image), a `services:`
+  entry with a vLLM image starts that image's entrypoint with no arguments (services
+  cannot be given any), a `docker://` step or a Docker action (`runs.using: docker`)
+  starts its image with `args` appended, unless `entrypoint` replaces it.
+"""
+
+from __future__ import annotations
+
+from yaml.nodes import MappingNode, Node, ScalarNode
+
+from vllm_config_lsp.sources import shell
+from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.yaml_hosts import (
+    Frame,
+    Masked,
+    argv_invocations,
+    documents,
+    get,
+    image_start,
+    is_vllm_image,
+    items,
+    mask_github,
+    node_span,
+    pairs,
+    relocate,
+    relocate_word,
+    scalar_frame,
+    scalar_word,
+    text_of,
+)
+
+__all__ = ["find_invocations"]
+
+_SOURCE = "workflow"
+_SHELL_NAMES = frozenset({"bash", "sh"})
+
+
+def find_invocations(text: str) -> list[Invocation]:
+    """Every vLLM start in a workflow or action file, in document order, with document
+    offsets."""
+    try:
+        masked = mask_github(text)
+        reader = _Reader(masked)
+        frame = Frame(masked.text)
+        for root in documents(masked.text):
+            reader.document(frame, root)
+        return sorted(masked.restore(reader.found), key=lambda invocation: invocation.start)
+    except (RecursionError, MemoryError):
+        return []
+
+
+def _default_shell(owner: Node | None) -> str | None:
+    """`defaults.run.shell` of a workflow or job: steps without `shell:` use it."""
+    return text_of(get(get(get(owner, "defaults"), "run"), "shell"))
+
+
+def _runs_shell(shell_name: str | None) -> bool:
+    """Whether a step's `shell:` is a POSIX shell (absent: bash on Linux runners)."""
+    if shell_name is None:
+        return True
+    program = shell_name.split()[0].rsplit("/", 1)[-1] if shell_name.split() else ""
+    return program in _SHELL_NAMES
+
+
+class _Reader:
+    """Collects the starts of one file; image texts get their expressions put back."""
+
+    def __init__(self, masked: Masked) -> None:
+        self.masked = masked
+        self.found: list[Invocation] = []
+
+    def _image(self, frame: Frame, node: Node | None) -> str | None:
+        word = scalar_word(frame, node, "yaml-value") if node is not None else None
+        return self.masked.restore_word(word).text if word is not None else None
+
+    def document(self, frame: Frame, root: Node) -> None:
+        """A workflow's jobs (steps, container, services) or an action's `runs`."""
+        workflow_shell = _default_shell(root)
+        for _name, job in pairs(get(root, "jobs")):
+            if not isinstance(job, MappingNode):
+                continue
+            container = get(job, "container")
+            image_node = (
+                get(container, "image") if isinstance(container, MappingNode) else container
+            )
+            image = self._image(frame, image_node)
+            job_shell = _default_shell(job) or workflow_shell
+            for step in items(get(job, "steps")):
+                self.step(frame, step, job_shell, image)
+            for _service, service in pairs(get(job, "services")):
+                node = get(service, "image") if isinstance(service, MappingNode) else service
+                service_image = self._image(frame, node)
+                if node is not None and is_vllm_image(service_image):
+                    assert service_image is not None
+                    self.found.append(
+                        image_start(
+                            [], source=_SOURCE, image=service_image, anchor=node_span(frame, node)
+                        )
+                    )
+        runs = get(root, "runs")
+        using = (text_of(get(runs, "using")) or "").lower()
+        if using == "composite":
+            for step in items(get(runs, "steps")):
+                self.step(frame, step, None, None)
+        elif using == "docker":
+            self.docker(frame, get(runs, "image"), get(runs, "args"), get(runs, "entrypoint"))
+
+    def step(self, frame: Frame, step: Node, default_shell: str | None, image: str | None) -> None:
+        """A `run:` script in the job's container, or a `docker://` step."""
+        if not isinstance(step, MappingNode):
+            return
+        run = get(step, "run")
+        if isinstance(run, ScalarNode) and _runs_shell(
+            text_of(get(step, "shell")) or default_shell
+        ):
+            script = scalar_frame(frame, run)
+            if script is not None:
+                for found in shell.find_invocations(script.text, source=_SOURCE):
+                    self.found.append(relocate(found, script, image=image))
+        uses = get(step, "uses")
+        if (text_of(uses) or "").startswith("docker://"):
+            with_ = get(step, "with")
+            self.docker(frame, uses, get(with_, "args"), get(with_, "entrypoint"))
+
+    def docker(
+        self, frame: Frame, image_node: Node | None, args: Node | None, entrypoint: Node | None
+    ) -> None:
+        """A container the runner starts: `docker://IMAGE` (or a Docker action's image)
+        with `args` (a string the runner splits like a shell, or a list) after its
+        entrypoint, or after `entrypoint` when given."""
+        image = self._image(frame, image_node)
+        if image is None or image_node is None:
+            return
+        image = image.removeprefix("docker://")
+        words = self._args(frame, args)
+        if entrypoint is not None:
+            head = scalar_word(frame, entrypoint, "yaml-value")
+            if head is not None:
+                self.found.extend(argv_invocations([head, *words], source=_SOURCE, image=image))
+            return
+        found = argv_invocations(words, source=_SOURCE, image=image)
+        if found:
+            self.found.extend(found)
+        elif is_vllm_image(image):
+            anchor = node_span(frame, image_node)
+            self.found.append(image_start(words, source=_SOURCE, image=image, anchor=anchor))
+
+    def _args(self, frame: Frame, node: Node | None) -> list[Word]:
+        """`args`: a string is split like a shell command line, a list is one per item."""
+        if isinstance(node, ScalarNode):
+            value = scalar_frame(frame, node)
+            if value is None:
+                return []
+            return [relocate_word(word, value) for word in shell.command_words(value.text)]
+        words: list[Word] = []
+        for item in items(node):
+            word = scalar_word(frame, item, "yaml-list")
+            if word is not None:
+                words.append(word)
+        return words

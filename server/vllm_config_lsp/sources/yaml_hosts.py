@@ -1,0 +1,607 @@
+"""What the YAML hosts (Kubernetes, Helm, compose, GitHub workflows) have in common.
+
+Every one of them writes a command line as YAML scalars that something else interprets
+(Kubernetes' `$(VAR)`, compose interpolation and its shell-like splitter, a shell run by
+`sh -c` or by a workflow step), and several are templates that are not YAML until rendered
+(Helm's `{{ }}`, Terraform's `${}`/`%{}`, Actions' `${{ }}`). So the shared pieces are:
+
+* `Frame`: a text whose characters sit somewhere in the document (the document itself, a
+  loaded scalar, a YAML document inside a scalar), so that a word found in it can be
+  given document offsets however deep it was found;
+* `Masked`: a template whose actions are replaced, length for length, by spaces (control
+  lines: every branch stays in the file) or by a placeholder (expressions inside a value),
+  and put back into the words afterwards as unresolved parts;
+* exec-form argv matching (`vllm serve`, `python -m …api_server`, `sh -c '<script>'`) and
+  what a vLLM image runs when nothing overrides its entrypoint.
+
+Nothing here raises on malformed input, and every pass is linear in the text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from vllm_config_lsp.document.yaml_scalars import scalar_source_map
+from vllm_config_lsp.document.yaml_tree import construct_value, mapping_pairs, parse_yaml
+from vllm_config_lsp.sources import shell
+from vllm_config_lsp.sources.invocation import Invocation, Word
+
+__all__ = [
+    "Frame",
+    "Masked",
+    "argv_invocations",
+    "documents",
+    "get",
+    "get_pair",
+    "image_entrypoint",
+    "image_start",
+    "is_vllm_image",
+    "items",
+    "mask_github",
+    "mask_templates",
+    "node_span",
+    "pairs",
+    "relocate",
+    "relocate_word",
+    "scalar_frame",
+    "scalar_word",
+    "synthetic_word",
+    "text_of",
+    "value_of",
+    "walk",
+]
+
+_API_SERVER = "vllm.entrypoints.openai.api_server"
+_CLI_MAIN = "vllm.entrypoints.cli.main"
+_PYTHON = re.compile(r"python(?:\d+(?:\.\d+)*)?")
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh"})
+#: Commands that only take data: an argv through them is not a start (`echo vllm serve`).
+_DATA_COMMANDS = frozenset({"echo", "printf", "cat", "grep", "pkill", "kill", "pgrep", "test"})
+#: Image names that carry "vllm" but run something else than the server.
+_NOT_SERVER_IMAGES = ("router", "mock", "proxy", "sidecar", "scheduler", "epp", "bench", "syncer")
+_VERSION_TAG = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+# -- positions ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A text whose characters sit somewhere in the document. The document itself has no
+    maps (offsets are document offsets); a loaded scalar or a word maps each of its
+    characters to the document span that wrote it, so anything found in its text (a
+    shell command in a `sh -c` string, a YAML document in a ConfigMap) can be relocated."""
+
+    text: str
+    starts: tuple[int, ...] | None = None
+    ends: tuple[int, ...] | None = None
+    #: Document offset just past the text (where an empty suffix would be).
+    end: int = 0
+
+    @classmethod
+    def of_word(cls, word: Word) -> Frame:
+        """A word's text as a frame: what a script string holds maps through its quoting."""
+        return cls(word.text, word.starts, word.ends, word.end)
+
+    def start_of(self, index: int) -> int:
+        """Document offset where character `index` starts (the end past the last one)."""
+        if self.starts is None:
+            return index
+        if 0 <= index < len(self.starts):
+            return self.starts[index]
+        if index < 0 and self.starts:
+            return self.starts[0]
+        return self.end
+
+    def end_of(self, index: int) -> int:
+        """Document offset of the exclusive end `index`: the end of character `index - 1`."""
+        if self.ends is None:
+            return index
+        if 0 < index <= len(self.ends):
+            return self.ends[index - 1]
+        if index <= 0:
+            return self.starts[0] if self.starts else self.end
+        return self.end
+
+
+def relocate_word(word: Word, frame: Frame) -> Word:
+    """A word found in `frame.text`, with document offsets."""
+    if frame.starts is None:
+        return word
+    return replace(
+        word,
+        start=frame.start_of(word.start),
+        end=frame.end_of(word.end),
+        starts=tuple(frame.start_of(i) for i in word.starts),
+        ends=tuple(frame.end_of(i) for i in word.ends),
+    )
+
+
+def relocate(invocation: Invocation, frame: Frame, *, image: str | None = None) -> Invocation:
+    """An invocation found in `frame.text` (a script string), with document offsets; the
+    container image is filled in when the script did not name one itself."""
+    return replace(
+        invocation,
+        start=frame.start_of(invocation.start),
+        end=frame.end_of(invocation.end),
+        args=[relocate_word(word, frame) for word in invocation.args],
+        image=invocation.image if invocation.image is not None else image,
+        insert_at=None if invocation.insert_at is None else frame.end_of(invocation.insert_at),
+    )
+
+
+def node_span(frame: Frame, node: Node) -> tuple[int, int]:
+    """Document span of a node of `frame.text` (quotes and block headers included)."""
+    return frame.start_of(node.start_mark.index), frame.end_of(node.end_mark.index)
+
+
+def scalar_frame(frame: Frame, node: Node) -> Frame | None:
+    """The loaded value of a scalar node of `frame.text`, each character mapped to the
+    document text that wrote it (quotes, escapes, folding and block indentation
+    accounted for by `scalar_source_map`). When the map cannot be rebuilt, every
+    character maps to the whole scalar: positions get coarse, never wrong."""
+    if not isinstance(node, ScalarNode):
+        return None
+    value = node.value
+    start, end = node.start_mark.index, node.end_mark.index
+    smap = scalar_source_map(frame.text, start, end, node.style, value=value)
+    if smap is None:
+        doc_start, doc_end = node_span(frame, node)
+        n = len(value)
+        return Frame(value, (doc_start,) * n, (doc_end,) * n, doc_end)
+    return Frame(
+        value,
+        tuple(frame.start_of(i) for i in smap.starts),
+        tuple(frame.end_of(i) for i in smap.ends),
+        frame.end_of(smap.end),
+    )
+
+
+def scalar_word(frame: Frame, node: Node, quoting: str) -> Word | None:
+    """One argv element written as a YAML scalar (a list item, a key's value)."""
+    inner = scalar_frame(frame, node)
+    if inner is None or inner.starts is None or inner.ends is None:
+        return None
+    start, end = node_span(frame, node)
+    return Word(inner.text, start, end, inner.starts, inner.ends, quoting=quoting)
+
+
+def synthetic_word(text: str, start: int, end: int, quoting: str) -> Word:
+    """A word a host generates from some text (`maxModelLen:` → `--max-model-len`): every
+    character maps to the whole span that caused it."""
+    n = len(text)
+    return Word(text, start, end, (start,) * n, (end,) * n, quoting=quoting)
+
+
+# -- YAML trees --------------------------------------------------------------------------
+
+
+def documents(text: str) -> list[Node]:
+    """Every document of a (possibly broken, possibly multi-document) YAML text."""
+    try:
+        parsed = parse_yaml(text)
+    except Exception:  # parse_yaml never raises; a RecursionError deep inside might
+        return []
+    roots = [parsed.root] if parsed.root is not None else []
+    return roots + list(parsed.extra_documents)
+
+
+def pairs(node: Node | None) -> list[tuple[Node, Node]]:
+    """A mapping's pairs as `yaml.safe_load` sees them (merge keys flattened)."""
+    if not isinstance(node, MappingNode):
+        return []
+    try:
+        return mapping_pairs(node)
+    except RecursionError:
+        return []
+
+
+def get(node: Node | None, key: str) -> Node | None:
+    """The value node of `key` (the last one wins, as in `safe_load`)."""
+    found: Node | None = None
+    for key_node, value in pairs(node):
+        if isinstance(key_node, ScalarNode) and key_node.value == key:
+            found = value
+    return found
+
+
+def get_pair(node: Node | None, key: str) -> tuple[Node, Node] | None:
+    """Key and value nodes of `key`: operator mappings point their flags at the key."""
+    found: tuple[Node, Node] | None = None
+    for key_node, value in pairs(node):
+        if isinstance(key_node, ScalarNode) and key_node.value == key:
+            found = (key_node, value)
+    return found
+
+
+def text_of(node: Node | None) -> str | None:
+    """A scalar's loaded text (None for collections and missing keys)."""
+    return node.value if isinstance(node, ScalarNode) else None
+
+
+def items(node: Node | None) -> list[Node]:
+    """A sequence's items; anything else (a typo'd mapping, a scalar) has none."""
+    return list(node.value) if isinstance(node, SequenceNode) else []
+
+
+def value_of(node: Node | None) -> Any:
+    """The Python value `yaml.safe_load` gives, or None when it cannot be built."""
+    if node is None:
+        return None
+    try:
+        return construct_value(node)
+    except Exception:  # alias bombs, recursion: the value is unknown
+        return None
+
+
+def walk(root: Node) -> Iterator[tuple[Node, Node | None]]:
+    """Every node with its parent collection, without recursion, each aliased node once."""
+    seen: set[int] = set()
+    stack: list[tuple[Node, Node | None]] = [(root, None)]
+    while stack:
+        node, parent = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node, parent
+        if isinstance(node, MappingNode):
+            for key, value in reversed(node.value):
+                stack.append((value, node))
+                stack.append((key, node))
+        elif isinstance(node, SequenceNode):
+            stack.extend((item, node) for item in reversed(node.value))
+
+
+# -- exec-form argv ----------------------------------------------------------------------
+
+
+def argv_invocations(
+    words: Sequence[Word], *, source: str, image: str | None = None
+) -> list[Invocation]:
+    """The vLLM start in an exec-form argv (a container's command + args, a compose
+    entrypoint + command): `vllm serve`, `python [-u] -m vllm.entrypoints.openai.api_server`,
+    `python -m vllm.entrypoints.cli.main serve`, possibly behind wrappers (`tini --`,
+    `env A=B`), or `sh -c '<script>'` whose script the shell source reads."""
+    for index, word in enumerate(words):
+        name = word.text.rsplit("/", 1)[-1]
+        if name in _DATA_COMMANDS:
+            return []
+        if name == "vllm":
+            if index + 1 < len(words) and words[index + 1].text == "serve":
+                return [_record(words, index, "serve", index + 2, source, image)]
+            return []
+        if _PYTHON.fullmatch(name):
+            return _python(words, index, source, image)
+        if name in _SHELLS:
+            return _shell(words, index, source, image)
+    return []
+
+
+def _python(words: Sequence[Word], index: int, source: str, image: str | None) -> list[Invocation]:
+    """`python3 [-u -X dev …] -m <module>`: interpreter options may precede `-m`; any
+    other program (`python3 app.py`) decides that this argv is not vLLM."""
+    at = index + 1
+    while at < len(words):
+        text = words[at].text
+        if text == "-m":
+            break
+        if not text.startswith("-") or text == "-c":
+            return []
+        at += 2 if text in ("-W", "-X") else 1
+    module = words[at + 1].text if at + 1 < len(words) else None
+    if module == _API_SERVER:
+        return [_record(words, index, "api_server", at + 2, source, image)]
+    if module == _CLI_MAIN and at + 2 < len(words) and words[at + 2].text == "serve":
+        return [_record(words, index, "serve", at + 3, source, image)]
+    return []
+
+
+def _shell(words: Sequence[Word], index: int, source: str, image: str | None) -> list[Invocation]:
+    """`sh -c script`, `/bin/bash -lc -- script`, `bash -exc script`: the first operand
+    after an option cluster holding `c` is a script (later words are its `$0`, `$1`…)."""
+    runs_string = False
+    at = index + 1
+    while at < len(words):
+        text = words[at].text
+        if text == "--":
+            at += 1
+            break
+        if text in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            at += 2
+            continue
+        if len(text) < 2 or not text.startswith(("-", "+")):
+            break
+        if not text.startswith("--") and "c" in text[1:]:
+            runs_string = True
+        at += 1
+    if not runs_string or at >= len(words):
+        return []
+    script = words[at]
+    frame = Frame.of_word(script)
+    return [
+        relocate(found, frame, image=image)
+        for found in shell.find_invocations(script.text, source=source)
+    ]
+
+
+def _record(
+    words: Sequence[Word], exe: int, entrypoint: str, first: int, source: str, image: str | None
+) -> Invocation:
+    """The start spanning the executable word; flags are inserted after the last word."""
+    args = list(words[first:])
+    last = args[-1] if args else words[min(first, len(words)) - 1]
+    return Invocation(
+        source,
+        entrypoint,
+        words[exe].start,
+        words[exe].end,
+        args,
+        image=image,
+        insert_at=last.end,
+    )
+
+
+def image_start(
+    args: Sequence[Word],
+    *,
+    source: str,
+    image: str,
+    anchor: tuple[int, int],
+) -> Invocation:
+    """A vLLM image started with its own entrypoint and `args` appended; the invocation
+    spans the first argument, or `anchor` (the image) when there is none."""
+    start, end = (args[0].start, args[0].end) if args else anchor
+    return Invocation(
+        source,
+        image_entrypoint(image),
+        start,
+        end,
+        list(args),
+        image=image,
+        insert_at=args[-1].end if args else anchor[1],
+    )
+
+
+# -- images ------------------------------------------------------------------------------
+
+
+def _repository(image: str) -> str:
+    """`docker.io/vllm/vllm-openai:v0.8.5@sha256:…` → `docker.io/vllm/vllm-openai`."""
+    name = image.strip().strip("\"'").lower().split("@", 1)[0]
+    slash = name.rfind("/")
+    colon = name.rfind(":")
+    return name[:colon] if colon > slash else name
+
+
+def _tag(image: str) -> str:
+    """`vllm/vllm-openai:v0.8.5` → `v0.8.5` (a registry port is not a tag)."""
+    name = image.strip().strip("\"'").split("@", 1)[0]
+    slash = name.rfind("/")
+    colon = name.rfind(":")
+    return name[colon + 1 :] if colon > slash else ""
+
+
+def is_vllm_image(image: str | None) -> bool:
+    """Whether an image runs the vLLM server as its entrypoint: `vllm/vllm-openai` and its
+    rebuilds (`lmcache/vllm-openai`, `…/aibrix/vllm-openai`), the project's other images
+    (`vllm/vllm-tpu`, `rocm/vllm`) and vendor builds named after it (`opea/vllm-gaudi`);
+    not the routers, mocks and schedulers that carry the name."""
+    if not image:
+        return False
+    repository = _repository(image)
+    name = repository.rsplit("/", 1)[-1]
+    if any(part in name for part in _NOT_SERVER_IMAGES):
+        return False
+    if "vllm-openai" in repository or repository.startswith("vllm/") or "/vllm/" in repository:
+        return True
+    return name == "vllm" or name.startswith("vllm-") or name.endswith("-vllm")
+
+
+def image_entrypoint(image: str) -> str:
+    """What the image's ENTRYPOINT starts: `vllm serve` since the v0.7 images,
+    `python3 -m vllm.entrypoints.openai.api_server` before them and in OPEA's builds."""
+    repository = _repository(image)
+    if repository.startswith("opea/") or "/opea/" in repository:
+        return "api_server"
+    version = _VERSION_TAG.match(_tag(image))
+    if version and "vllm-openai" in repository:
+        major, minor = int(version.group(1)), int(version.group(2))
+        if (major, minor) < (0, 7):
+            return "api_server"
+    return "serve"
+
+
+# -- templates ---------------------------------------------------------------------------
+
+#: What an expression that stands inside a value is replaced with before YAML reads the
+#: text: a plain-scalar character, neither YAML nor shell syntax.
+PLACEHOLDER = "x"
+_GO_CONTROL = re.compile(
+    r"(?:if|else|end|range|with|define|block|break|continue)\b|/\*|\$[\w]*\s*:?="
+)
+_TERRAFORM_DIRECTIVE_LINE = re.compile(r"^[ \t]*%\{", re.MULTILINE)
+#: What makes a Go template Helm's rather than an operator's (KServe's `{{.Name}}`) or a
+#: Jinja chat template's inside a ConfigMap (which shares `{{-`).
+_HELM_MARKERS = re.compile(
+    r"\.(?:Values|Release|Chart|Capabilities|Files)\b|\b(?:include|toYaml|nindent|tpl)\b"
+)
+
+
+@dataclass
+class Masked:
+    """A template text with its actions replaced length for length (so every offset still
+    indexes the original), and the expression spans to put back into words."""
+
+    original: str
+    text: str
+    #: Sorted, disjoint (start, end) of the expressions replaced by the placeholder.
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    #: Whether the actions look like Helm's (`.Values`, `include`, `toYaml`).
+    helm: bool = False
+    _starts: list[int] = field(default_factory=list, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        """Span starts once, for the bisection of every restored word."""
+        self._starts = [span[0] for span in self.spans]
+
+    def restore_word(self, word: Word) -> Word:
+        """Put back the template text where the placeholder stood, and list each
+        expression the word holds among its unresolved parts."""
+        if not self.spans:
+            return word
+        starts = self._starts
+        chars = list(word.text)
+        hits: list[int] = []
+        for index, (start, end) in enumerate(zip(word.starts, word.ends, strict=False)):
+            at = bisect.bisect_right(starts, start) - 1
+            if at < 0 or start >= self.spans[at][1]:
+                continue
+            if end - start == 1 and index < len(chars):
+                chars[index] = self.original[start]
+            if at not in hits:
+                hits.append(at)
+        if not hits:
+            return word
+        added = tuple(self.original[slice(*self.spans[at])] for at in hits)
+        return replace(
+            word,
+            text="".join(chars),
+            unresolved=word.unresolved + tuple(a for a in added if a not in word.unresolved),
+        )
+
+    def restore(self, found: Sequence[Invocation]) -> list[Invocation]:
+        """Every argument of every invocation with its template text put back."""
+        if not self.spans:
+            return list(found)
+        return [replace(inv, args=[self.restore_word(w) for w in inv.args]) for inv in found]
+
+
+def _action_end(text: str, at: int, close: str, quotes: str) -> int:
+    """End (exclusive) of a template action whose body starts at `at`, skipping quoted
+    strings of the template language; -1 when it never closes."""
+    n = len(text)
+    index = at
+    while index < n:
+        char = text[index]
+        if char in quotes:
+            index += 1
+            while index < n and text[index] != char:
+                if text[index] == "\\" and char != "`":
+                    index += 1
+                index += 1
+            index += 1
+            continue
+        if text.startswith(close, index):
+            return index + len(close)
+        index += 1
+    return -1
+
+
+def _braced_end(text: str, at: int) -> int:
+    """End of a Terraform `${ … }` whose body starts at `at` (braces nest, strings skip)."""
+    depth = 1
+    index = at
+    n = len(text)
+    while index < n:
+        char = text[index]
+        if char == '"':
+            index += 1
+            while index < n and text[index] != '"':
+                index += 2 if text[index] == "\\" else 1
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+        index += 1
+    return -1
+
+
+def _apply(original: str, actions: list[tuple[int, int, bool]], helm: bool) -> Masked:
+    """Replace each action: control actions and actions alone on their lines by spaces,
+    expressions by the placeholder; line breaks stay where they are."""
+    if not actions:
+        return Masked(original, original, [], helm)
+    residue = list(original)
+    for start, end, _ in actions:
+        for index in range(start, end):
+            if residue[index] not in "\r\n":
+                residue[index] = " "
+    breaks = [index for index, char in enumerate(original) if char == "\n"]
+    blank: list[bool] = []
+    line_start = 0
+    for line_end in [*breaks, len(original)]:
+        blank.append(not "".join(residue[line_start:line_end]).strip())
+        line_start = line_end + 1
+    out = list(original)
+    spans: list[tuple[int, int]] = []
+    for start, end, control in actions:
+        first = bisect.bisect_left(breaks, start)
+        last = bisect.bisect_left(breaks, max(start, end - 1))
+        alone = all(blank[first : last + 1])
+        fill = " " if control or alone else PLACEHOLDER
+        for index in range(start, end):
+            if out[index] not in "\r\n":
+                out[index] = fill
+        if fill == PLACEHOLDER:
+            spans.append((start, end))
+    return Masked(original, "".join(out), spans, helm)
+
+
+def mask_templates(text: str) -> Masked:
+    """Go templates (Helm, KServe's `{{.Name}}`) and, in a Terraform template (a line that
+    starts with a `%{` directive), its `${…}` interpolations and `%{…}` directives."""
+    actions: list[tuple[int, int, bool]] = []
+    terraform = _TERRAFORM_DIRECTIVE_LINE.search(text) is not None
+    index = 0
+    n = len(text)
+    while index < n:
+        brace = text.find("{", index)
+        if brace == -1:
+            break
+        if text.startswith("{{", brace):
+            end = _action_end(text, brace + 2, "}}", "\"`'")
+            if end == -1:
+                break
+            body = text[brace + 2 : end - 2].strip(" \t\r\n-")
+            actions.append((brace, end, _GO_CONTROL.match(body) is not None))
+            index = end
+            continue
+        if terraform and brace > 0 and text[brace - 1] in "$%":
+            mark = brace - 1
+            if mark > 0 and text[mark - 1] == text[mark]:  # `$${`, `%%{`: literal
+                index = brace + 1
+                continue
+            end = _braced_end(text, brace + 1)
+            if end == -1:
+                index = brace + 1
+                continue
+            actions.append((mark, end, text[mark] == "%"))
+            index = end
+            continue
+        index = brace + 1
+    helm = any(_HELM_MARKERS.search(text, start, end) for start, end, _ in actions)
+    return _apply(text, actions, helm)
+
+
+def mask_github(text: str) -> Masked:
+    """GitHub Actions `${{ … }}` expressions (resolved by the runner before any shell)."""
+    actions: list[tuple[int, int, bool]] = []
+    index = 0
+    while True:
+        at = text.find("${{", index)
+        if at == -1:
+            break
+        end = _action_end(text, at + 3, "}}", "'")
+        if end == -1:
+            break
+        actions.append((at, end, False))
+        index = end
+    return _apply(text, actions, False)

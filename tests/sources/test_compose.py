@@ -1,0 +1,286 @@
+"""The compose source: which services start vLLM, compose's interpolation and argv
+splitting, and the positions of what each word was written as."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from vllm_config_lsp.sources.compose import find_invocations, interpolate, shellwords
+from vllm_config_lsp.sources.invocation import Invocation, Word
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "deployments"
+
+
+def only(text: str) -> Invocation:
+    found = find_invocations(text)
+    assert len(found) == 1, [[w.text for w in inv.args] for inv in found]
+    return found[0]
+
+
+def texts(invocation: Invocation) -> list[str]:
+    return [word.text for word in invocation.args]
+
+
+def arg(invocation: Invocation, text: str) -> Word:
+    return next(word for word in invocation.args if word.text == text)
+
+
+def line_column(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def at(text: str, word: Word) -> tuple[int, int]:
+    return line_column(text, word.starts[0] if word.starts else word.start)
+
+
+def written(text: str, word: Word) -> str:
+    return text[word.start : word.end]
+
+
+def service(body: str) -> str:
+    return (
+        "services:\n  tei:\n    image: ghcr.io/huggingface/tei:1.7\n    command: --model-id m\n"
+        + ("  llm:\n" + body)
+    )
+
+
+# -- which services ----------------------------------------------------------------------
+
+
+def test_plain_command_is_appended_to_the_vllm_image_entrypoint() -> None:
+    text = service(
+        "    image: vllm/vllm-openai:v0.9.1\n    command: --model m --max-model-len 4096\n"
+    )
+    invocation = only(text)  # the TEI service's `--model-id` is not vLLM
+    assert invocation.source == "compose"
+    assert invocation.entrypoint == "serve"
+    assert texts(invocation) == ["--model", "m", "--max-model-len", "4096"]
+    assert text[invocation.start : invocation.end] == "--model"
+    assert at(text, arg(invocation, "--max-model-len")) == (7, 24)
+    assert invocation.image == "vllm/vllm-openai:v0.9.1"
+    assert invocation.insert_at == text.index("4096") + 4
+
+
+@pytest.mark.parametrize(
+    ("image", "entrypoint"),
+    [
+        ("vllm/vllm-openai:v0.6.4", "api_server"),
+        ("vllm/vllm-openai:latest", "serve"),
+        ("${REGISTRY:-opea}/vllm-rocm:${TAG:-latest}", "api_server"),
+        ("opea/vllm-gaudi:1.22.0", "api_server"),
+    ],
+)
+def test_image_entrypoint_depends_on_the_image(image: str, entrypoint: str) -> None:
+    invocation = only(service(f"    image: {image}\n    command: --port 80\n"))
+    assert invocation.entrypoint == entrypoint
+
+
+def test_image_variables_take_their_defaults() -> None:
+    invocation = only(
+        service("    image: ${REGISTRY:-opea}/vllm-rocm:${TAG:-latest}\n    command: --port 1\n")
+    )
+    assert invocation.image == "opea/vllm-rocm:latest"
+
+
+def test_vllm_image_without_command_is_a_start_at_the_image() -> None:
+    text = service("    image: vllm/vllm-openai:v0.9.0\n")
+    invocation = only(text)
+    assert invocation.args == []
+    assert text[invocation.start : invocation.end] == "vllm/vllm-openai:v0.9.0"
+
+
+def test_command_that_starts_vllm_itself_in_another_image() -> None:
+    text = service('    image: python:3.12\n    command: ["vllm", "serve", "m", "--port", "1"]\n')
+    invocation = only(text)
+    assert texts(invocation) == ["m", "--port", "1"]
+    assert text[invocation.start : invocation.end] == '"vllm"'
+
+
+def test_entrypoint_list_with_a_command_string() -> None:
+    text = service(
+        "    image: vllm/vllm-openai\n"
+        '    entrypoint: ["python3", "-m", "vllm.entrypoints.openai.api_server"]\n'
+        '    command: "--model m --port 8000"\n'
+    )
+    invocation = only(text)
+    assert invocation.entrypoint == "api_server"
+    assert texts(invocation) == ["--model", "m", "--port", "8000"]
+
+
+def test_entrypoint_replaces_the_image_entrypoint() -> None:
+    text = service(
+        "    image: vllm/vllm-openai\n"
+        '    entrypoint: ["/bin/bash", "-c", "sleep 1"]\n'
+        "    command: --port 1\n"
+    )
+    assert find_invocations(text) == []
+
+
+def test_non_vllm_services_with_model_flags_are_ignored() -> None:
+    text = service(
+        "    image: ghcr.io/huggingface/text-generation-inference:2\n    command: --model-id m\n"
+    )
+    assert find_invocations(text) == []
+
+
+# -- quoting layers ----------------------------------------------------------------------
+
+
+def test_double_quoted_yaml_with_escaped_quotes() -> None:
+    text = service(
+        "    image: opea/vllm-rocm:latest\n"
+        '    command: "--model ${MODEL} --distributed-executor-backend \\"mp\\""\n'
+    )
+    invocation = only(text)
+    assert texts(invocation) == ["--model", "${MODEL}", "--distributed-executor-backend", "mp"]
+    assert arg(invocation, "${MODEL}").unresolved == ("${MODEL}",)
+    assert written(text, arg(invocation, "mp")) == '\\"mp\\"'
+    assert at(text, arg(invocation, "--model")) == (7, 15)
+
+
+def test_interpolation_keeps_variables_and_dollar_dollar_is_a_literal_dollar() -> None:
+    text = service(
+        "    image: vllm/vllm-openai\n"
+        '    command: ["--max-model-len", "${MAX_LEN:-8k}", "--x", "$${HOME}/a"]\n'
+    )
+    invocation = only(text)
+    assert texts(invocation) == ["--max-model-len", "${MAX_LEN:-8k}", "--x", "${HOME}/a"]
+    assert arg(invocation, "${MAX_LEN:-8k}").unresolved == ("${MAX_LEN:-8k}",)
+    home = arg(invocation, "${HOME}/a")
+    assert home.resolved
+    assert text[home.starts[0] : home.ends[0]] == "$$"
+
+
+def test_folded_plain_entrypoint_script_with_backslashes() -> None:
+    """A multi-line plain scalar folds `\\`+newline into `\\ `; compose's splitter turns
+    that into a space inside the double quotes, so bash sees one command line."""
+    text = service(
+        "    image: intel/llm-scaler-vllm:1.1\n"
+        "    entrypoint:\n"
+        '      /bin/bash -c "\n'
+        "      cd /w &&\n"
+        "      VLLM_USE_V1=1 \\\n"
+        "      python3 -m vllm.entrypoints.openai.api_server \\\n"
+        "      --model $${LLM_MODEL} \\\n"
+        '      -tp=$${TP}"\n'
+    )
+    invocation = only(text)
+    assert texts(invocation) == ["--model", "${LLM_MODEL}", "-tp=${TP}"]
+    assert line_column(text, invocation.start) == (11, 7)
+    assert at(text, arg(invocation, "--model")) == (12, 7)
+    assert at(text, arg(invocation, "-tp=${TP}")) == (13, 7)
+    assert arg(invocation, "${LLM_MODEL}").unresolved == ("${LLM_MODEL}",)
+
+
+def _split(text: str) -> list[str]:
+    n = len(text)
+    word = Word(text, 0, n, tuple(range(n)), tuple(range(1, n + 1)))
+    return [word.text for word in shellwords(interpolate(word))]
+
+
+@pytest.mark.parametrize(
+    ("line", "argv"),
+    [
+        ("a b  c", ["a", "b", "c"]),
+        ("'a b' \"c d\"", ["a b", "c d"]),
+        ('"a\\ b" a\\"b', ["a b", 'a"b']),  # a backslash escapes anything but in '…'
+        ("'a\\ b'", ["a\\ b"]),
+        ('"" x', ["", "x"]),
+        ("a;b c", ["a"]),
+        ("a | b", ["a"]),
+        ("a 2>x", ["a"]),
+        ("$(a b) c", ["$(a b)", "c"]),
+        ("a\\tb", ["a\tb"]),
+        ("$$x ${Y:-a b}", ["$x", "${Y:-a", "b}"]),
+    ],
+)
+def test_compose_splitting_is_go_shellwords(line: str, argv: list[str]) -> None:
+    assert _split(line) == argv
+
+
+def test_split_words_map_every_character() -> None:
+    text = service('    image: vllm/vllm-openai\n    command: "--a \'x y\' --b=\\"1\\""\n')
+    invocation = only(text)
+    assert texts(invocation) == ["--a", "x y", "--b=1"]  # the splitter removes the quotes
+    quoted = arg(invocation, "x y")
+    assert written(text, quoted) == "'x y'"
+    assert text[quoted.starts[0]] == "x"
+    assert quoted.quoting == "compose"
+    one = arg(invocation, "--b=1")
+    assert text[one.starts[-1] : one.ends[-1]] == "1"
+    assert written(text, one) == '--b=\\"1\\"'
+
+
+# -- robustness --------------------------------------------------------------------------
+
+_PIECES = st.sampled_from(
+    [
+        "services:\n",
+        "  a:\n",
+        "    image: vllm/vllm-openai\n",
+        '    command: --x ${A:-b} "q\\"" \'r\' $$ \\\n',
+        "    command: [--x, '$${Y}']\n",
+        '    entrypoint: /bin/sh -c "vllm serve m"\n',
+        "    entrypoint: [sh, -c]\n",
+        '    command: "("\n',
+        "x-a: &a\n  image: vllm/vllm-openai\n",
+        "  b:\n    <<: *a\n",
+        "'",
+        "${",
+        "[",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=10), st.text(max_size=20))
+def test_never_raises_on_fragments(pieces: list[str], noise: str) -> None:
+    text = "".join(pieces) + noise
+    for invocation in find_invocations(text):
+        for word in invocation.args:
+            assert len(word.starts) == len(word.text) == len(word.ends)
+            assert all(0 <= offset <= len(text) for offset in (*word.starts, *word.ends))
+
+
+# -- the corpus --------------------------------------------------------------------------
+
+
+def _rows() -> list[dict[str, object]]:
+    rows = [json.loads(line) for line in (CORPUS / "invocations.jsonl").read_text().splitlines()]
+    return [row for row in rows if row["format"] == "compose"]
+
+
+def _flags(text: str, invocation: Invocation) -> list[tuple[str, int, int]]:
+    return [
+        (word.text.split("=", 1)[0], *at(text, word))
+        for word in invocation.args
+        if word.text.startswith("-") and len(word.text) > 1
+    ]
+
+
+@pytest.mark.parametrize(
+    "row", _rows(), ids=lambda row: f"{str(row['file']).split('/')[-1]}:{row['line']}"
+)
+def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
+    row: dict[str, object],
+) -> None:
+    text = (CORPUS / "files" / str(row["file"])).read_text()
+    found = {line_column(text, inv.start)[0]: inv for inv in find_invocations(text)}
+    invocation = found.get(int(str(row["line"])))
+    assert invocation is not None, sorted(found)
+    expected = [(flag["flag"], flag["line"], flag["column"]) for flag in row["flags"]]  # type: ignore[attr-defined]
+    assert _flags(text, invocation) == expected
+    assert texts(invocation) == row["argv"]
+
+
+@pytest.mark.parametrize(
+    "file", sorted({str(row["file"]) for row in _rows()}), ids=lambda f: f.split("/")[-1]
+)
+def test_corpus_file_has_no_extra_invocations(file: str) -> None:
+    text = (CORPUS / "files" / file).read_text()
+    expected = sorted(int(str(row["line"])) for row in _rows() if row["file"] == file)
+    assert sorted(line_column(text, inv.start)[0] for inv in find_invocations(text)) == expected
