@@ -5,34 +5,19 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from source_support import CORPUS, arg, line_column, single, texts
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.kubernetes import find_invocations
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "deployments"
 FORMATS = ("k8s", "cr", "helm-template", "helm-values", "launcher-config")
 
 
 def only(text: str) -> Invocation:
-    found = find_invocations(text)
-    assert len(found) == 1, [[w.text for w in inv.args] for inv in found]
-    return found[0]
-
-
-def texts(invocation: Invocation) -> list[str]:
-    return [word.text for word in invocation.args]
-
-
-def arg(invocation: Invocation, text: str) -> Word:
-    return next(word for word in invocation.args if word.text == text)
-
-
-def line_column(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return single(find_invocations(text))
 
 
 def at(text: str, word: Word) -> tuple[int, int]:

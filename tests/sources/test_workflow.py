@@ -3,34 +3,16 @@ with `${{ }}` expressions as unresolved parts of their words."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from source_support import CORPUS, arg, flags, ground_truth, line_column, single, texts
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.workflow import find_invocations
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "deployments"
-
 
 def only(text: str) -> Invocation:
-    found = find_invocations(text)
-    assert len(found) == 1, [[w.text for w in inv.args] for inv in found]
-    return found[0]
-
-
-def texts(invocation: Invocation) -> list[str]:
-    return [word.text for word in invocation.args]
-
-
-def arg(invocation: Invocation, text: str) -> Word:
-    return next(word for word in invocation.args if word.text == text)
-
-
-def line_column(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return single(find_invocations(text))
 
 
 def at(text: str, word: Word) -> tuple[int, int]:
@@ -213,21 +195,10 @@ def test_never_raises_on_fragments(pieces: list[str], noise: str) -> None:
 # -- the corpus --------------------------------------------------------------------------
 
 
-def _rows() -> list[dict[str, object]]:
-    rows = [json.loads(line) for line in (CORPUS / "invocations.jsonl").read_text().splitlines()]
-    return [row for row in rows if row["format"] == "github-workflow"]
-
-
-def _flags(text: str, invocation: Invocation) -> list[tuple[str, int, int]]:
-    return [
-        (word.text.split("=", 1)[0], *at(text, word))
-        for word in invocation.args
-        if word.text.startswith("-") and len(word.text) > 1
-    ]
-
-
 @pytest.mark.parametrize(
-    "row", _rows(), ids=lambda row: f"{str(row['file']).split('/')[-1]}:{row['line']}"
+    "row",
+    ground_truth("github-workflow"),
+    ids=lambda row: f"{str(row['file']).split('/')[-1]}:{row['line']}",
 )
 def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
     row: dict[str, object],
@@ -237,14 +208,18 @@ def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
     invocation = found.get(int(str(row["line"])))
     assert invocation is not None, sorted(found)
     expected = [(flag["flag"], flag["line"], flag["column"]) for flag in row["flags"]]  # type: ignore[attr-defined]
-    assert _flags(text, invocation) == expected
+    assert flags(text, invocation) == expected
     assert texts(invocation) == row["argv"]
 
 
 @pytest.mark.parametrize(
-    "file", sorted({str(row["file"]) for row in _rows()}), ids=lambda f: f.split("/")[-1]
+    "file",
+    sorted({str(row["file"]) for row in ground_truth("github-workflow")}),
+    ids=lambda f: f.split("/")[-1],
 )
 def test_corpus_file_has_no_extra_invocations(file: str) -> None:
     text = (CORPUS / "files" / file).read_text()
-    expected = sorted(int(str(row["line"])) for row in _rows() if row["file"] == file)
+    expected = sorted(
+        int(str(row["line"])) for row in ground_truth("github-workflow") if row["file"] == file
+    )
     assert sorted(line_column(text, inv.start)[0] for inv in find_invocations(text)) == expected
