@@ -4,13 +4,16 @@
     python editors/run.py nvim      # Neovim >= 0.7, the README's init.lua snippet
     python editors/run.py emacs     # Emacs 28+ with eglot and yaml-mode, the README's snippet
     python editors/run.py vscode    # the packaged .vsix in code-server's real VS Code
+    python editors/run.py nvim --case k8s   # the same on a Kubernetes Deployment's args
 
-Each opens a copy of examples/qwen2.5-vl-encoder-budgets.vllm.yaml, waits for the server's
-VC301 diagnostic, applies the preferred quick fix through the editor's own code-action
-command (VS Code: vscode.executeCodeActionProvider + workspace.applyEdit), saves, and
-compares the file. Each runs under a timeout in its own session; whatever it started and
-left running is reported as a failure and killed. Results and logs go to
-artifacts/editors/ (gitignored); the VS Code run also saves a screenshot there.
+Each opens a copy of the case's example (`seed`, the default:
+examples/qwen2.5-vl-encoder-budgets.vllm.yaml; `k8s`: examples/k8s-deployment.yaml, where
+the mistake is in a JSON string of the container's `args:`), waits for the server's VC301
+diagnostic, applies the preferred quick fix through the editor's own code-action command
+(VS Code: vscode.executeCodeActionProvider + workspace.applyEdit), saves, and compares the
+file. Each runs under a timeout in its own session; whatever it started and left running is
+reported as a failure and killed. Results and logs go to artifacts/editors/EDITOR-CASE/
+(gitignored); the VS Code run also saves a screenshot there.
 
 Needs: nvim / emacs + elpa-eglot + elpa-yaml-mode / code-server from
 editors/vscode/setup-code-server.sh, Debian's chromium and the .vsix from
@@ -36,20 +39,99 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 ROOT = Path(__file__).resolve().parents[1]
 EDITORS = ROOT / "editors"
-SEED = ROOT / "examples" / "qwen2.5-vl-encoder-budgets.vllm.yaml"
 ARTIFACTS = Path(os.environ.get("VLLM_CONFIG_ARTIFACTS", ROOT / "artifacts")) / "editors"
 CODE_SERVER = Path(os.environ.get("VLLM_CONFIG_CODE_SERVER", ROOT / ".cache" / "code-server"))
 CHROMIUM = os.environ.get("VLLM_CONFIG_CHROMIUM", "/usr/bin/chromium")
 
-# What every editor must see: the seed example's finding and its preferred fix.
-CODE = "VC301"
-LINE, START, END = 3, 36, 37  # 0-based line, characters of the `0`
-MESSAGE = "All encoder_cudagraph_token_budgets must be positive, got [0, 2048, 4096]"
-FIX_TITLE = "Remove the non-positive budget (keep [2048, 4096])"
-BEFORE = "  encoder_cudagraph_token_budgets: [0, 2048, 4096]"
-AFTER = "  encoder_cudagraph_token_budgets: [2048, 4096]"
+
+@dataclass(frozen=True)
+class Case:
+    """An example, the finding every editor must show in it and the preferred fix's result."""
+
+    name: str
+    file: Path
+    code: str
+    line: int  # 0-based line of the finding, and its characters on that line
+    start: int
+    end: int
+    message: str  # how the message starts
+    fix_title: str
+    before: str  # the line before and after the fix
+    after: str
+    # VS Code only: a hover at (line, character) that must contain hover_text, completion
+    # at (line, character) that must offer completion_label, vllmConfig/documentInfo's reason
+    hover: tuple[int, int]
+    hover_text: str
+    completion: tuple[int, int] | None
+    completion_label: str
+    reason: str
+
+    def for_suite(self) -> str:
+        """The case as editors/vscode/suite.js reads it (VLLM_E2E_CASE)."""
+        return json.dumps(
+            {
+                "code": self.code,
+                "range": [self.line, self.start, self.line, self.end],
+                "message": self.message,
+                "fixTitle": self.fix_title,
+                "after": self.after,
+                "hover": self.hover,
+                "hoverText": self.hover_text,
+                "completion": self.completion,
+                "completionLabel": self.completion_label,
+                "reason": self.reason,
+            }
+        )
+
+
+_BUDGETS = "All encoder_cudagraph_token_budgets must be positive, got [0, 2048, 4096]"
+_KEEP = "Remove the non-positive budget (keep [2048, 4096])"
+_ITEM = '            - \'{"cudagraph_mm_encoder": true, "encoder_cudagraph_token_budgets": '
+_CASES = (
+    # the seed example: a --config file, the `0` of a block mapping's flow sequence
+    Case(
+        name="seed",
+        file=ROOT / "examples" / "qwen2.5-vl-encoder-budgets.vllm.yaml",
+        code="VC301",
+        line=3,
+        start=36,
+        end=37,
+        message=_BUDGETS,
+        fix_title=_KEEP,
+        before="  encoder_cudagraph_token_budgets: [0, 2048, 4096]",
+        after="  encoder_cudagraph_token_budgets: [2048, 4096]",
+        hover=(3, 8),
+        hover_text="encoder_cudagraph_token_budgets",
+        completion=(4, 3),
+        completion_label="max-model-len",
+        reason="file name",
+    ),
+    # a Deployment: the `0` inside the JSON string of a container's `args:` item
+    Case(
+        name="k8s",
+        file=ROOT / "examples" / "k8s-deployment.yaml",
+        code="VC301",
+        line=29,
+        start=82,
+        end=83,
+        message=_BUDGETS,
+        fix_title=_KEEP,
+        before=_ITEM + "[0, 2048, 4096]}'",
+        after=_ITEM + "[2048, 4096]}'",
+        hover=(29, 50),
+        hover_text="encoder_cudagraph_token_budgets",
+        completion=None,  # no completion on command lines
+        completion_label="",
+        reason="vLLM command line",
+    ),
+)
+CASES = {case.name: case for case in _CASES}
+#: The file type each editor must give both examples (and attach the server for).
+LANGUAGES = {"nvim": "yaml", "emacs": "yaml-mode", "vscode": "yaml"}
 
 DEFAULT_TIMEOUT = {"nvim": 60.0, "emacs": 60.0, "vscode": 240.0}
 
@@ -61,6 +143,7 @@ class Failed(Exception):
 @dataclass
 class Outcome:
     editor: str
+    case: str
     ok: bool
     seconds: float
     detail: dict[str, Any] = field(default_factory=dict)
@@ -69,7 +152,8 @@ class Outcome:
 
     def summary(self) -> str:
         verdict = "PASS" if self.ok else "FAIL"
-        lines = [f"{self.editor}: {verdict} in {self.seconds:.1f} s (artifacts: {self.artifacts})"]
+        name = f"{self.editor} --case {self.case}"
+        lines = [f"{name}: {verdict} in {self.seconds:.1f} s (artifacts: {self.artifacts})"]
         lines += [f"  - {p}" for p in self.problems]
         return "\n".join(lines)
 
@@ -165,10 +249,13 @@ def _terminate(session: int, grace: float = 3.0) -> None:
 # -- shared checks ----------------------------------------------------------------------------
 
 
-def expected_text() -> str:
-    text = SEED.read_text(encoding="utf-8")
-    assert BEFORE in text.splitlines(), "the seed example changed: update editors/run.py"
-    return text.replace(BEFORE, AFTER, 1)
+def expected_text(case: Case) -> str:
+    lines = case.file.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[case.line].rstrip("\r\n") == case.before, (
+        f"{case.file.name} changed: update the case in editors/run.py"
+    )
+    lines[case.line] = case.after + lines[case.line][len(case.before) :]
+    return "".join(lines)
 
 
 def check(problems: list[str], condition: bool, what: str) -> None:
@@ -176,22 +263,37 @@ def check(problems: list[str], condition: bool, what: str) -> None:
         problems.append(what)
 
 
-def check_file(problems: list[str], path: Path) -> None:
+def check_file(problems: list[str], path: Path, case: Case) -> None:
     actual = path.read_text(encoding="utf-8")
     check(
-        problems, actual == expected_text(), f"saved file differs from the expected one:\n{actual}"
+        problems,
+        actual == expected_text(case),
+        f"saved file differs from the expected one:\n{actual}",
+    )
+    try:
+        list(yaml.safe_load_all(actual))
+    except yaml.YAMLError as error:
+        problems.append(f"the saved file is no longer YAML: {error}")
+
+
+def check_diagnostic_range(problems: list[str], d: dict[str, Any], case: Case) -> None:
+    check(
+        problems,
+        (d.get("line"), d.get("col"), d.get("end_line"), d.get("end_col"))
+        == (case.line, case.start, case.line, case.end),
+        f"range {d}",
     )
 
 
-def workspace(tmp: Path) -> Path:
+def workspace(tmp: Path, case: Case) -> Path:
     folder = tmp / "project"
     folder.mkdir()
-    shutil.copy(SEED, folder / SEED.name)
-    return folder / SEED.name
+    shutil.copy(case.file, folder / case.file.name)
+    return folder / case.file.name
 
 
-def artifacts_for(editor: str) -> Path:
-    path = ARTIFACTS / editor
+def artifacts_for(editor: str, case: str) -> Path:
+    path = ARTIFACTS / f"{editor}-{case}"
     if path.exists():
         shutil.rmtree(path)
     path.mkdir(parents=True)
@@ -216,8 +318,8 @@ def missing_nvim() -> str | None:
     return None
 
 
-def run_nvim(tmp: Path, timeout: float, out_dir: Path) -> Outcome:
-    file = workspace(tmp)
+def run_nvim(case: Case, tmp: Path, timeout: float, out_dir: Path) -> Outcome:
+    file = workspace(tmp, case)
     result_path = out_dir / "result.json"
     env = dict(os.environ)
     for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
@@ -236,29 +338,29 @@ def run_nvim(tmp: Path, timeout: float, out_dir: Path) -> Outcome:
     result = read_json(result_path)
     problems: list[str] = []
     check(problems, status == 0, f"nvim exited with {status}: {result.get('error')}")
+    check(
+        problems, result.get("filetype") == LANGUAGES["nvim"], f"filetype {result.get('filetype')}"
+    )
     diagnostics = result.get("diagnostics") or []
     check(problems, len(diagnostics) == 1, f"expected one diagnostic, got {diagnostics}")
     if diagnostics:
         d = diagnostics[0]
-        check(problems, d.get("code") == CODE, f"code {d.get('code')!r}")
-        check(
-            problems,
-            (d.get("line"), d.get("col"), d.get("end_line"), d.get("end_col"))
-            == (LINE, START, LINE, END),
-            f"range {d}",
-        )
+        check(problems, d.get("code") == case.code, f"code {d.get('code')!r}")
+        check_diagnostic_range(problems, d, case)
         check(problems, d.get("severity") == 1, f"severity {d.get('severity')} (1 = error)")
         check(
-            problems, str(d.get("message", "")).startswith(MESSAGE), f"message {d.get('message')}"
+            problems,
+            str(d.get("message", "")).startswith(case.message),
+            f"message {d.get('message')}",
         )
     check(
         problems,
-        str(result.get("applied", "")).startswith(FIX_TITLE),
+        str(result.get("applied", "")).startswith(case.fix_title),
         f"applied {result.get('applied')!r} of {result.get('offered')}",
     )
-    check_file(problems, file)
+    check_file(problems, file, case)
     check(problems, not leftovers, f"processes left behind: {leftovers}")
-    return Outcome("nvim", not problems, seconds, result, problems)
+    return Outcome("nvim", case.name, not problems, seconds, result, problems)
 
 
 # -- Emacs ------------------------------------------------------------------------------------
@@ -281,8 +383,8 @@ def missing_emacs() -> str | None:
     return None
 
 
-def run_emacs(tmp: Path, timeout: float, out_dir: Path) -> Outcome:
-    file = workspace(tmp)
+def run_emacs(case: Case, tmp: Path, timeout: float, out_dir: Path) -> Outcome:
+    file = workspace(tmp, case)
     result_path = out_dir / "result.json"
     env = dict(os.environ)
     env.update(
@@ -304,25 +406,34 @@ def run_emacs(tmp: Path, timeout: float, out_dir: Path) -> Outcome:
     result = read_json(result_path)
     problems: list[str] = []
     check(problems, status == 0, f"emacs exited with {status}: {result.get('error')}")
+    mode = result.get("major_mode")
+    check(problems, mode == LANGUAGES["emacs"], f"major mode {mode}")
     diagnostics = result.get("diagnostics") or []
     check(problems, len(diagnostics) == 1, f"expected one diagnostic, got {diagnostics}")
     if diagnostics:
         d = diagnostics[0]
         # eglot 1.9 shows "SOURCE [CODE]: MESSAGE"
-        check(problems, f"[{CODE}]: {MESSAGE}" in str(d.get("text")), f"text {d.get('text')!r}")
         check(
             problems,
-            (d.get("line"), d.get("col"), d.get("end_line"), d.get("end_col"))
-            == (LINE, START, LINE, END),
-            f"range {d}",
+            f"[{case.code}]: {case.message}" in str(d.get("text")),
+            f"text {d.get('text')!r}",
         )
+        check_diagnostic_range(problems, d, case)
         check(problems, d.get("type") == "eglot-error", f"type {d.get('type')}")
     offered = result.get("offered") or []
-    check(problems, bool(offered) and str(offered[0]).startswith(FIX_TITLE), f"offered {offered}")
-    check(problems, result.get("line_after") == AFTER, f"line after {result.get('line_after')!r}")
-    check_file(problems, file)
+    check(
+        problems,
+        bool(offered) and str(offered[0]).startswith(case.fix_title),
+        f"offered {offered}",
+    )
+    check(
+        problems,
+        result.get("line_after") == case.after,
+        f"line after {result.get('line_after')!r}",
+    )
+    check_file(problems, file, case)
     check(problems, not leftovers, f"processes left behind: {leftovers}")
-    return Outcome("emacs", not problems, seconds, result, problems)
+    return Outcome("emacs", case.name, not problems, seconds, result, problems)
 
 
 # -- VS Code (code-server) --------------------------------------------------------------------
@@ -366,9 +477,9 @@ def _python_without_server() -> str | None:
     return None
 
 
-def run_vscode(tmp: Path, timeout: float, out_dir: Path) -> Outcome:
+def run_vscode(case: Case, tmp: Path, timeout: float, out_dir: Path) -> Outcome:
     started = time.monotonic()
-    file = workspace(tmp)
+    file = workspace(tmp, case)
     folder = file.parent
     vsix = find_vsix()
     assert vsix is not None
@@ -411,8 +522,9 @@ def run_vscode(tmp: Path, timeout: float, out_dir: Path) -> Outcome:
         VLLM_E2E_SCREENSHOT=str(out_dir / "screenshot.png"),
         VLLM_E2E_FILE=str(file),
         VLLM_E2E_EXPECTED=str(tmp / "expected.yaml"),
+        VLLM_E2E_CASE=case.for_suite(),
     )
-    (tmp / "expected.yaml").write_text(expected_text(), encoding="utf-8")
+    (tmp / "expected.yaml").write_text(expected_text(case), encoding="utf-8")
     server: subprocess.Popen[bytes] | None = None
     try:
         status, _, session = run_session(
@@ -494,17 +606,20 @@ def run_vscode(tmp: Path, timeout: float, out_dir: Path) -> Outcome:
     leftovers = reap(sessions, str(tmp))
     check(problems, not leftovers, f"processes left behind: {leftovers}")
     check(problems, result.get("ok") is True, f"suite result: {result.get('error')}")
-    check_file(problems, file)
+    language = result.get("languageId")
+    check(problems, language == LANGUAGES["vscode"], f"language {language}")
+    check_file(problems, file, case)
     shot = out_dir / "screenshot.png"
     check(problems, shot.exists() and shot.stat().st_size > 10_000, "no screenshot")
     result["vsix"] = {"name": vsix.name, "bytes": vsix.stat().st_size}
     result["interpreter"] = interpreter
-    return Outcome("vscode", not problems, time.monotonic() - started, result, problems)
+    return Outcome("vscode", case.name, not problems, time.monotonic() - started, result, problems)
 
 
 # -- entry points -----------------------------------------------------------------------------
 
-EDITOR_RUNS: dict[str, tuple[Callable[[], str | None], Callable[[Path, float, Path], Outcome]]] = {
+EditorRun = Callable[[Case, Path, float, Path], Outcome]
+EDITOR_RUNS: dict[str, tuple[Callable[[], str | None], EditorRun]] = {
     "nvim": (missing_nvim, run_nvim),
     "emacs": (missing_emacs, run_emacs),
     "vscode": (missing_vscode, run_vscode),
@@ -516,15 +631,18 @@ def missing(editor: str) -> str | None:
     return EDITOR_RUNS[editor][0]()
 
 
-def run(editor: str, timeout: float | None = None) -> Outcome:
-    out_dir = artifacts_for(editor)
-    with tempfile.TemporaryDirectory(prefix=f"vllm-config-{editor}-") as name:
-        outcome = EDITOR_RUNS[editor][1](Path(name), timeout or DEFAULT_TIMEOUT[editor], out_dir)
+def run(editor: str, case: str = "seed", timeout: float | None = None) -> Outcome:
+    out_dir = artifacts_for(editor, case)
+    with tempfile.TemporaryDirectory(prefix=f"vllm-config-{editor}-{case}-") as name:
+        outcome = EDITOR_RUNS[editor][1](
+            CASES[case], Path(name), timeout or DEFAULT_TIMEOUT[editor], out_dir
+        )
     outcome.artifacts = out_dir
     (out_dir / "outcome.json").write_text(
         json.dumps(
             {
                 "editor": editor,
+                "case": case,
                 "ok": outcome.ok,
                 "seconds": round(outcome.seconds, 2),
                 "problems": outcome.problems,
@@ -539,13 +657,14 @@ def run(editor: str, timeout: float | None = None) -> Outcome:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("editor", choices=sorted(EDITOR_RUNS))
+    parser.add_argument("--case", choices=list(CASES), default="seed", help="the example")
     parser.add_argument("--timeout", type=float, default=None, help="seconds (whole run)")
     args = parser.parse_args(argv)
     reason = missing(args.editor)
     if reason:
         print(f"{args.editor}: cannot run: {reason}", file=sys.stderr)
         return 3
-    outcome = run(args.editor, args.timeout)
+    outcome = run(args.editor, args.case, args.timeout)
     print(outcome.summary())
     return 0 if outcome.ok else 1
 

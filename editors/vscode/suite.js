@@ -1,5 +1,6 @@
 // Runs inside the real VS Code extension host (code-server), against the INSTALLED .vsix.
-// editors/run.py sets: VLLM_E2E_FILE (a copy of the seed example in the opened folder),
+// editors/run.py sets: VLLM_E2E_FILE (a copy of the case's example in the opened folder),
+// VLLM_E2E_CASE (what must be seen in it: Case.for_suite() in editors/run.py),
 // VLLM_E2E_EXPECTED (the file as it must be after the fix), VLLM_E2E_OUT (result JSON),
 // VLLM_E2E_SCREENSHOT (driver.js saves it when this suite logs E2E-SCREENSHOT-NOW).
 const assert = require('assert');
@@ -8,11 +9,9 @@ const vscode = require('vscode');
 
 const EXTENSION_ID = 'vllm-config-lsp.vllm-config';
 const SOURCE = 'vllm-config';
-const CODE = 'VC301';
-const RANGE = [3, 36, 3, 37];
-const MESSAGE = 'All encoder_cudagraph_token_budgets must be positive, got [0, 2048, 4096]';
-const FIX_TITLE = 'Remove the non-positive budget (keep [2048, 4096])';
-const AFTER = '  encoder_cudagraph_token_budgets: [2048, 4096]';
+const CASE = JSON.parse(process.env.VLLM_E2E_CASE);
+const CODE = CASE.code;
+const RANGE = CASE.range;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function waitFor(predicate, ms, what) {
@@ -58,17 +57,21 @@ exports.run = async function run() {
     assert.strictEqual(out.diagnostics[0].code, CODE);
     assert.ok(out.diagnostics[0].href && out.diagnostics[0].href.includes(CODE), 'codeDescription link');
     assert.strictEqual(diagnostic.severity, vscode.DiagnosticSeverity.Error);
-    assert.ok(diagnostic.message.startsWith(MESSAGE), diagnostic.message);
+    assert.ok(diagnostic.message.startsWith(CASE.message), diagnostic.message);
     assert.deepStrictEqual(out.diagnostics[0].range, RANGE);
 
-    // 2. hover on the key, completion inside a key
-    const hovers = await vscode.commands.executeCommand('vscode.executeHoverProvider', uri, new vscode.Position(3, 8));
+    // 2. hover on the key, completion inside a key (where the case has one)
+    const hoverAt = new vscode.Position(...CASE.hover);
+    const hovers = await vscode.commands.executeCommand('vscode.executeHoverProvider', uri, hoverAt);
     out.hover = hovers.flatMap((h) => h.contents.map(text)).join('\n---\n');
-    assert.ok(out.hover.includes('encoder_cudagraph_token_budgets'), `hover: ${out.hover}`);
-    const completion = await vscode.commands.executeCommand('vscode.executeCompletionItemProvider', uri, new vscode.Position(4, 3));
-    const labels = completion.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
-    out.completion = { count: labels.length, first: labels.slice(0, 15) };
-    assert.ok(labels.includes('max-model-len'), `completion: ${labels.slice(0, 30)}`);
+    assert.ok(out.hover.includes(CASE.hoverText), `hover: ${out.hover}`);
+    if (CASE.completion) {
+      const completion = await vscode.commands.executeCommand(
+        'vscode.executeCompletionItemProvider', uri, new vscode.Position(...CASE.completion));
+      const labels = completion.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
+      out.completion = { count: labels.length, first: labels.slice(0, 15) };
+      assert.ok(labels.includes(CASE.completionLabel), `completion: ${labels.slice(0, 30)}`);
+    }
     mark('hover+completion');
 
     // 3. the status bar item, from the server's vllmConfig/documentInfo (not the fallback);
@@ -82,7 +85,7 @@ exports.run = async function run() {
       textDocument: { uri: client.code2ProtocolConverter.asUri(uri) },
     });
     assert.strictEqual(out.documentInfo.isConfig, true);
-    assert.strictEqual(out.documentInfo.reason, 'file name');
+    assert.strictEqual(out.documentInfo.reason, CASE.reason);
     assert.match(out.documentInfo.vllmVersion, /^\d+\.\d+\.\d+/);
     assert.strictEqual(out.status.text, `$(check) vLLM ${out.documentInfo.vllmVersion}`);
     const why = out.documentInfo.versionSource.replace(/`/g, '');
@@ -109,10 +112,10 @@ exports.run = async function run() {
     out.actions = actions.map((a) => ({ title: a.title, kind: a.kind && a.kind.value, preferred: !!a.isPreferred }));
     const fix = actions.find((a) => a.isPreferred);
     assert.ok(fix, `no preferred quick fix: ${JSON.stringify(out.actions)}`);
-    assert.strictEqual(fix.title, `${FIX_TITLE} (${CODE})`); // the fix's words first, the code last
+    assert.strictEqual(fix.title, `${CASE.fixTitle} (${CODE})`); // the fix's words first, the code last
     assert.ok(await vscode.workspace.applyEdit(fix.edit), 'applyEdit failed');
-    out.lineAfter = document.lineAt(3).text;
-    assert.strictEqual(out.lineAfter, AFTER);
+    out.lineAfter = document.lineAt(RANGE[0]).text;
+    assert.strictEqual(out.lineAfter, CASE.after);
     await waitFor(() => ours(uri).length === 0, 30000, 'the diagnostic to go away');
     assert.ok(await document.save(), 'save failed');
     assert.strictEqual(fs.readFileSync(file, 'utf8'), fs.readFileSync(process.env.VLLM_E2E_EXPECTED, 'utf8'));
@@ -126,7 +129,7 @@ exports.run = async function run() {
     await vscode.commands.executeCommand('vllmConfig.restartServer');
     const after = api.client();
     assert.ok(after && after !== before && after.isRunning(), 'restart gave no running client');
-    const again = await vscode.commands.executeCommand('vscode.executeHoverProvider', uri, new vscode.Position(3, 8));
+    const again = await vscode.commands.executeCommand('vscode.executeHoverProvider', uri, hoverAt);
     assert.ok(again.length > 0, 'no hover after the restart');
     mark('restarted');
     out.ok = true;

@@ -153,8 +153,15 @@ def test_bundled_examples_run(tmp_path: Path) -> None:
     assert result.returncode == 1
     rows = json.loads(result.stdout)
     files_with_seed = {Path(r["file"]).name for r in rows if r["code"] == "VC301"}
-    assert len(files_with_seed) == 6  # five --config spellings and a SLURM command line
+    # five --config spellings, a SLURM command line and a Kubernetes Deployment's args
+    assert len(files_with_seed) == 7
     slurm = [(r["line"], r["code"]) for r in rows if r["file"].endswith(".slurm")]
     assert slurm == [(9, "VC101"), (11, "VC301")]
+    k8s = [
+        (r["line"], r["column"], r["code"])
+        for r in rows
+        if r["file"].endswith("k8s-deployment.yaml")
+    ]
+    assert k8s == [(30, 83, "VC301")]
     clean = [r for r in rows if Path(r["file"]).name == "llama-3.1-8b-serve.vllm.yaml"]
     assert clean == []

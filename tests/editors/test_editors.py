@@ -1,8 +1,10 @@
 """Real editors against the server: Neovim, Emacs + eglot, VS Code (code-server + .vsix).
 
-Each test runs `editors/run.py EDITOR` (seed example → VC301 → the editor's own code-action
-command → saved file compared). A missing editor skips the test with the reason, unless
-VLLM_CONFIG_REQUIRE_EDITORS=1 (set by .ci/run, which installs them), where it fails.
+Each test runs `editors/run.py EDITOR --case CASE` (the case's example → VC301 → the editor's
+own code-action command → saved file compared), for every editor and case: `seed`, the
+--config file example, and `k8s`, a Deployment whose `args:` hold the same mistake. A
+missing editor skips the test with the reason, unless VLLM_CONFIG_REQUIRE_EDITORS=1 (set by
+.ci/run, which installs them), where it fails.
 """
 
 from __future__ import annotations
@@ -45,10 +47,11 @@ def _needs(editor: str) -> None:
     pytest.skip(reason)
 
 
+@pytest.mark.parametrize("case", list(runner.CASES))
 @pytest.mark.parametrize("editor", ["nvim", "emacs", "vscode"])
-def test_editor_applies_the_seed_quick_fix(editor: str) -> None:
+def test_editor_applies_the_seed_quick_fix(editor: str, case: str) -> None:
     _needs(editor)
-    outcome = runner.run(editor)
+    outcome = runner.run(editor, case)
     print(outcome.summary())
     assert outcome.ok, outcome.summary()
 

@@ -3,9 +3,11 @@ directory walk using the same rules."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from support import cli
 from vllm_config_lsp.sources.association import AssociationSettings, classify, glob_matches
 from vllm_config_lsp.vllm.catalogue import detection_flag_names
 
@@ -59,7 +61,14 @@ def test_settings_and_globs() -> None:
 def test_cli_directory_walk_uses_the_same_rules(tmp_path: Path) -> None:
     from vllm_config_lsp.sources.files import discover
 
-    for path in [*NEGATIVE, *POSITIVE]:
+    starting = sorted((FIXTURES / "command-lines").iterdir())
+    for path in [*NEGATIVE, *POSITIVE, *starting]:
         (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
     found = {path.name for path in discover([tmp_path], FLAGS)}
-    assert found == {path.name for path in POSITIVE}
+    # configs, and the manifests, compose files and workflows that start vLLM; a manifest
+    # that only names vLLM is read too, and says nothing
+    assert {path.name for path in [*POSITIVE, *starting]} <= found
+    assert found <= {path.name for path in [*POSITIVE, *starting, *NEGATIVE]}
+    report = cli("check", "--format", "json", str(tmp_path))
+    named = {Path(row["file"]).name for row in json.loads(report.stdout)}
+    assert not named & {path.name for path in NEGATIVE}

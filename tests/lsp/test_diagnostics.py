@@ -144,6 +144,8 @@ async def test_nothing_a_document_contains_silences_the_server(client: LanguageC
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "association"
 NEGATIVE = sorted((FIXTURES / "negative").iterdir())
 POSITIVE = sorted((FIXTURES / "positive").iterdir())
+#: Manifests, compose files and workflows that start vLLM: checked as command lines.
+COMMAND_LINES = sorted((FIXTURES / "command-lines").iterdir())
 
 
 async def test_only_vllm_configs_get_diagnostics(client: LanguageClient) -> None:
@@ -157,7 +159,7 @@ async def test_only_vllm_configs_get_diagnostics(client: LanguageClient) -> None
     named = Doc(client, "file:///work/a/app.vllm.yaml", settings)
     assert await named.diagnostics()
     # ...but a Kubernetes manifest never is a `--config` file, whatever its name (issue 13)
-    manifest = (FIXTURES / "negative" / "k8s-deployment.yaml").read_text(encoding="utf-8")
+    manifest = (FIXTURES / "command-lines" / "k8s-deployment.yaml").read_text(encoding="utf-8")
     open_doc(client, "file:///work/a/k8s.vllm.yaml", manifest)
     # checks run in order on one thread: by now every negative was decided, silently
     await asyncio.sleep(0.05)
@@ -170,6 +172,10 @@ async def test_only_vllm_configs_get_diagnostics(client: LanguageClient) -> None
         if d.code in ("VC101", "VC102")
     ]
     assert misread == []
+    # files that start vLLM are checked (published, here clean), never read as configs
+    for path in COMMAND_LINES:
+        doc = Doc(client, path.as_uri(), path.read_text(encoding="utf-8"))
+        assert await doc.diagnostics() == [], path.name
 
 
 async def test_a_document_becomes_a_config_while_typed(client: LanguageClient) -> None:

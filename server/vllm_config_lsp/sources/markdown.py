@@ -28,6 +28,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -149,9 +150,8 @@ def find_invocations(text: str) -> list[Invocation]:
     """Every vLLM server start in the shell code blocks of a Markdown document, in document
     order, with offsets into `text`."""
     found: list[Invocation] = []
-    for block in code_blocks(text):
-        if block.language in SHELL_LANGUAGES:
-            found.extend(_block_invocations(block))
+    for offset, chunk in _chunks(text):
+        found.extend(_shifted(invocation, offset) for invocation in chunk.invocations)
     return sorted(found, key=lambda invocation: invocation.start)
 
 
@@ -159,8 +159,131 @@ def code_blocks(text: str) -> list[CodeBlock]:
     """All code blocks of the document (fenced and indented, inside lists, quotes and
     mkdocs/MyST containers), each mapped to the document. Language is the lowercased first
     word of the info string (`{code-block} bash` gives `bash`)."""
+    found: list[CodeBlock] = []
+    line = 0
+    for offset, chunk in _chunks(text):
+        found.extend(_moved_block(block, offset, line) for block in chunk.blocks)
+        line += chunk.lines
+    return found
+
+
+# -- top-level chunks ---------------------------------------------------------------------
+#
+# A keystroke changes one place of a long recipe, so the document is read in top-level
+# chunks, each parsed and searched on its own (and cached by its text). A chunk ends before
+# a line L where CommonMark's block parser starts afresh whatever came before: line L - 1 is
+# blank and line L starts in column 0 with a character that cannot continue a list or a block
+# quote; and the chunk's own parse leaves no top-level block open at its end (an unclosed
+# fence or a raw-HTML block runs on past blank lines: then the next chunk is joined to it).
+# After a blank line, a column-0 line closes every paragraph, list item, quote and indented
+# code block, so the blocks of the chunk, their maps and the tokens around them are the ones
+# the whole document's parse gives.
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """One chunk's code blocks and invocations, in offsets (and lines) of the chunk."""
+
+    blocks: tuple[CodeBlock, ...]
+    invocations: tuple[Invocation, ...]
+    #: Whether a top-level fence or HTML block of the chunk runs to its end.
+    open_end: bool
+    #: Line breaks in the chunk (the line count of the next chunk's first line).
+    lines: int
+
+
+#: Column-0 characters that may continue a list or a quote across a blank line.
+_NO_SPLIT = frozenset(" \t-+*>0123456789")
+
+
+def _chunks(text: str) -> Iterator[tuple[int, _Chunk]]:
+    """The document's chunks (see above) with their document offsets."""
+    cuts = _cut_points(text)
+    index = 0
+    while index < len(cuts) - 1:
+        start = cuts[index]
+        step = 1
+        while True:
+            stop = min(index + step, len(cuts) - 1)
+            chunk = _chunk(text[start : cuts[stop]])
+            if not chunk.open_end or stop == len(cuts) - 1:
+                break
+            step *= 2  # an open block: join more (doubling keeps the work linear)
+        yield start, chunk
+        index = stop
+
+
+def _cut_points(text: str) -> list[int]:
+    """Offsets where a chunk may start: 0, every candidate line L, and `len(text)`."""
+    cuts = [0]
+    previous_blank = False
+    position = 0
+    for match in _NEWLINE.finditer(text):
+        line = text[position : match.start()]
+        if previous_blank and line and line[0] not in _NO_SPLIT and position:
+            cuts.append(position)
+        previous_blank = not line.strip(" \t")
+        position = match.end()
+    line = text[position:]
+    if previous_blank and line and line[0] not in _NO_SPLIT and position:
+        cuts.append(position)
+    cuts.append(len(text))
+    return cuts
+
+
+@lru_cache(maxsize=2048)
+def _chunk(text: str) -> _Chunk:
+    """Code blocks and vLLM starts of one chunk (a pure function of its text)."""
     root = _Host(text, None, len(text))
-    return list(_blocks(root, 0))
+    tokens = _parser().parse(text)
+    blocks = tuple(_blocks(root, 0, tokens))
+    invocations: list[Invocation] = []
+    for block in blocks:
+        if block.language in SHELL_LANGUAGES:
+            invocations.extend(_block_invocations(block))
+    count = len(root.line_starts) - (1 if root.line_ends[-1] == root.line_starts[-1] else 0)
+    open_end = any(
+        token.level == 0
+        and token.type in ("fence", "html_block")
+        and token.map is not None
+        and token.map[1] >= count
+        for token in tokens
+    )
+    return _Chunk(blocks, tuple(invocations), open_end, len(root.line_starts) - 1)
+
+
+def _moved_block(block: CodeBlock, offset: int, line: int) -> CodeBlock:
+    if not offset and not line:
+        return block
+    return replace(
+        block,
+        starts=tuple(start + offset for start in block.starts),
+        end=block.end + offset,
+        line=block.line + line,
+    )
+
+
+def _shifted(invocation: Invocation, offset: int) -> Invocation:
+    """A fresh copy (callers may set fields) of a chunk's invocation, moved by `offset`."""
+    if not offset:
+        return replace(invocation, args=list(invocation.args))
+    return replace(
+        invocation,
+        start=invocation.start + offset,
+        end=invocation.end + offset,
+        args=[_shifted_word(word, offset) for word in invocation.args],
+        insert_at=None if invocation.insert_at is None else invocation.insert_at + offset,
+    )
+
+
+def _shifted_word(word: Word, offset: int) -> Word:
+    return replace(
+        word,
+        start=word.start + offset,
+        end=word.end + offset,
+        starts=tuple(start + offset for start in word.starts),
+        ends=tuple(end + offset for end in word.ends),
+    )
 
 
 # -- block extraction ---------------------------------------------------------------------
@@ -200,19 +323,30 @@ class _Host:
     def line_text(self, line: int) -> str:
         return self.text[self.line_starts[line] : self.line_ends[line]]
 
+    def documents(self, start: int, stop: int) -> tuple[int, ...] | range:
+        """`document(offset)` for every offset of `[start, stop)`."""
+        if self.starts is None:
+            return range(start, stop)
+        if start >= 0 and stop <= len(self.starts):
+            return self.starts[start:stop]
+        return tuple(self.document(offset) for offset in range(start, stop))
+
 
 def _parser() -> MarkdownIt:
     """Plain CommonMark: the dialect every Markdown renderer agrees on for code blocks
-    (extensions such as tables do not change which lines are code)."""
+    (extensions such as tables do not change which lines are code). Only the block level
+    runs: inline parsing (emphasis, links, ...) fills the children of `inline` tokens,
+    which no code block needs; the `inline` tokens and their content stay."""
     global _PARSER
     if _PARSER is None:
-        _PARSER = MarkdownIt("commonmark")
+        _PARSER = MarkdownIt("commonmark").disable(["inline", "text_join"])
     return _PARSER
 
 
-def _blocks(host: _Host, depth: int) -> Iterator[CodeBlock]:
+def _blocks(host: _Host, depth: int, tokens: list[Token] | None = None) -> Iterator[CodeBlock]:
     """The code blocks of one host text; container bodies are parsed again as Markdown."""
-    tokens = _parser().parse(host.text)
+    if tokens is None:
+        tokens = _parser().parse(host.text)
     for index, token in enumerate(tokens):
         if token.type not in ("fence", "code_block") or token.map is None:
             continue
@@ -287,7 +421,7 @@ def _map_content(host: _Host, content: str, first_line: int) -> tuple[tuple[int,
         base = host.line_starts[source_line]
         if source.endswith(line):
             column = len(source) - len(line)
-            starts.extend(host.document(base + column + offset) for offset in range(len(line)))
+            starts.extend(host.documents(base + column, base + column + len(line)))
         else:
             # markdown-it turns the part of a tab it strips into spaces: those spaces map to
             # the tab, the rest of the line must still be the end of the source line.
@@ -298,7 +432,7 @@ def _map_content(host: _Host, content: str, first_line: int) -> tuple[tuple[int,
             if source[column - 1] not in " \t":
                 return None
             starts.extend([host.document(base + column - 1)] * (len(line) - len(rest)))
-            starts.extend(host.document(base + column + offset) for offset in range(len(rest)))
+            starts.extend(host.documents(base + column, base + column + len(rest)))
         starts.append(host.document(host.line_ends[source_line]))
     if lines:
         end = host.document(host.line_ends[first_line + len(lines) - 1])

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import accumulate
 
 import tree_sitter_bash
@@ -184,13 +185,24 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
 
     A `pip install vllm==X` anywhere in the script (or in a string it runs) pins the release
     of every start found, since the script installs what it then runs."""
+    # Fresh invocations every call (callers may set fields); the words are immutable.
+    return [
+        replace(invocation, args=list(invocation.args))
+        for invocation in _find_invocations(script, source)
+    ]
+
+
+@lru_cache(maxsize=1024)
+def _find_invocations(script: str, source: str) -> tuple[Invocation, ...]:
+    """`find_invocations`, cached by text: hosts ask again for the blocks and strings that
+    a keystroke elsewhere in the document did not change."""
     scan = _Scan(source)
     _Analyzer(script, scan, {}).run(0)
     found = sorted(scan.invocations, key=lambda inv: inv.start)
     if scan.pins:
         for invocation in found:
             invocation.pinned_version = scan.pins[0]
-    return found
+    return tuple(found)
 
 
 def command_words(text: str, *, quoting: str = "shell") -> list[Word]:
@@ -346,7 +358,11 @@ class _Analyzer:
         joined: list[Word] = []
         for word in words:
             previous = joined[-1] if joined else None
-            if previous is not None and self.text[previous.end : word.start] == "\\\n":
+            if (
+                previous is not None
+                and word.start - previous.end == 2
+                and self.text[previous.end : word.start] == "\\\n"
+            ):
                 joined[-1] = replace(
                     previous,
                     text=previous.text + word.text,
