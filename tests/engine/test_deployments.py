@@ -30,25 +30,23 @@ VERDICTS = [
 #: Refusals a file decides; the others are the oracle's stub model or CPU (VERDICTS.md).
 FILE_CAUSES = {"removed-flag", "bad-value"}
 NOT_YET = {
-    "launcher-config": "launcher key → flag mappings (vec-inf, srt-slurm, ramalama) not built yet",
     "other": "Triton's model.json engine arguments are not a command line",
     "helm-values/GoogleCloudPlatform__kubernetes-engine-samples__app-design-center__ai-inference"
     "__values.yaml": "these values reach vLLM only through the chart's templates (not read yet)",
     "helm-values/substratusai__kubeai__charts__models__values.yaml": "KubeAI's catalogue of "
     "Model specs (31 entries) is not read yet",
-    "markdown/dstackai__dstack__mkdocs__docs__examples__inference__vllm.md": "a dstack YAML "
-    "inside a Markdown fence: YAML blocks are not handed to the YAML hosts yet",
-    "markdown/substratusai__kubeai__docs__how-to__configure-text-generation-models.md": "KubeAI "
-    "Model specs inside Markdown fences: YAML blocks are not handed to the YAML hosts yet",
 }
 #: Rows of invocations.jsonl that disagree with the file (the corpus is not edited; found by
 #: reading the files): the AIBrix batch template's second model starts at its `- name:` on
-#: line 73 (line 69 is the blank line before it).
+#: line 73 (line 69 is the blank line before it); the KubeAI Models of the Markdown how-to
+#: start at their first argument (as the cr/ and helm-values/ rows count), not at `args:`.
 ERRATA = {
     (
         "cr/vllm-project__aibrix__samples__batch__batch_v1alpha1_model_deployment_templates.yaml",
         69,
-    ): 73
+    ): 73,
+    ("markdown/substratusai__kubeai__docs__how-to__configure-text-generation-models.md", 59): 60,
+    ("markdown/substratusai__kubeai__docs__how-to__configure-text-generation-models.md", 75): 76,
 }
 FILES = sorted({entry["file"] for entry in INVOCATIONS})
 

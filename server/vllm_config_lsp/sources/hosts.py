@@ -3,7 +3,8 @@
 The decision is by name first (what editors use too: `Dockerfile`, `*.sh`, `*.md`), then by
 content for YAML: a Kubernetes object (`apiVersion` + `kind`), a compose file (`services:`)
 or a GitHub workflow (`jobs:`) is a host of command lines and never a `--config` file, even
-when its name contains `vllm`. Any other YAML is left to `association` (a `--config` file or
+when its name contains `vllm`; so is a launcher config whose keys name its launcher
+(`sources.launchers`). Any other YAML is left to `association` (a `--config` file or
 nothing). Each host module reads its syntax with a real parser; this one only dispatches.
 """
 
@@ -17,6 +18,7 @@ from vllm_config_lsp.sources import (
     compose,
     dockerfile,
     kubernetes,
+    launchers,
     markdown,
     python_argv,
     shell,
@@ -45,6 +47,19 @@ _K8S = re.compile(r"^(?:apiVersion|kind):", re.M)
 _CHART_VALUES = re.compile(r"^(?:servingEngineSpec|vllmConfig):", re.M)
 _COMPOSE = re.compile(r"^services:\s*$", re.M)
 _WORKFLOW = re.compile(r"^jobs:\s*$", re.M)
+#: Launcher configs (`sources.launchers`), each by the keys its schema requires together:
+#: vector-inference (`models:` entries with `vllm_args:`), InferenceX AMD disaggregation
+#: (`prefill_flags:`/`decode_flags:` strings), vllm-ascend nightly (`server_cmd:`,
+#: `server_cmd_template:`), ramalama engine specs (`commands:` of `inference_engine:`),
+#: vLLM recipes (`model:` and a `guide:` block), srt-slurm (`backend:` with `vllm_config:`).
+_LAUNCHERS = (
+    (re.compile(r"^models:[ \t]*(?:#.*)?$", re.M), re.compile(r"^[ \t]+vllm_args:", re.M)),
+    (re.compile(r"^[ \t]+(?:prefill|decode)_flags:[ \t]*\S", re.M),),
+    (re.compile(r"^(?:[ \t]*-)?[ \t]*server_cmd(?:_template)?:", re.M),),
+    (re.compile(r"^commands:", re.M), re.compile(r"^[ \t]+inference_engine:", re.M)),
+    (re.compile(r"^model:", re.M), re.compile(r"^guide:[ \t]*[|>]", re.M)),
+    (re.compile(r"^backend:", re.M), re.compile(r"^[ \t]+vllm_config:", re.M)),
+)
 
 
 def host_of(path: str, text: str, language_id: str | None = None) -> str | None:
@@ -78,6 +93,8 @@ def _yaml_host(name: str, text: str) -> str | None:
         return "kubernetes"
     if _COMPOSE.search(head):
         return "compose"
+    if any(all(key.search(head) for key in keys) for keys in _LAUNCHERS):
+        return "launcher"
     return None
 
 
@@ -89,6 +106,7 @@ FINDERS: dict[str, Callable[[str], list[Invocation]]] = {
     "kubernetes": kubernetes.find_invocations,
     "compose": compose.find_invocations,
     "workflow": workflow.find_invocations,
+    "launcher": launchers.find_invocations,
 }
 
 

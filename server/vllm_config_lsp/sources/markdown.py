@@ -17,9 +17,11 @@ Two things the CommonMark grammar does not know are read here on purpose:
 * MyST directives written as fences (```` ```{note} ````): their bodies are Markdown too;
   ```` ```{code-block} bash ```` is a bash block.
 
-YAML blocks (Kubernetes manifests, dstack services, KubeAI models shown in a doc) also start
-vLLM, but through a YAML host: `code_blocks` exposes them with their document mapping so
-that host can read them; `find_invocations` leaves them alone.
+YAML blocks (Kubernetes manifests, KubeAI models, compose files, workflows, dstack services
+shown in a doc) also start vLLM, but through a YAML host: a ```` ```yaml ```` block, or an
+untagged one whose text is a mapping such a host reads, is handed to that host (chosen by its
+top-level keys, as `hosts` chooses for a file), and every character the host places in the
+block's text is moved to the document through the block's line map.
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from yaml.nodes import MappingNode
 
-from vllm_config_lsp.sources import shell
+from vllm_config_lsp.document.yaml_tree import parse_yaml
+from vllm_config_lsp.sources import compose, dstack, kubernetes, shell, workflow
 from vllm_config_lsp.sources.invocation import Invocation, Word
 
 __all__ = [
@@ -65,7 +69,7 @@ SHELL_LANGUAGES = frozenset(
         "plain",
     }
 )
-#: Hook for the YAML host: blocks a Kubernetes/compose/dstack reader should take over.
+#: Info strings whose blocks a YAML host (Kubernetes, compose, workflow, dstack) reads.
 YAML_LANGUAGES = frozenset({"yaml", "yml"})
 #: MyST directives whose body is Markdown (admonitions, tabs, cards, dropdowns).
 _MYST_CONTAINERS = frozenset(
@@ -103,6 +107,12 @@ _CONTAINER_MARKER = re.compile(r"(?:^|\n)[ \t]*(?:===|!!!|\?\?\?\+?)(?:[ \t][^\n
 _NEWLINE = re.compile(r"\r\n?|\n")
 #: A prompt at the start of a transcript line: `$ cmd` (or a bare `$`).
 _PROMPT = re.compile(r"[ \t]*\$(?: |$)")
+#: Top-level keys that name the YAML host of a block (see `_yaml_host`).
+_K8S = re.compile(r"^(?:apiVersion|kind):", re.M)
+_COMPOSE = re.compile(r"^services:[ \t]*(?:#.*)?$", re.M)
+_WORKFLOW = re.compile(r"^jobs:[ \t]*(?:#.*)?$", re.M)
+_DSTACK = re.compile(r"^type:[ \t]*[\"']?(?:service|task|dev-environment)\b", re.M)
+_COMMANDS = re.compile(r"^commands:", re.M)
 #: Each container level strips at least its marker's indentation; real docs nest 2-3 levels.
 _MAX_DEPTH = 8
 
@@ -239,7 +249,10 @@ def _chunk(text: str) -> _Chunk:
     blocks = tuple(_blocks(root, 0, tokens))
     invocations: list[Invocation] = []
     for block in blocks:
-        if block.language in SHELL_LANGUAGES:
+        host = _yaml_host(block)
+        if host is not None:
+            invocations.extend(_yaml_invocations(block, host))
+        elif block.language in SHELL_LANGUAGES:
             invocations.extend(_block_invocations(block))
     count = len(root.line_starts) - (1 if root.line_ends[-1] == root.line_starts[-1] else 0)
     open_end = any(
@@ -528,3 +541,64 @@ def _relocate(invocation: Invocation, block: CodeBlock, positions: list[int]) ->
         args=[word(item) for item in invocation.args],
         insert_at=None if invocation.insert_at is None else end(invocation.insert_at),
     )
+
+
+# -- YAML blocks -------------------------------------------------------------------------
+
+_YAML_FINDERS = {
+    "kubernetes": kubernetes.find_invocations,
+    "compose": compose.find_invocations,
+    "workflow": workflow.find_invocations,
+    "dstack": dstack.find_invocations,
+}
+
+
+def _yaml_host(block: CodeBlock) -> str | None:
+    """The YAML host that reads the block, by its top-level keys: a dstack run (`type:
+    service` with `commands:`), a Kubernetes object (`apiVersion`/`kind`, a KubeAI `Model`
+    snippet included), a compose file (`services:`), a workflow (`jobs:`). A ```` ```yaml ````
+    block with none of them is a `--config` file or other data; an untagged block is taken
+    for YAML only when it has one of them and parses, without error, as a mapping."""
+    text = block.text
+    if _DSTACK.search(text) and _COMMANDS.search(text):
+        host = "dstack"
+    elif _K8S.search(text):
+        host = "kubernetes"
+    elif _COMPOSE.search(text):
+        host = "compose"
+    elif _WORKFLOW.search(text):
+        host = "workflow"
+    else:
+        return None
+    if block.language in YAML_LANGUAGES:
+        return host
+    if block.language != "":
+        return None
+    try:
+        parsed = parse_yaml(text)
+    except Exception:  # parse_yaml never raises; a RecursionError deep inside might
+        return None
+    return host if not parsed.problems and isinstance(parsed.root, MappingNode) else None
+
+
+def _yaml_invocations(block: CodeBlock, host: str) -> list[Invocation]:
+    """The starts a YAML host finds in the block's text, in document offsets."""
+    if "vllm" not in block.text.lower():
+        return []
+    found: list[Invocation] = []
+    for invocation in _YAML_FINDERS[host](block.text):
+        found.append(
+            replace(
+                invocation,
+                source="markdown",
+                start=block.to_document(invocation.start),
+                end=block.end_to_document(invocation.end),
+                args=[block.relocate(word) for word in invocation.args],
+                insert_at=(
+                    None
+                    if invocation.insert_at is None
+                    else block.end_to_document(invocation.insert_at)
+                ),
+            )
+        )
+    return found
