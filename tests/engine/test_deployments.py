@@ -33,8 +33,6 @@ NOT_YET = {
     "other": "Triton's model.json engine arguments are not a command line",
     "helm-values/GoogleCloudPlatform__kubernetes-engine-samples__app-design-center__ai-inference"
     "__values.yaml": "these values reach vLLM only through the chart's templates (not read yet)",
-    "helm-values/substratusai__kubeai__charts__models__values.yaml": "KubeAI's catalogue of "
-    "Model specs (31 entries) is not read yet",
 }
 #: Rows of invocations.jsonl that disagree with the file (the corpus is not edited; found by
 #: reading the files): the AIBrix batch template's second model starts at its `- name:` on

@@ -43,8 +43,9 @@ LANGUAGES = {
 _DOCKERFILE = re.compile(r"(?:^|[._-])(?:docker|container)file(?:[._-]|$)")
 _SHEBANG = re.compile(r"\A#![^\n]*\b(?:ba|z|k|da)?sh\b")
 _K8S = re.compile(r"^(?:apiVersion|kind):", re.M)
-#: Helm values of charts that map their keys to vLLM flags (production-stack).
-_CHART_VALUES = re.compile(r"^(?:servingEngineSpec|vllmConfig):", re.M)
+#: Helm values of charts that map their keys to vLLM flags (production-stack), and KubeAI's
+#: models chart (`catalog.<name>` Model specs with `engine: VLLM`).
+_CHART_VALUES = re.compile(r"^(?:servingEngineSpec|vllmConfig):|^    engine: VLLM\s*$", re.M)
 _COMPOSE = re.compile(r"^services:\s*$", re.M)
 _WORKFLOW = re.compile(r"^jobs:\s*$", re.M)
 #: Launcher configs (`sources.launchers`), each by the keys its schema requires together:
