@@ -16,6 +16,7 @@ from lsp_support import (
     code_actions,
     encoding,
     hover_text,
+    position_of,
 )
 from lsprotocol import types
 from pytest_lsp import LanguageClient
@@ -200,4 +201,26 @@ async def test_move_flags_into_a_config_file_and_back(
         "  --max-model-len 8k --enforce-eager \\\n"
         "  --tensor-parallel-size $TP\n"
     )
+    doc.close()
+
+
+async def test_completion_of_flags_and_choices_on_a_command_line(client: LanguageClient) -> None:
+    async def labels(doc: Doc) -> list[str]:
+        end = position_of(doc.text, len(doc.text), encoding(client))
+        result = await asyncio.wait_for(
+            client.text_document_completion_async(
+                types.CompletionParams(
+                    text_document=types.TextDocumentIdentifier(uri=doc.uri), position=end
+                )
+            ),
+            TIMEOUT,
+        )
+        items = result.items if isinstance(result, types.CompletionList) else result or []
+        return [item.label for item in items]
+
+    doc = Doc(client, "file:///work/cl/typing.sh", "vllm serve m --port 1 \\\n  --max-mo")
+    await doc.diagnostics()
+    assert "--max-model-len" in await labels(doc)
+    await doc.replace("vllm serve m --port 1 \\\n  --dtype ")
+    assert "bfloat16" in await labels(doc)
     doc.close()

@@ -35,6 +35,7 @@ from vllm_config_lsp.lsp.describe import (
 from vllm_config_lsp.lsp.hover import version_note
 from vllm_config_lsp.sources.association import top_level_keys
 from vllm_config_lsp.vllm.catalogue import Catalogue, ClassSpec, FlagSpec
+from vllm_config_lsp.vllm.config_model import ConfigModel
 
 if TYPE_CHECKING:
     from vllm_config_lsp.lsp.server import Analysis
@@ -119,6 +120,9 @@ def complete(
     after = _WORD.match(text, offset)
     word_end = after.end() if after else offset
     ctx = _context(analysis, model.catalogue, capabilities, offset, word_end)
+    if analysis.result is not None and analysis.result.invocations:
+        _command_line(ctx, analysis.result.invocations, text, offset)
+        return types.CompletionList(is_incomplete=False, items=ctx.items) if ctx.items else None
     if _in_comment(prefix):
         return None
     if _WORD.fullmatch(prefix):
@@ -173,6 +177,47 @@ def _in_comment(prefix: str) -> bool:
         elif ch == "#" and (index == 0 or prefix[index - 1] in " \t"):
             return True
     return False
+
+
+# -- command lines ---------------------------------------------------------------------------
+
+
+def _command_line(ctx: Context, models: list[ConfigModel], text: str, offset: int) -> None:
+    """Options of the command line being typed (`--max-m…`), or the choices of the option
+    before the cursor; the flags already on that command line sort last."""
+    model = next(
+        (m for m in reversed(models) if m.invocation and m.invocation.start <= offset), None
+    )
+    if model is None or model.invocation is None:
+        return
+    start = offset
+    while start > 0 and text[start - 1] not in " \t\r\n'\"[,":
+        start -= 1
+    typed = text[start:offset]
+    between = text[max((w.end for w in model.invocation.args), default=offset) : start]
+    if "\n\n" in between or ("\n" in between and "\\\n" not in between and "- " not in between):
+        return  # past the end of this command line
+    ctx.start = start
+    note = version_note(ctx.analysis)
+    if typed.startswith("-"):
+        used = {use.spec.name for use in model.result.uses}
+        for spec in model.catalogue.flags.values():
+            if spec.positional or spec.action in ("help", "version"):
+                continue
+            ctx.add(
+                "--" + spec.name,
+                "--" + spec.name,
+                kind=types.CompletionItemKind.Property,
+                detail=flag_detail(spec),
+                doc=flag_doc(spec, note),
+                present=spec.name in used,
+                deprecated=bool(spec.deprecated),
+            )
+        return
+    before = [w for w in model.invocation.args if w.end <= start]
+    option = model.catalogue.option_index.get(before[-1].text) if before else None
+    for value in choices(option) if option is not None and option.takes_value else []:
+        ctx.add(str(value), str(value), kind=types.CompletionItemKind.EnumMember)
 
 
 # -- top level -------------------------------------------------------------------------------
