@@ -161,3 +161,17 @@ async def test_no_migration_offered_on_the_newest_release(client: LanguageClient
     await doc.diagnostics()
     sources = await code_actions(client, uri, WHOLE, [], only=["source"])
     assert [a.title for a in sources if a.kind == MIGRATE] == []
+
+
+async def test_document_info_names_the_release_of_the_image(client: LanguageClient) -> None:
+    dockerfile = Doc(
+        client,
+        "file:///work/r/info/Dockerfile",
+        'FROM vllm/vllm-openai:v0.10.2\nCMD ["--model", "m"]\n',
+    )
+    await dockerfile.diagnostics()
+    info = await _info(client, dockerfile.uri)
+    assert info["reason"] == "vLLM command line"
+    assert info["vllmVersion"] == "0.10.2"
+    assert "vllm/vllm-openai:v0.10.2" in info["versionSource"]
+    dockerfile.close()

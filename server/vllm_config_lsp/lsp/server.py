@@ -148,6 +148,7 @@ class VllmConfigServer(LanguageServer):
         from vllm_config_lsp.sources.association import Reason, classify, path_of_uri
         from vllm_config_lsp.sources.hosts import host_of
         from vllm_config_lsp.vllm.catalogue import detection_flag_names
+        from vllm_config_lsp.vllm.versions import invocation_release
 
         settings = self.settings
         positions = Positions(text, self.encoding)
@@ -178,6 +179,11 @@ class VllmConfigServer(LanguageServer):
             result = self._lint(text, vllm_version, settings, path, host)
             if host is not None and not result.invocations and not result.findings:
                 reason, result = None, None  # no vLLM in it: say nothing
+            elif result.invocations and (first := result.invocations[0].invocation):
+                # what the status bar and hovers name: the first command line's release
+                vllm_version = result.invocations[0].version
+                if vllm_version != choice[0]:
+                    source = invocation_release(first, choice[0], source)[1]
         return Analysis(uri, version, text, positions, reason, result, vllm_version, source, host)
 
     def _lint(
