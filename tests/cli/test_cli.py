@@ -165,3 +165,18 @@ def test_bundled_examples_run(tmp_path: Path) -> None:
     assert k8s == [(30, 83, "VC301")]
     clean = [r for r in rows if Path(r["file"]).name == "llama-3.1-8b-serve.vllm.yaml"]
     assert clean == []
+
+
+def test_standalone_dstack_configuration(tmp_path: Path) -> None:
+    config = tmp_path / "qwen.dstack.yml"
+    config.write_text(
+        "type: service\nname: qwen\nimage: vllm/vllm-openai:v0.10.2\ncommands:\n  - |\n"
+        "    vllm serve Qwen/Qwen3-8B \\\n      --max-num-seqs many\nport: 8000\n",
+        encoding="utf-8",
+    )
+    result = cli("check", "--format", "json", str(tmp_path))
+    assert result.returncode == 1
+    rows = json.loads(result.stdout)
+    assert [(r["line"], r["code"]) for r in rows] == [(7, "VC201")]
+    listed = json.loads(cli("argv", "--format", "json", str(config)).stdout)
+    assert [(e["source"], e["vllm_version"]) for e in listed] == [("dstack", "0.10.2")]

@@ -17,6 +17,7 @@ from pathlib import PurePosixPath
 from vllm_config_lsp.sources import (
     compose,
     dockerfile,
+    dstack,
     kubernetes,
     launchers,
     markdown,
@@ -47,6 +48,10 @@ _K8S = re.compile(r"^(?:apiVersion|kind):", re.M)
 #: models chart (`catalog.<name>` Model specs with `engine: VLLM`).
 _CHART_VALUES = re.compile(r"^(?:servingEngineSpec|vllmConfig):|^    engine: VLLM\s*$", re.M)
 _COMPOSE = re.compile(r"^services:\s*$", re.M)
+#: A dstack run configuration (`.dstack.yml`): `type: service|task|dev-environment` with
+#: `commands:` (`sources.dstack`).
+_DSTACK_TYPE = re.compile(r"^type:\s*(?:service|task|dev-environment)\s*$", re.M)
+_DSTACK_COMMANDS = re.compile(r"^commands:", re.M)
 _WORKFLOW = re.compile(r"^jobs:\s*$", re.M)
 #: Launcher configs (`sources.launchers`), each by the keys its schema requires together:
 #: vector-inference (`models:` entries with `vllm_args:`), InferenceX AMD disaggregation
@@ -96,6 +101,8 @@ def _yaml_host(name: str, text: str) -> str | None:
         return "compose"
     if any(all(key.search(head) for key in keys) for keys in _LAUNCHERS):
         return "launcher"
+    if _DSTACK_TYPE.search(head) and _DSTACK_COMMANDS.search(head):
+        return "dstack"
     return None
 
 
@@ -108,6 +115,7 @@ FINDERS: dict[str, Callable[[str], list[Invocation]]] = {
     "compose": compose.find_invocations,
     "workflow": workflow.find_invocations,
     "launcher": launchers.find_invocations,
+    "dstack": dstack.find_invocations,
 }
 
 
