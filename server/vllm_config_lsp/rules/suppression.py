@@ -307,6 +307,7 @@ def _takes_line_comments(model: ConfigModel) -> bool:
         "compose",
         "workflow",
         "helm",
+        "dstack",
     )
 
 
