@@ -140,7 +140,7 @@ def _lint_host(
     models: list[ConfigModel] = []
     findings: list[Finding] = []
     for invocation in invocations:
-        release = version if version_stated else invocation_release(invocation, version)[0]
+        release = invocation_release(invocation, version, stated=version_stated)[0]
         model = build_invocation_model(
             text, load_catalogue(release), invocation, path=path, model_dirs=model_dirs
         )

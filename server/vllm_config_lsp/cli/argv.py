@@ -16,14 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from vllm_config_lsp.document.markers import marker_options
 from vllm_config_lsp.document.text_index import TextIndex
 from vllm_config_lsp.sources.config_file import config_tokens
 from vllm_config_lsp.sources.files import discover, read_config
 from vllm_config_lsp.sources.hosts import find_invocations, host_of
 from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue
 from vllm_config_lsp.vllm.config_model import build_model
-from vllm_config_lsp.vllm.versions import choose_version, invocation_release
+from vllm_config_lsp.vllm.versions import choose_version, invocation_release, release_stated
 
 
 @dataclass
@@ -62,9 +61,9 @@ def entries(path: Path, text: str, version: str | None = None) -> list[Entry]:
             )
         ]
     out = []
+    stated = release_stated(text, version)
     for invocation in find_invocations(host, text):
-        stated = version is not None or "version" in marker_options(text)
-        release, reason = (chosen, why) if stated else invocation_release(invocation, chosen, why)
+        release, reason = invocation_release(invocation, chosen, why, stated=stated)
         line, column = index.line_col(invocation.start)
         argv = [word.text for word in invocation.args]
         out.append(Entry(str(path), line + 1, column + 1, invocation.source, argv, release, reason))

@@ -57,7 +57,6 @@ def _check_parser() -> argparse.ArgumentParser:
 
 def _run_check(argv: Sequence[str]) -> int:
     from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_text
-    from vllm_config_lsp.document.markers import marker_options
     from vllm_config_lsp.engine import fix_all, lint
     from vllm_config_lsp.findings import Finding, Severity
     from vllm_config_lsp.sources.files import discover, read_config
@@ -66,7 +65,7 @@ def _run_check(argv: Sequence[str]) -> int:
 
     args = _check_parser().parse_args(argv)
     from vllm_config_lsp.vllm.catalogue import nearest_release
-    from vllm_config_lsp.vllm.versions import choose_version
+    from vllm_config_lsp.vllm.versions import choose_version, release_stated
 
     versions = available_versions()
     for given in (args.vllm_version, args.migrate_to):
@@ -88,7 +87,7 @@ def _run_check(argv: Sequence[str]) -> int:
             continue
         text = read.text
         host = host_of(str(path), text)
-        stated = args.vllm_version is not None or "version" in marker_options(text)
+        stated = release_stated(text, args.vllm_version)
         version, _why = choose_version(
             text, setting=args.vllm_version, file_path=path, setting_label="--vllm-version"
         )

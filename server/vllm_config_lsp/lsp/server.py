@@ -194,9 +194,9 @@ class VllmConfigServer(LanguageServer):
         path: Path | None,
         host: str | None = None,
     ) -> LintResult:
-        from vllm_config_lsp.document.markers import marker_options
         from vllm_config_lsp.engine import INTERNAL_ERROR, LintResult, lint
         from vllm_config_lsp.findings import Finding, Severity
+        from vllm_config_lsp.vllm.versions import release_stated
 
         try:
             return lint(
@@ -206,7 +206,7 @@ class VllmConfigServer(LanguageServer):
                 path=path,
                 model_dirs=model_folders(settings, self.workspace.root_path),
                 host=host,
-                version_stated=bool(settings.vllm_version) or "version" in marker_options(text),
+                version_stated=release_stated(text, settings.vllm_version),
             )
         except Exception:  # the engine itself failed: say so instead of going silent
             detail = traceback.format_exc(limit=-LOGGED_FRAMES)

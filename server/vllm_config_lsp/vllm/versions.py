@@ -86,12 +86,20 @@ def choose_version(
     return DEFAULT_VERSION, reason
 
 
+def release_stated(text: str, setting: str | None) -> bool:
+    """Whether the user named the release (the `--vllm-version` option or the setting, the
+    marker comment): image tags and pins beside a command line do not override it."""
+    return bool(setting) or "version" in marker_options(text)
+
+
 def invocation_release(
-    invocation: Invocation, fallback: str, fallback_why: str = ""
+    invocation: Invocation, fallback: str, fallback_why: str = "", *, stated: bool = False
 ) -> tuple[str, str]:
     """The release one command line runs, and why: its image's tag
     (`vllm/vllm-openai:v0.8.5`), a `pip install vllm==X` beside it, else `fallback` (the
-    document's choice, for `fallback_why`)."""
+    document's choice, for `fallback_why`), which is also the answer when it was `stated`."""
+    if stated:
+        return fallback, fallback_why
     said = _image_version(invocation.image)
     if said is not None:
         release = nearest_release(said, clamp=True)
