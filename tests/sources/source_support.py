@@ -4,6 +4,7 @@ deployment corpus's hand-written ground truth (tests/corpus/deployments/)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,3 +45,32 @@ def flags(text: str, invocation: Invocation) -> list[tuple[str, int, int]]:
         for word in invocation.args
         if word.text.startswith("-") and not word.splat and len(word.text) > 1
     ]
+
+
+def assert_words_inside(invocations: list[Invocation], text: str) -> None:
+    """Every word has one source span per character, all inside the text."""
+    for invocation in invocations:
+        for word in invocation.args:
+            assert len(word.starts) == len(word.text) == len(word.ends)
+            assert all(0 <= offset <= len(text) for offset in (*word.starts, *word.ends))
+
+
+Finder = Callable[[str], list[Invocation]]
+
+
+def assert_row_found(find: Finder, row: dict[str, Any]) -> None:
+    """The ground-truth invocation starts on its line, with its flags where the row says and
+    its argv as vLLM receives it."""
+    text = (CORPUS / "files" / str(row["file"])).read_text()
+    found = {line_column(text, inv.start)[0]: inv for inv in find(text)}
+    invocation = found.get(int(str(row["line"])))
+    assert invocation is not None, sorted(found)
+    expected = [(flag["flag"], flag["line"], flag["column"]) for flag in row["flags"]]
+    assert flags(text, invocation) == expected
+    assert texts(invocation) == row["argv"]
+
+
+def assert_no_extra_starts(find: Finder, file: str, rows: list[dict[str, Any]]) -> None:
+    text = (CORPUS / "files" / file).read_text()
+    expected = sorted(int(str(row["line"])) for row in rows if row["file"] == file)
+    assert sorted(line_column(text, inv.start)[0] for inv in find(text)) == expected

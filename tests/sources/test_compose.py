@@ -6,7 +6,16 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from source_support import CORPUS, arg, flags, ground_truth, line_column, single, texts
+from source_support import (
+    arg,
+    assert_no_extra_starts,
+    assert_row_found,
+    assert_words_inside,
+    ground_truth,
+    line_column,
+    single,
+    texts,
+)
 from vllm_config_lsp.sources.compose import find_invocations, interpolate, shellwords
 from vllm_config_lsp.sources.invocation import Invocation, Word
 
@@ -222,10 +231,7 @@ _PIECES = st.sampled_from(
 @given(st.lists(_PIECES, max_size=10), st.text(max_size=20))
 def test_never_raises_on_fragments(pieces: list[str], noise: str) -> None:
     text = "".join(pieces) + noise
-    for invocation in find_invocations(text):
-        for word in invocation.args:
-            assert len(word.starts) == len(word.text) == len(word.ends)
-            assert all(0 <= offset <= len(text) for offset in (*word.starts, *word.ends))
+    assert_words_inside(find_invocations(text), text)
 
 
 # -- the corpus --------------------------------------------------------------------------
@@ -239,13 +245,7 @@ def test_never_raises_on_fragments(pieces: list[str], noise: str) -> None:
 def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
     row: dict[str, object],
 ) -> None:
-    text = (CORPUS / "files" / str(row["file"])).read_text()
-    found = {line_column(text, inv.start)[0]: inv for inv in find_invocations(text)}
-    invocation = found.get(int(str(row["line"])))
-    assert invocation is not None, sorted(found)
-    expected = [(flag["flag"], flag["line"], flag["column"]) for flag in row["flags"]]  # type: ignore[attr-defined]
-    assert flags(text, invocation) == expected
-    assert texts(invocation) == row["argv"]
+    assert_row_found(find_invocations, row)
 
 
 @pytest.mark.parametrize(
@@ -254,8 +254,4 @@ def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
     ids=lambda f: f.split("/")[-1],
 )
 def test_corpus_file_has_no_extra_invocations(file: str) -> None:
-    text = (CORPUS / "files" / file).read_text()
-    expected = sorted(
-        int(str(row["line"])) for row in ground_truth("compose") if row["file"] == file
-    )
-    assert sorted(line_column(text, inv.start)[0] for inv in find_invocations(text)) == expected
+    assert_no_extra_starts(find_invocations, file, ground_truth("compose"))

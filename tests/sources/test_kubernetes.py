@@ -9,7 +9,7 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from source_support import CORPUS, arg, line_column, single, texts
+from source_support import CORPUS, arg, assert_words_inside, line_column, single, texts
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.kubernetes import find_invocations
 
@@ -708,10 +708,7 @@ _PIECES = st.sampled_from(
 @given(st.lists(_PIECES, max_size=12), st.text(max_size=20))
 def test_never_raises_on_fragments(pieces: list[str], noise: str) -> None:
     text = "".join(pieces) + noise
-    for invocation in find_invocations(text):
-        for word in invocation.args:
-            assert len(word.starts) == len(word.text) == len(word.ends)
-            assert all(0 <= offset <= len(text) for offset in (*word.starts, *word.ends))
+    assert_words_inside(find_invocations(text), text)
 
 
 def test_large_files_take_linear_time() -> None:
