@@ -1,12 +1,12 @@
 """Per-keystroke cost of documents that hold vLLM command lines (not a test).
 
-Builds a 2,000-line Markdown recipe and a 2,000-line shell script from the deployment
-corpus (`tests/corpus/deployments/files/`), then times `engine.lint` for a simulated
-keystroke: one character is typed at the end of a flag name, alternately in the flag nearest
-the middle of the document and in the one nearest its first quarter, a different character
-each time, so that no two samples see the same text (as when typing: a cache of whole texts
-never hits). 30 samples each, after one untimed warm-up lint of the unedited text. The
-source reader alone (`sources.hosts.find_invocations`) is timed the same way. Default
+Builds a 2,000-line Markdown recipe, shell script and Helm chart from the deployment
+corpus (`tests/corpus/deployments/files/`), then times what a user typing a word into a
+flag name costs: one keystroke after the other at the end of the flag nearest the middle
+of the document (timing the source reader alone, `sources.hosts.find_invocations`), then
+at the one nearest its first quarter (timing `engine.lint`, on texts the reader has not
+seen). Every sample is a new text (a cache of whole texts never hits). 30 samples each,
+after one untimed warm-up lint of the unedited text. Default
 settings: vLLM 0.33.0, every rule.
 
     python benchmarks/command_lines.py            # 30 samples
@@ -27,18 +27,24 @@ from vllm_config_lsp.sources.hosts import find_invocations
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "deployments" / "files"
 LINES = 2000
 VERSION = "0.33.0"
+#: A chart's worth of YAML: Helm templates, then the manifests and resources they render.
+HELM = ("helm-template", "k8s", "cr")
 KEYS = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 
-def build(folders: tuple[str, ...], lines: int = LINES) -> str:
-    """Whole corpus files of `folders`, repeated in order, cut at `lines` lines."""
+def build(folders: tuple[str, ...], separator: str = "", lines: int = LINES) -> str:
+    """Whole corpus files of `folders`, repeated in order until the text has `lines` lines
+    (whole files: a file cut in the middle would leave a construct open to the end), each
+    followed by a `separator` line (`---` between the documents of a YAML stream)."""
     files = sorted(path for folder in folders for path in (CORPUS / folder).iterdir())
     out: list[str] = []
     while len(out) < lines:
         for path in files:
             out.extend(path.read_text(encoding="utf-8").splitlines())
-            out.append("")
-    return "\n".join(out[:lines]) + "\n"
+            out.append(separator)
+            if len(out) >= lines:
+                break
+    return "\n".join(out) + "\n"
 
 
 def edit_point(text: str, where: float) -> int:
@@ -55,6 +61,15 @@ def edit_point(text: str, where: float) -> int:
         start = end
     assert best is not None, "no flag in the document"
     return best
+
+
+def typed(text: str, runs: int, where: float) -> list[str]:
+    """`runs` keystrokes typed one after the other at the end of the flag nearest `where`:
+    every text is new (no cache of whole texts hits), and each is the previous one plus
+    a character, as when a user types."""
+    point = edit_point(text, where)
+    typed = (KEYS * (1 + runs // len(KEYS)))[:runs]
+    return [text[:point] + typed[: index + 1] + text[point:] for index in range(runs)]
 
 
 def timed(call: Callable[[str], object], texts: list[str]) -> list[float]:
@@ -78,21 +93,20 @@ def main() -> None:
     documents = [
         ("Markdown recipe", "markdown", build(("markdown",))),
         ("shell script", "shell", build(("shell", "slurm"))),
+        ("Helm chart (templates and manifests)", "kubernetes", build(HELM, "---")),
     ]
     print(f"{LINES}-line documents, {runs} keystrokes each (median / p95, ms)\n")
     print("| document | invocations | find_invocations | lint (change → diagnostics) |")
     print("| --- | --- | --- | --- |")
     for label, host, text in documents:
-        points = (edit_point(text, 0.5), edit_point(text, 0.25))
-        texts = []
-        for index in range(runs):
-            point, char = points[index % 2], KEYS[index % len(KEYS)] * (1 + index // len(KEYS))
-            texts.append(text[:point] + char + text[point:])
         count = len(find_invocations(host, text))
         engine.lint(text, version=VERSION, host=host)  # warm-up: catalogue, rules, parsers
-        finder = timed(lambda text, host=host: find_invocations(host, text), texts)
+        finder = timed(lambda text, host=host: find_invocations(host, text), typed(text, runs, 0.5))
         engine.lint(text, version=VERSION, host=host)
-        lints = timed(lambda text, host=host: engine.lint(text, version=VERSION, host=host), texts)
+        lints = timed(
+            lambda text, host=host: engine.lint(text, version=VERSION, host=host),
+            typed(text, runs, 0.25),  # texts the reader has not seen either
+        )
         print(
             f"| {label} | {count} "
             f"| {statistics.median(finder):.1f} / {p95(finder):.1f} "

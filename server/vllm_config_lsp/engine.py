@@ -7,17 +7,25 @@ one bug never hides the other diagnostics.
 
 from __future__ import annotations
 
+import re
 import traceback
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 
 from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_edits
 from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
 from vllm_config_lsp.sources.hosts import find_invocations
+from vllm_config_lsp.sources.invocation import Invocation
 from vllm_config_lsp.vllm.catalogue import load_catalogue
-from vllm_config_lsp.vllm.config_model import ConfigModel, build_invocation_model, build_model
+from vllm_config_lsp.vllm.config_model import (
+    ConfigModel,
+    build_invocation_model,
+    build_model,
+    host_document,
+)
 from vllm_config_lsp.vllm.versions import choose_version, invocation_release
 
 #: Files larger than this are not parsed (a config is a few KB; this keeps editors responsive).
@@ -30,13 +38,57 @@ INTERNAL_ERROR = "VC000"
 FIX_ROUNDS = 5
 
 
-@dataclass
 class LintResult:
-    findings: list[Finding]
-    #: The `--config` file's model, or the first command line's.
-    model: ConfigModel | None
-    #: One model per vLLM command line of a host document (empty for a `--config` file).
-    invocations: list[ConfigModel] = field(default_factory=list)
+    """What `lint` found. For a host of command lines, the per-command-line models (hover,
+    completion, code lenses, tests) are built on first use, not on every keystroke: the
+    findings of a command line a keystroke did not touch come from the engine's memo."""
+
+    def __init__(
+        self,
+        findings: list[Finding],
+        model: ConfigModel | None,
+        command_lines: Sequence[CommandLine] = (),
+        document: ConfigModel | None = None,
+    ) -> None:
+        self.findings = findings
+        self._model = model
+        #: Every vLLM command line of a host document, with the release it is checked for.
+        self.command_lines = list(command_lines)
+        #: What `# vllm-config: disable=` comments are read against: the `--config` file's
+        #: model, or the host document's text with its first command line.
+        self.document = document if document is not None else model
+
+    @cached_property
+    def invocations(self) -> list[ConfigModel]:
+        """One model per vLLM command line of a host document (empty for a `--config` file)."""
+        return [line.model() for line in self.command_lines]
+
+    @property
+    def model(self) -> ConfigModel | None:
+        """The `--config` file's model, or the first command line's."""
+        if self._model is None and self.command_lines:
+            return self.invocations[0]
+        return self._model
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    """One command line of a host document and how to build what vLLM makes of it."""
+
+    text: str
+    invocation: Invocation
+    release: str
+    path: Path | None
+    model_dirs: tuple[Path, ...]
+
+    def model(self) -> ConfigModel:
+        return build_invocation_model(
+            self.text,
+            load_catalogue(self.release),
+            self.invocation,
+            path=self.path,
+            model_dirs=self.model_dirs,
+        )
 
 
 def _selected(
@@ -127,35 +179,130 @@ def _lint_host(
     model_dirs: tuple[Path, ...],
     version_stated: bool,
 ) -> LintResult:
+    """Every command line of a host document, each on its own; suppression comments
+    apply to the document as a whole."""
+    try:
+        invocations = find_invocations(host, text)
+    except Exception:  # a host parser bug must not take the editor down
+        return LintResult([_internal(f"the {host} reader")], None)
+    lines = [
+        CommandLine(text, invocation, release, path, model_dirs)
+        for invocation in invocations
+        for release in [invocation_release(invocation, version, stated=version_stated)[0]]
+    ]
+    ran = tuple(rule.code for rule in rules)
+    findings = [found for line in lines for found in _command_line_findings(line, rules, ran)]
+    document = None
+    if lines:
+        document = host_document(text, load_catalogue(version), invocations[0])
+        findings = _suppressed(document, findings, rules)
+    findings.sort(key=Finding.sort_key)
+    return LintResult(findings, None, lines, document)
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """A command line's findings, in offsets from the start of its first line."""
+
+    findings: tuple[Finding, ...]
+    #: The line the command line started on, when a message names a line number (then a
+    #: move to another line is a new check).
+    line: int | None
+
+
+#: Findings of the command lines checked lately, by what they depend on: their lines' text,
+#: their words' shape relative to it, the release, the rules run and where model folders are
+#: looked for. A keystroke changes one command line of a long script or recipe; the others
+#: are found here instead of being checked again. (A model folder that appears on disk is
+#: seen at the next edit of that command line, as a `--config` file sees it at its next edit.)
+_CHECKED: dict[tuple[object, ...], _Checked] = {}
+_CHECKED_LIMIT = 2048
+_NAMES_LINE = re.compile(r"\bline \d")
+
+
+def _command_line_findings(
+    line: CommandLine, rules: list[Rule], ran: tuple[str, ...]
+) -> list[Finding]:
     """Each command line is checked on its own, against the release its own image or pin
     names (unless the user named one; else the front end's choice); findings on words vLLM
     will not see as written (`$TP`, `{{ .Values.x }}`) are dropped: unknown is not wrong.
     Where a word may expand to any arguments (`$EXTRA_ARGS`, `"$@"`), the checks that
     combine settings (VC300 on) are dropped too; per-flag checks (unknown flags, types,
     choices, bounds) stay."""
-    try:
-        invocations = find_invocations(host, text)
-    except Exception:  # a host parser bug must not take the editor down
-        return LintResult([_internal(f"the {host} reader")], None)
-    models: list[ConfigModel] = []
-    findings: list[Finding] = []
-    for invocation in invocations:
-        release = invocation_release(invocation, version, stated=version_stated)[0]
-        model = build_invocation_model(
-            text, load_catalogue(release), invocation, path=path, model_dirs=model_dirs
+    text, invocation = line.text, line.invocation
+    low, high = _extent(text, invocation)
+    key = (
+        text[low:high],
+        _shape(invocation, low),
+        line.release,
+        ran,
+        line.path,
+        line.model_dirs,
+    )
+    memo = _CHECKED.get(key)
+    if memo is not None and (memo.line is None or memo.line == text.count("\n", 0, low)):
+        return [_moved(found, low) for found in memo.findings]
+    model = line.model()
+    unknown = [(w.start, w.end) for w in invocation.args if not w.resolved]
+    findings = []
+    for found in _run_rules(model, rules):
+        if any(start < found.end and found.start < end for start, end in unknown):
+            continue
+        if model.open_ended and found.code >= FIRST_IMPERATIVE_CODE:
+            continue  # `$EXTRA_ARGS` may set (or override) what the check needs
+        findings.append(found)
+    if all(_within(found, low, high) for found in findings):
+        if len(_CHECKED) >= _CHECKED_LIMIT:
+            del _CHECKED[next(iter(_CHECKED))]  # the oldest
+        names_line = any(_NAMES_LINE.search(found.message) for found in findings)
+        _CHECKED[key] = _Checked(
+            tuple(_moved(found, -low) for found in findings),
+            text.count("\n", 0, low) if names_line else None,
         )
-        models.append(model)
-        unknown = [(w.start, w.end) for w in invocation.args if not w.resolved]
-        for found in _run_rules(model, rules):
-            if any(start < found.end and found.start < end for start, end in unknown):
-                continue
-            if model.open_ended and found.code >= FIRST_IMPERATIVE_CODE:
-                continue  # `$EXTRA_ARGS` may set (or override) what the check needs
-            findings.append(found)
-    if models:
-        findings = _suppressed(models[0], findings, rules)
-    findings.sort(key=Finding.sort_key)
-    return LintResult(findings, models[0] if models else None, models)
+    return findings
+
+
+def _extent(text: str, invocation: Invocation) -> tuple[int, int]:
+    """The whole lines the command line and its fixes touch."""
+    starts = [invocation.start, *(word.start for word in invocation.args)]
+    ends = [invocation.end, *(word.end for word in invocation.args)]
+    if invocation.insert_at is not None:
+        starts.append(invocation.insert_at)
+        ends.append(invocation.insert_at)
+    low = text.rfind("\n", 0, min(starts)) + 1
+    high = text.find("\n", max(ends))
+    return low, len(text) if high == -1 else high
+
+
+def _shape(invocation: Invocation, low: int) -> tuple[object, ...]:
+    """What the host made of the lines, relative to their start (the same text in another
+    context, e.g. with another image, is another command line)."""
+    return (
+        invocation.source,
+        invocation.entrypoint,
+        invocation.start - low,
+        invocation.image,
+        invocation.pinned_version,
+        tuple(
+            (w.text, w.start - low, w.end - low, w.unresolved, w.quoting, w.splat)
+            for w in invocation.args
+        ),
+    )
+
+
+def _within(found: Finding, low: int, high: int) -> bool:
+    edits = [edit for fix in found.fixes for edit in fix.edits]
+    return low <= found.start <= found.end <= high and all(
+        low <= edit.start <= edit.end <= high for edit in edits
+    )
+
+
+def _moved(found: Finding, by: int) -> Finding:
+    fixes = tuple(
+        replace(fix, edits=tuple(replace(e, start=e.start + by, end=e.end + by) for e in fix.edits))
+        for fix in found.fixes
+    )
+    return replace(found, start=found.start + by, end=found.end + by, fixes=fixes)
 
 
 def fix_all(

@@ -866,3 +866,46 @@ def test_corpus_sources_and_images() -> None:
     tftpl = first("GoogleCloudPlatform__ai-on-gke")
     assert tftpl.source == "kubernetes"
     assert arg(tftpl, "${model_id}").unresolved == ("${model_id}",)
+
+
+# -- streams ------------------------------------------------------------------------------
+
+_DEPLOYMENT = pod(
+    "  - name: vllm\n    image: vllm/vllm-openai:v0.9.0\n"
+    '    command: ["vllm", "serve", "m", "--max-num-seqs", "8"]\n'
+)
+
+
+def test_each_document_of_a_stream_keeps_its_positions_after_an_edit_above_it() -> None:
+    text = f"{_DEPLOYMENT}---\n{_DEPLOYMENT}---\n{_DEPLOYMENT}"
+    assert len(find_invocations(text)) == 3
+    edited = text.replace("name: p", "name: pod-with-a-longer-name", 1)  # in document one
+    found = find_invocations(edited)
+    assert len(found) == 3
+    for invocation in found:  # every word still stands where it is written
+        assert [written(edited, w) for w in invocation.args] == [
+            '"m"',
+            '"--max-num-seqs"',
+            '"8"',
+        ]
+    assert_words_inside(found, edited)
+
+
+def test_a_template_in_one_document_makes_every_document_helm() -> None:
+    templated = _DEPLOYMENT.replace("name: p", "name: {{ .Release.Name }}")
+    found = find_invocations(f"{_DEPLOYMENT}---\n{templated}")
+    assert [inv.source for inv in found] == ["helm", "helm"]
+    assert [inv.source for inv in find_invocations(f"{_DEPLOYMENT}---\n{_DEPLOYMENT}")] == [
+        "kubernetes",
+        "kubernetes",
+    ]
+
+
+def test_a_dashes_line_inside_a_block_scalar_ends_the_document_as_yaml_says() -> None:
+    """YAML forbids `---` + blank at a line's start inside any scalar: the stream splits
+    there whatever the indentation around it, so splitting the text first changes nothing."""
+    import yaml
+
+    text = f"{_DEPLOYMENT}  notes: |\n    one\n---\n{_DEPLOYMENT}"
+    assert len(list(yaml.safe_load_all(text))) == 2
+    assert len(find_invocations(text)) == 2

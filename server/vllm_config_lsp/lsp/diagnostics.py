@@ -74,7 +74,7 @@ class Disabler:
         from vllm_config_lsp.rules.suppression import comments, layout
 
         self.analysis = analysis
-        self.model = analysis.result.model if analysis.result else None
+        self.model = analysis.result.document if analysis.result else None
         self.where = layout(self.model) if self.model else None
         self.found = comments(self.model, self.where) if self.model else []
 

@@ -177,13 +177,14 @@ class VllmConfigServer(LanguageServer):
         result = None
         if reason is not None:
             result = self._lint(text, vllm_version, settings, path, host)
-            if host is not None and not result.invocations and not result.findings:
+            if host is not None and not result.command_lines and not result.findings:
                 reason, result = None, None  # no vLLM in it: say nothing
-            elif result.invocations and (first := result.invocations[0].invocation):
+            elif result.command_lines:
                 # what the status bar and hovers name: the first command line's release
-                vllm_version = result.invocations[0].version
+                first = result.command_lines[0]
+                vllm_version = first.release
                 if vllm_version != choice[0]:
-                    source = invocation_release(first, choice[0], source)[1]
+                    source = invocation_release(first.invocation, choice[0], source)[1]
         return Analysis(uri, version, text, positions, reason, result, vllm_version, source, host)
 
     def _lint(

@@ -48,6 +48,21 @@ class Word:
             return self.starts[start], self.starts[start]
         return self.starts[start], self.ends[end - 1]
 
+    def moved(self, by: int) -> Word:
+        """The same word `by` characters further on (its document moved as a whole)."""
+        if not by:
+            return self
+        return Word(
+            self.text,
+            self.start + by,
+            self.end + by,
+            tuple(map(by.__add__, self.starts)),
+            tuple(map(by.__add__, self.ends)),
+            self.unresolved,
+            self.quoting,
+            self.splat,
+        )
+
     def shifted(self, mapping: Callable[[int], int]) -> Word:
         """The same word with every offset passed through `mapping` (a word found in a
         string that itself sits somewhere in the document, e.g. a YAML scalar)."""
@@ -81,3 +96,14 @@ class Invocation:
     #: Document span of every text the host emits around the args (an `args:` list, a
     #: shell command's last word): where "insert a flag" fixes go.
     insert_at: int | None = None
+
+    def moved(self, by: int) -> Invocation:
+        """The same start `by` characters further on, with fresh lists (callers may set
+        fields of what they are given)."""
+        return replace(
+            self,
+            start=self.start + by,
+            end=self.end + by,
+            args=[word.moved(by) for word in self.args],
+            insert_at=None if self.insert_at is None else self.insert_at + by,
+        )

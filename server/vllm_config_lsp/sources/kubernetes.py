@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode
@@ -43,6 +44,7 @@ from vllm_config_lsp.sources.yaml_hosts import (
     get,
     get_pair,
     image_start,
+    is_terraform_template,
     is_vllm_image,
     items,
     mask_templates,
@@ -52,6 +54,7 @@ from vllm_config_lsp.sources.yaml_hosts import (
     relocate_word,
     scalar_frame,
     scalar_word,
+    stream_documents,
     synthetic_word,
     text_of,
     value_of,
@@ -80,11 +83,30 @@ def find_invocations(text: str) -> list[Invocation]:
 
 
 def _find(text: str) -> list[Invocation]:
-    """Mask templates, read every document, put template text back into the words; an
-    invocation reached twice (an aliased container) is kept once."""
-    masked = mask_templates(text)
-    source = "helm" if masked.helm else "kubernetes"
-    reader = _Reader(masked, source)
+    """Each document of the stream on its own (a keystroke re-reads one document of a
+    2,000-line chart, not the chart); the file is Helm when any document is."""
+    terraform = is_terraform_template(text)
+    found: list[Invocation] = []
+    helm = False
+    for offset, document in stream_documents(text):
+        in_document, document_helm = _find_in_document(document, terraform)
+        helm = helm or document_helm
+        found.extend(invocation.moved(offset) for invocation in in_document)
+    if helm:
+        found = [
+            replace(invocation, source="helm") if invocation.source == "kubernetes" else invocation
+            for invocation in found
+        ]
+    return found
+
+
+@lru_cache(maxsize=512)
+def _find_in_document(text: str, terraform: bool) -> tuple[tuple[Invocation, ...], bool]:
+    """Mask templates, read the document, put template text back into the words; an
+    invocation reached twice (an aliased container) is kept once. Cached by text: the
+    documents a keystroke did not touch are found here."""
+    masked = mask_templates(text, terraform)
+    reader = _Reader(masked, "helm" if masked.helm else "kubernetes")
     frame = Frame(masked.text)
     for root in documents(masked.text):
         reader.document(frame, root)
@@ -92,7 +114,7 @@ def _find(text: str) -> list[Invocation]:
     for invocation in masked.restore(reader.found):
         key = (invocation.start, tuple(word.start for word in invocation.args))
         unique.setdefault(key, invocation)
-    return sorted(unique.values(), key=lambda invocation: invocation.start)
+    return tuple(sorted(unique.values(), key=lambda inv: inv.start)), masked.helm
 
 
 def _k8s_expand(word: Word) -> Word:

@@ -105,6 +105,10 @@ _MYST_CODE = frozenset({"code-block", "code", "sourcecode", "code-cell"})
 _CONTAINER_MARKER = re.compile(r"(?:^|\n)[ \t]*(?:===|!!!|\?\?\?\+?)(?:[ \t][^\n]*)?$")
 #: markdown-it splits lines on these (and so must the mapping back to the document).
 _NEWLINE = re.compile(r"\r\n?|\n")
+#: A blank line (spaces and tabs only) before a line that cannot continue a list or a
+#: quote across it (it starts with none of spaces, tabs, `-+*>`, digits): a candidate
+#: line L of a chunk starts at the match's end.
+_CUT = re.compile(r"(?:\A|(?<=\n)|(?<=\r)(?!\n))[ \t]*(?:\r\n?|\n)(?=[^ \t\-+*>0-9\r\n])")
 #: A prompt at the start of a transcript line: `$ cmd` (or a bare `$`).
 _PROMPT = re.compile(r"[ \t]*\$(?: |$)")
 #: Top-level keys that name the YAML host of a block (see `_yaml_host`).
@@ -161,7 +165,7 @@ def find_invocations(text: str) -> list[Invocation]:
     order, with offsets into `text`."""
     found: list[Invocation] = []
     for offset, chunk in _chunks(text):
-        found.extend(_shifted(invocation, offset) for invocation in chunk.invocations)
+        found.extend(invocation.moved(offset) for invocation in chunk.invocations)
     return sorted(found, key=lambda invocation: invocation.start)
 
 
@@ -202,10 +206,6 @@ class _Chunk:
     lines: int
 
 
-#: Column-0 characters that may continue a list or a quote across a blank line.
-_NO_SPLIT = frozenset(" \t-+*>0123456789")
-
-
 def _chunks(text: str) -> Iterator[tuple[int, _Chunk]]:
     """The document's chunks (see above) with their document offsets."""
     cuts = _cut_points(text)
@@ -225,20 +225,7 @@ def _chunks(text: str) -> Iterator[tuple[int, _Chunk]]:
 
 def _cut_points(text: str) -> list[int]:
     """Offsets where a chunk may start: 0, every candidate line L, and `len(text)`."""
-    cuts = [0]
-    previous_blank = False
-    position = 0
-    for match in _NEWLINE.finditer(text):
-        line = text[position : match.start()]
-        if previous_blank and line and line[0] not in _NO_SPLIT and position:
-            cuts.append(position)
-        previous_blank = not line.strip(" \t")
-        position = match.end()
-    line = text[position:]
-    if previous_blank and line and line[0] not in _NO_SPLIT and position:
-        cuts.append(position)
-    cuts.append(len(text))
-    return cuts
+    return [0, *(match.end() for match in _CUT.finditer(text)), len(text)]
 
 
 @lru_cache(maxsize=2048)
@@ -273,29 +260,6 @@ def _moved_block(block: CodeBlock, offset: int, line: int) -> CodeBlock:
         starts=tuple(start + offset for start in block.starts),
         end=block.end + offset,
         line=block.line + line,
-    )
-
-
-def _shifted(invocation: Invocation, offset: int) -> Invocation:
-    """A fresh copy (callers may set fields) of a chunk's invocation, moved by `offset`."""
-    if not offset:
-        return replace(invocation, args=list(invocation.args))
-    return replace(
-        invocation,
-        start=invocation.start + offset,
-        end=invocation.end + offset,
-        args=[_shifted_word(word, offset) for word in invocation.args],
-        insert_at=None if invocation.insert_at is None else invocation.insert_at + offset,
-    )
-
-
-def _shifted_word(word: Word, offset: int) -> Word:
-    return replace(
-        word,
-        start=word.start + offset,
-        end=word.end + offset,
-        starts=tuple(start + offset for start in word.starts),
-        ends=tuple(end + offset for end in word.ends),
     )
 
 

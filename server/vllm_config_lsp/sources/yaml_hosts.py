@@ -23,6 +23,7 @@ import bisect
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -180,6 +181,19 @@ def synthetic_word(text: str, start: int, end: int, quoting: str) -> Word:
 
 
 # -- YAML trees --------------------------------------------------------------------------
+
+
+#: A line that starts a document of a YAML stream. It cannot be content (YAML forbids
+#: `---` followed by a blank at a line's start inside any scalar), so a stream splits there.
+_DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.MULTILINE)
+
+
+def stream_documents(text: str) -> list[tuple[int, str]]:
+    """(offset, text) of each document of a YAML stream, split at its `---` lines (the
+    first piece may be a header of comments)."""
+    cuts = [match.start() for match in _DOCUMENT_START.finditer(text) if match.start() > 0]
+    bounds = [0, *cuts, len(text)]
+    return [(start, text[start:end]) for start, end in pairwise(bounds)]
 
 
 def documents(text: str) -> list[Node]:
@@ -555,11 +569,16 @@ def _apply(original: str, actions: list[tuple[int, int, bool]], helm: bool) -> M
     return Masked(original, "".join(out), spans, helm)
 
 
-def mask_templates(text: str) -> Masked:
-    """Go templates (Helm, KServe's `{{.Name}}`) and, in a Terraform template (a line that
-    starts with a `%{` directive), its `${…}` interpolations and `%{…}` directives."""
+def is_terraform_template(text: str) -> bool:
+    """A line starts with a `%{` directive: `${…}` and `%{…}` are Terraform's."""
+    return _TERRAFORM_DIRECTIVE_LINE.search(text) is not None
+
+
+def mask_templates(text: str, terraform: bool) -> Masked:
+    """Go templates (Helm, KServe's `{{.Name}}`) and, in a Terraform template
+    (`is_terraform_template` of the whole file), its `${…}` interpolations and `%{…}`
+    directives."""
     actions: list[tuple[int, int, bool]] = []
-    terraform = _TERRAFORM_DIRECTIVE_LINE.search(text) is not None
     index = 0
     n = len(text)
     while index < n:

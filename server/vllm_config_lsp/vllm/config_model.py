@@ -261,6 +261,15 @@ def build_model(
     return model
 
 
+def host_document(text: str, catalogue: Catalogue, invocation: Invocation) -> ConfigModel:
+    """A host document's text with one of its command lines and no settings read yet: what
+    suppression comments are read against (building every command line's settings is not
+    needed for that)."""
+    model = ConfigModel(text, catalogue, ParsedYaml(None), model_on_cli=False)
+    model.invocation = invocation
+    return model
+
+
 def build_invocation_model(
     text: str,
     catalogue: Catalogue,
@@ -272,9 +281,8 @@ def build_invocation_model(
     """What vLLM makes of one command line of a host document: its words go through the
     same rewriting, argparse and validation as a `--config` file's tokens. A word that may
     expand to anything (`$EXTRA_ARGS`) makes the model open-ended."""
-    model = ConfigModel(text, catalogue, ParsedYaml(None), model_on_cli=False)
+    model = host_document(text, catalogue, invocation)
     model.path, model.model_dirs = path, model_dirs
-    model.invocation = invocation
     # A word that may expand to several arguments still takes its place in argparse's
     # reading (it usually is one value: `--port $PORT`); findings on it are dropped.
     tokens = [
