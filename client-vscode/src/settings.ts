@@ -6,7 +6,8 @@ export interface ServerSettings {
   vllmVersion: string | null;
   associations: { globs: string[]; exclude: string[] };
   detection: boolean;
-  debounceMs: number;
+  /** null: "auto" (no wait unless the last check was slow). */
+  debounceMs: number | null;
   severityOverrides: Record<string, string>;
   disabledCodes: string[];
   /** Folders holding models as `<org>/<name>/config.json`; `~` and relative paths are the server's to resolve. */
@@ -46,7 +47,7 @@ export function serverSettings(get: SettingGetter): ServerSettings {
     vllmVersion: typeof version === 'string' && version.trim() ? version.trim() : null,
     associations: { globs: strings(get('associations.globs')), exclude: strings(get('associations.exclude')) },
     detection: get('detection') !== false,
-    debounceMs: typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0 ? Math.round(debounce) : 200,
+    debounceMs: typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0 ? Math.round(debounce) : null,
     severityOverrides,
     disabledCodes: strings(get('disabledCodes')).map((c) => c.toUpperCase()),
     modelDirs: strings(get('modelDirs')),

@@ -17,7 +17,7 @@ test('defaults map to the server defaults', () => {
     vllmVersion: null,
     associations: { globs: [], exclude: [] },
     detection: true,
-    debounceMs: 200,
+    debounceMs: null,
     severityOverrides: {},
     disabledCodes: [],
     modelDirs: [],
@@ -53,7 +53,7 @@ test('user values are mapped to the server section', () => {
 test('nonsense shapes fall back to defaults', () => {
   const values: Record<string, unknown> = { debounceMs: -1, severityOverrides: ['x'], disabledCodes: 7, vllmVersion: 33 };
   const mapped = serverSettings((key) => values[key]);
-  assert.equal(mapped.debounceMs, 200);
+  assert.equal(mapped.debounceMs, null);
   assert.deepEqual(mapped.severityOverrides, {});
   assert.deepEqual(mapped.disabledCodes, []);
   assert.equal(mapped.vllmVersion, null);

@@ -6,8 +6,11 @@ actions, hover, completion and symbols, which are built in the `lsp_*` modules.
 
 Responsiveness: importing pygls/lsprotocol is most of the start-up cost, so the engine (PyYAML,
 the catalogue, the rules) is imported lazily and warmed in the background after `initialized`.
-Checks run on one worker thread; a result computed for a document version that is no longer
-current is dropped, never published. Changes are debounced (`debounceMs`), opens are not.
+Checks run on one worker thread, at once on every change: a newer change cancels the check
+waiting for its turn, and a result computed for a document version that is no longer current
+is dropped, never published (latest wins). There is no fixed delay: with `debounceMs` "auto"
+(the default) a change waits only when the document's last check was slow (`auto_delay`);
+a number is a fixed delay for those who want one. Opens never wait.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import contextlib
 import logging
 import os
 import sys
+import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -74,6 +78,8 @@ class VllmConfigServer(LanguageServer):
         self._checked: set[str] = set()  # documents treated as vLLM configs when last checked
         #: (marker version, folder) → (release, why); cleared when settings change.
         self._versions: dict[tuple[str | None, str | None], tuple[str, str]] = {}
+        #: How long each document's last check took (seconds of the lint thread).
+        self._took: dict[str, float] = {}
         self._lint_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vllm-lint")
         self.watcher: asyncio.Future[None] | None = None
         self.shutdown_requested = False
@@ -139,6 +145,19 @@ class VllmConfigServer(LanguageServer):
             self.schedule(uri, 0.0)
 
     # -- checking -----------------------------------------------------------------------------
+
+    def last_check(self, uri: str) -> float | None:
+        """Seconds the document's last check took on the lint thread, if it had one."""
+        return self._took.get(uri)
+
+    def _timed_analyse(
+        self, uri: str, version: int | None, text: str, language_id: str | None
+    ) -> Analysis:
+        began = time.perf_counter()
+        try:
+            return self._analyse(uri, version, text, language_id)
+        finally:
+            self._took[uri] = time.perf_counter() - began
 
     def _analyse(
         self, uri: str, version: int | None, text: str, language_id: str | None
@@ -245,7 +264,7 @@ class VllmConfigServer(LanguageServer):
         version, text = document.version, document.source
         generation = self._generation
         analysis: Analysis = await self.run_on_lint_thread(
-            self._analyse, uri, version, text, document.language_id
+            self._timed_analyse, uri, version, text, document.language_id
         )
         if generation == self._generation:
             self._analyses[uri] = (generation, analysis)
@@ -313,6 +332,7 @@ class VllmConfigServer(LanguageServer):
         if pending is not None:
             pending.cancel()
         self._analyses.pop(uri, None)
+        self._took.pop(uri, None)
         forget_migration(uri)
         if uri not in self._checked:
             return
@@ -338,6 +358,20 @@ class VllmConfigServer(LanguageServer):
             if not _alive(pid):
                 log.warning("client process %s is gone; exiting", pid)
                 os._exit(0)  # the stdin reader thread may block forever: no orderly exit
+
+
+#: A check slower than this is worth coalescing keystrokes for; a typical one is a few ms.
+SLOW_CHECK = 0.05
+#: The longest a change waits under "auto".
+MAX_AUTO_DELAY = 0.2
+
+
+def auto_delay(last_check: float | None) -> float:
+    """No delay after a fast check; after a slow one, about as long as it took: a burst of
+    keystrokes then costs one check, not one each (latest wins either way)."""
+    if last_check is None or last_check < SLOW_CHECK:
+        return 0.0
+    return min(last_check, MAX_AUTO_DELAY)
 
 
 def _fs_path(uri: str) -> Path | None:
@@ -421,7 +455,9 @@ def did_open(ls: VllmConfigServer, params: types.DidOpenTextDocumentParams) -> N
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: VllmConfigServer, params: types.DidChangeTextDocumentParams) -> None:
-    ls.schedule(params.text_document.uri, ls.settings.debounce_ms / 1000)
+    uri = params.text_document.uri
+    fixed = ls.settings.debounce_ms
+    ls.schedule(uri, auto_delay(ls.last_check(uri)) if fixed is None else fixed / 1000)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CLOSE)

@@ -17,7 +17,6 @@ from typing import Any
 from vllm_config_lsp.sources.association import AssociationSettings
 
 SECTION = "vllmConfig"
-DEFAULT_DEBOUNCE_MS = 200
 #: `severityOverrides` values; "off" drops the code's diagnostics.
 LEVELS = ("error", "warning", "information", "hint", "off")
 
@@ -27,7 +26,9 @@ class Settings:
     #: Any spelling of a release (`0.10`, `v0.11.0rc1`); None or "auto": decided per file.
     vllm_version: str | None = None
     associations: AssociationSettings = field(default_factory=AssociationSettings)
-    debounce_ms: int = DEFAULT_DEBOUNCE_MS
+    #: Milliseconds to wait after a change before checking; None ("auto", the default):
+    #: none, unless the document's last check was slow (`lsp.server.auto_delay`).
+    debounce_ms: int | None = None
     severity_overrides: Mapping[str, str] = field(default_factory=dict)
     disabled_codes: frozenset[str] = frozenset()
     #: Folders holding models as `DIR/<org>/<name>/config.json` (`model_files.find_folder`),
@@ -80,10 +81,14 @@ def parse(raw: Any, problems: list[str]) -> Settings:
     if not isinstance(detection, bool):
         problems.append("detection: expected true or false")
         detection = True
-    debounce = raw.get("debounceMs", DEFAULT_DEBOUNCE_MS)
-    if isinstance(debounce, bool) or not isinstance(debounce, (int, float)) or debounce < 0:
-        problems.append("debounceMs: expected a number of milliseconds >= 0")
-        debounce = DEFAULT_DEBOUNCE_MS
+    debounce = raw.get("debounceMs")
+    if debounce == "auto":
+        debounce = None
+    elif debounce is not None and (
+        isinstance(debounce, bool) or not isinstance(debounce, (int, float)) or debounce < 0
+    ):
+        problems.append('debounceMs: expected a number of milliseconds >= 0, or "auto"')
+        debounce = None
     overrides: dict[str, str] = {}
     raw_overrides = raw.get("severityOverrides") or {}
     if not isinstance(raw_overrides, Mapping):
@@ -101,7 +106,7 @@ def parse(raw: Any, problems: list[str]) -> Settings:
             exclude=_strings(assoc.get("exclude"), "associations.exclude", problems),
             detection=detection,
         ),
-        debounce_ms=int(debounce),
+        debounce_ms=None if debounce is None else int(debounce),
         severity_overrides=overrides,
         disabled_codes=frozenset(
             code.upper() for code in _strings(raw.get("disabledCodes"), "disabledCodes", problems)
