@@ -7,7 +7,6 @@ import json
 import math
 import os
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -235,16 +234,13 @@ def test_deep_nesting_does_not_recurse() -> None:
     assert root.end == 2 * depth
 
 
-def test_speed() -> None:
+def test_a_large_document() -> None:
+    """Speed is measured in benchmarks/, not here: this is the size, read right."""
     data = {
         f"key{i}": [i, i * 0.5, f"v\\u00e9{i}", None, True, {"n": [1, 2, 3]}] for i in range(5000)
     }
     s = json.dumps(data, indent=2)
-    t0 = time.perf_counter()
-    root = parse_json(s)
-    elapsed = time.perf_counter() - t0
-    assert same(root.value, json.loads(s))
-    assert elapsed < 2.0, elapsed
+    assert same(parse_json(s).value, json.loads(s))
 
 
 # -- property tests ----------------------------------------------------------------------

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 import yaml
 from hypothesis import given
@@ -160,17 +158,12 @@ def test_pyyaml_marks_on_document() -> None:
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
-def test_construction_is_fast(newline: str) -> None:
-    text = newline.join(f"  key_{i}: value {i}  # comment é" for i in range(5000))
-    TextIndex(text)
-    best = float("inf")
-    for _ in range(5):
-        t0 = time.perf_counter()
-        idx = TextIndex(text)
-        best = min(best, time.perf_counter() - t0)
+def test_a_large_text(newline: str) -> None:
+    """Speed is measured in benchmarks/, not here: this is the size, indexed right."""
+    lines = [f"  key_{i}: value {i}  # comment é" for i in range(5000)]
+    text = newline.join(lines)
+    idx = TextIndex(text)
     assert idx.line_count == 5000
-    assert best < 0.02, best  # ~1 ms in practice; generous bound for slow CI machines
-    t0 = time.perf_counter()
-    for off in range(0, len(text), 7):
-        idx.lsp_position(off)
-    assert time.perf_counter() - t0 < 0.5
+    for line in (0, 1, 2500, 4999):
+        start = sum(len(before) + len(newline) for before in lines[:line])
+        assert idx.lsp_position(start + 3) == (line, 3)

@@ -642,3 +642,57 @@ def test_corpus_docker_image_is_resolved() -> None:
 def test_corpus_covers_both_formats() -> None:
     assert {row["format"] for row in ground_truth("shell", "slurm")} == set(_SHELL_FORMATS)
     assert len(_corpus_files()) >= len({row["file"] for row in ground_truth("shell", "slurm")})
+
+
+# -- long scripts: read chunk by chunk ----------------------------------------------------
+
+_PAD = "# a long script\n" * 600  # past the length from which scripts are read in chunks
+
+
+def _both_ways(script: str, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
+    from vllm_config_lsp.sources import shell
+
+    whole = shell._find_invocations.__wrapped__  # type: ignore[attr-defined]
+    monkeypatch.setattr(shell, "_CHUNKED_FROM", len(script) + 1)
+    at_once = whole(script, "shell")
+    monkeypatch.setattr(shell, "_CHUNKED_FROM", 0)
+    return at_once, whole(script, "shell")
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((CORPUS / "files" / "shell").iterdir()) + sorted((CORPUS / "files" / "slurm").iterdir()),
+    ids=lambda path: path.name[:60],
+)
+def test_chunks_read_a_script_as_one_parse_does(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = _PAD + "\n" + path.read_text(encoding="utf-8")
+    at_once, chunked = _both_ways(script, monkeypatch)
+    assert chunked == at_once
+    assert at_once  # every corpus script starts vLLM
+    twice = _both_ways(script + "\n" + script, monkeypatch)  # assignments across chunks
+    assert twice[1] == twice[0]
+
+
+@pytest.mark.parametrize(
+    "middle",
+    [
+        "cat <<EOF\nline\n\nvllm serve x --max-num-seqs 2\nEOF\n",  # a heredoc over a blank line
+        "cat <<'EOF' | tee f\nline\n\nvllm serve x\nEOF\n",
+        "cat <<-EOF\n\tline\n\nvllm serve x\n\tEOF\n",
+        "x=$(cat <<EOF\nline\n\nvllm serve x\nEOF\n)\n",
+        "echo 'a quoted\n\nvllm serve x'\n",  # a string over a blank line
+        "if true; then\n  echo\n\nvllm serve inside --port 1\nfi\n",  # a block over one
+        "start() {\n  echo\n\nvllm serve in-a-function\n}\n",
+    ],
+)
+def test_a_construct_over_a_blank_line_is_one_chunk(
+    middle: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = f"{_PAD}\n{middle}\nvllm serve after --port 2\n"
+    at_once, chunked = _both_ways(script, monkeypatch)
+    assert chunked == at_once
+    models = [inv.args[0].text for inv in find_invocations(script)]
+    assert "x" not in models  # heredoc bodies and strings are data
+    assert models[-1] == "after"

@@ -18,11 +18,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import accumulate
 
 import tree_sitter_bash
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Language, Node, Parser, Tree
 
 from vllm_config_lsp.sources.invocation import Invocation, Word
 
@@ -195,14 +195,91 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
 @lru_cache(maxsize=1024)
 def _find_invocations(script: str, source: str) -> tuple[Invocation, ...]:
     """`find_invocations`, cached by text: hosts ask again for the blocks and strings that
-    a keystroke elsewhere in the document did not change."""
+    a keystroke elsewhere in the document did not change. A long script is read in
+    chunks (`_collected_in_chunks`)."""
     scan = _Scan(source)
-    _Analyzer(script, scan, {}).run(0)
+    analyzer = _Analyzer(script, scan, {})
+    if len(script) >= _CHUNKED_FROM:
+        analyzer.process(*_collected_in_chunks(script), 0)
+    else:
+        analyzer.run(0)
     found = sorted(scan.invocations, key=lambda inv: inv.start)
     if scan.pins:
         for invocation in found:
             invocation.pinned_version = scan.pins[0]
     return tuple(found)
+
+
+#: Scripts this long are read chunk by chunk: tree-sitter-bash re-parses a whole script
+#: on every edit (its incremental parsing reuses nothing here), so a keystroke in a
+#: 2,000-line script would parse and decode all of it.
+_CHUNKED_FROM = 8192
+#: Where a chunk may start: a line with text at column 0 after a blank line.
+_CHUNK_START = re.compile(r"(?:\A|(?<=\n))[ \t]*\r?\n(?=[^ \t\r\n])")
+
+_Collected = tuple[list[list[Word]], list[tuple[str, Word | None]]]
+
+
+def _collected_in_chunks(script: str) -> _Collected:
+    """What `_Analyzer.collect` finds in `script`, chunk by chunk. A chunk that parses
+    without an error or a missing token is complete statements, so bash reads what follows
+    it from the top level, as if it started the file; one that does not (an open `if`, a
+    string or heredoc running over the blank line) is joined with the next ones until it
+    does. Each chunk is cached by its text, in its own offsets."""
+    cuts = [0, *(match.end() for match in _CHUNK_START.finditer(script)), len(script)]
+    units: list[list[Word]] = []
+    assignments: list[tuple[str, Word | None]] = []
+    index = 0
+    while index < len(cuts) - 1:
+        step = 1
+        while True:
+            stop = min(index + step, len(cuts) - 1)
+            chunk = script[cuts[index] : cuts[stop]]
+            (chunk_units, chunk_assignments), complete = _placed(chunk, cuts[index])
+            if complete or stop == len(cuts) - 1:
+                break
+            step *= 2  # doubling keeps the work linear
+        units.extend(chunk_units)
+        assignments.extend(chunk_assignments)
+        index = stop
+    return units, assignments
+
+
+@lru_cache(maxsize=4096)
+def _placed(text: str, offset: int) -> tuple[_Collected, bool]:
+    """`_chunk` at `offset` in the script (cached too: the chunks before an edit do not
+    move, and moving every word of a long script costs more than reading one chunk)."""
+    (units, assignments), complete = _chunk(text)
+    if offset:
+        units = [[word.moved(offset) for word in unit] for unit in units]
+        assignments = [(name, word and word.moved(offset)) for name, word in assignments]
+    return (units, assignments), complete
+
+
+@lru_cache(maxsize=2048)
+def _chunk(text: str) -> tuple[_Collected, bool]:
+    """A chunk's commands and assignments, and whether it is complete statements: no
+    error, and every heredoc closed (one left open runs to the end of the file, and the
+    grammar does not call that an error)."""
+    analyzer = _Analyzer(text, _Scan("shell"), {})
+    root = analyzer.tree.root_node
+    complete = not root.has_error and (
+        b"<<" not in analyzer.data or all(_closed(node) for node in _heredocs(root))
+    )
+    return analyzer.collect(), complete
+
+
+def _heredocs(root: Node) -> Iterator[Node]:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "heredoc_redirect":
+            yield node
+        stack.extend(node.children)
+
+
+def _closed(heredoc: Node) -> bool:
+    return any(child.type == "heredoc_end" and not child.is_missing for child in heredoc.children)
 
 
 def command_words(text: str, *, quoting: str = "shell") -> list[Word]:
@@ -278,10 +355,15 @@ class _Analyzer:
         self.quoting = quoting
         #: The container a nested script runs in (`docker run --entrypoint bash IMG -c ...`).
         self.image = image
-        data = text.encode("utf-8", "surrogatepass")
-        self.data = data
-        self.tree = _parser().parse(_scanner_safe(text).encode("utf-8", "surrogatepass"))
-        self.byte_to_char = None if len(data) == len(text) else _byte_map(data)
+        self.data = text.encode("utf-8", "surrogatepass")
+
+    @cached_property
+    def tree(self) -> Tree:
+        return _parser().parse(_scanner_safe(self.text).encode("utf-8", "surrogatepass"))
+
+    @cached_property
+    def byte_to_char(self) -> list[int] | None:
+        return None if len(self.data) == len(self.text) else _byte_map(self.data)
 
     # -- tree --------------------------------------------------------------------------
 
@@ -310,9 +392,17 @@ class _Analyzer:
     def run(self, depth: int) -> None:
         """Collect assignments first (a `docker run $IMAGE` may sit in a function defined
         above the assignment), then analyze every command and array that could start
-        vLLM. Only those are decoded into words: a command's words hold its nested `$(...)`
-        as written, so decoding every command would be quadratic in the nesting."""
+        vLLM."""
+        self.process(*self.collect(), depth)
+
+    def collect(self) -> _Collected:
+        """The commands and arrays that could start vLLM, as words, and every plain
+        `NAME=value` (its value only where it names vLLM, so it can make an image), in
+        document order. Only those are decoded into words: a command's words hold its
+        nested `$(...)` as written, so decoding every command would be quadratic in the
+        nesting."""
         units: list[list[Word]] = []
+        assignments: list[tuple[str, Word | None]] = []
         for node in self.nodes():
             if node.type == "command" and self._mentions(node, _STARTERS):
                 units.append(self.command_argv(node))
@@ -327,9 +417,18 @@ class _Analyzer:
                         units.append(self.rejoin(items))
                 elif not any(child.type == "+=" for child in node.children):
                     key = self.text[slice(*self.span(name))]
-                    # Only a value naming vLLM can make an image; the others still count.
                     known = self.word(value) if self._mentions(value, (b"vllm",)) else None
-                    self.assignments.setdefault(key, []).append(known)
+                    assignments.append((key, known))
+        return units, assignments
+
+    def process(
+        self,
+        units: list[list[Word]],
+        assignments: list[tuple[str, Word | None]],
+        depth: int,
+    ) -> None:
+        for key, known in assignments:
+            self.assignments.setdefault(key, []).append(known)
         for words in units:
             self._pin(words)
             self.analyze(words, depth)
