@@ -224,3 +224,48 @@ async def test_completion_of_flags_and_choices_on_a_command_line(client: Languag
     await doc.replace("vllm serve m --port 1 \\\n  --dtype ")
     assert "bfloat16" in await labels(doc)
     doc.close()
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected", "absent"),
+    [  # § is the cursor; the editor has closed the quotes and braces already
+        ("--compilation-config '{\"cudagraph_m§\"}'", "cudagraph_mode", None),
+        ("--compilation-config='{\"mode\": 3, §}'", '"cudagraph_mode": ', None),
+        ('--compilation-config \'{"cudagraph_mode": "FULL_AND_P§"}\'', "FULL_AND_PIECEWISE", None),
+        ('--speculative-config "{\\"num_spec§\\"}"', "num_speculative_tokens", None),
+        ('--compilation-config "{§}"', None, '"cudagraph_mode": '),  # would need \" here
+    ],
+)
+async def test_completion_inside_a_json_value_on_a_command_line(
+    client: LanguageClient, typed: str, expected: str | None, absent: str | None
+) -> None:
+    marked = f"vllm serve m \\\n  {typed} \\\n  --port 8000\n"
+    text = marked.replace("§", "")
+    doc = Doc(client, "file:///work/cl/json-value.sh", text)
+    await doc.diagnostics()
+    cursor = position_of(text, marked.index("§"), encoding(client))
+    result = await asyncio.wait_for(
+        client.text_document_completion_async(
+            types.CompletionParams(
+                text_document=types.TextDocumentIdentifier(uri=doc.uri), position=cursor
+            )
+        ),
+        TIMEOUT,
+    )
+    items = result.items if isinstance(result, types.CompletionList) else result or []
+    inserted = [_inserted(item) for item in items]
+    if expected is not None:
+        assert any(text.startswith(expected) for text in inserted), inserted[:20]
+    if absent is not None:
+        assert not any(text.startswith(absent) for text in inserted), inserted[:20]
+    if '"mode"' in typed:  # a field already set is offered last
+        [mode] = [item for item in items if item.label == "mode"]
+        assert (mode.sort_text or "").startswith("1")
+    doc.close()
+
+
+def _inserted(item: types.CompletionItem) -> str:
+    edit = item.text_edit
+    if isinstance(edit, (types.TextEdit, types.InsertReplaceEdit)):
+        return edit.new_text
+    return item.insert_text or item.label

@@ -197,6 +197,8 @@ def _command_line(ctx: Context, models: list[ConfigModel], text: str, offset: in
     between = text[max((w.end for w in model.invocation.args), default=offset) : start]
     if "\n\n" in between or ("\n" in between and "\\\n" not in between and "- " not in between):
         return  # past the end of this command line
+    if _command_line_json(ctx, model, text, offset):
+        return
     ctx.start = start
     note = version_note(ctx.analysis)
     if typed.startswith("-"):
@@ -218,6 +220,33 @@ def _command_line(ctx: Context, models: list[ConfigModel], text: str, offset: in
     option = model.catalogue.option_index.get(before[-1].text) if before else None
     for value in choices(option) if option is not None and option.takes_value else []:
         ctx.add(str(value), str(value), kind=types.CompletionItemKind.EnumMember)
+
+
+def _command_line_json(ctx: Context, model: ConfigModel, text: str, offset: int) -> bool:
+    """Inside a JSON value on a command line (`--compilation-config '{"cudagraph_m`, or
+    `--speculative-config={…`): its fields and their values, as in a `--config` file."""
+    assert model.invocation is not None
+    args = model.invocation.args
+    at = next((i for i, w in enumerate(args) if w.start < offset <= w.end), None)
+    if at is None:
+        return False
+    word = args[at]
+    typed = word.text[: sum(1 for start in word.starts if start < offset)]
+    if typed.startswith("-") and "=" in typed:
+        option, _, body = typed.partition("=")
+    elif at > 0:
+        option, body = args[at - 1].text, typed
+    else:
+        return False
+    spec = model.catalogue.option_index.get(option)
+    if spec is None or not spec.dataclass_name or not body.startswith("{"):
+        return False
+    opening = word.starts[len(typed) - len(body)]
+    written = text[word.start : offset]
+    ctx.start = offset
+    plain = '\\"' not in written and (opening == 0 or text[opening - 1] != '"')
+    _in_json(ctx, spec, body, quotes_as_written=plain)
+    return True
 
 
 # -- top level -------------------------------------------------------------------------------
@@ -413,11 +442,19 @@ def _structured(ctx: Context, key: str, value: str) -> None:
         return  # JSON inside a double-quoted YAML string needs `\"`: not worth guessing
     elif body[:1] == "'":
         body = body[1:]
+    _in_json(ctx, spec, body, quotes_as_written=True)
+
+
+def _in_json(ctx: Context, spec: FlagSpec, body: str, *, quotes_as_written: bool) -> None:
+    """Fields and values at the end of a JSON value's text `body` (what vLLM will read),
+    the cursor at `ctx.start`. `quotes_as_written`: a `"` inserted here reaches vLLM as a
+    `"` (not so inside a double-quoted shell string, where it must be `\\"`); otherwise
+    only the text inside an opened string is completed."""
     scanned = _scan(body)
     if scanned is None:
         return
     stack, partial, in_string = scanned
-    if not stack or not stack[-1].is_object:
+    if not stack or not stack[-1].is_object or not (in_string or quotes_as_written):
         return
     path = [frame.key for frame in stack[:-1] if frame.key is not None]
     frame = stack[-1]

@@ -258,16 +258,21 @@ class VllmConfigServer(LanguageServer):
         document = self.workspace.text_documents.get(uri)
         if document is None:
             return None
-        cached = self._analyses.get(uri)
-        if cached and cached[0] == self._generation and cached[1].version == document.version:
-            return cached[1]
         version, text = document.version, document.source
+        cached = self._analyses.get(uri)
+        if (
+            cached
+            and cached[0] == self._generation
+            and cached[1].version == version
+            and cached[1].text == text  # a document closed and opened again restarts at 1
+        ):
+            return cached[1]
         generation = self._generation
         analysis: Analysis = await self.run_on_lint_thread(
             self._timed_analyse, uri, version, text, document.language_id
         )
-        if generation == self._generation:
-            self._analyses[uri] = (generation, analysis)
+        if generation == self._generation and self.workspace.text_documents.get(uri) is document:
+            self._analyses[uri] = (generation, analysis)  # not if closed meanwhile
         return analysis
 
     def schedule(self, uri: str, delay: float) -> None:
