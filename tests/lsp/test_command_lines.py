@@ -204,19 +204,22 @@ async def test_move_flags_into_a_config_file_and_back(
     doc.close()
 
 
+async def _completions(client: LanguageClient, doc: Doc, offset: int) -> list[types.CompletionItem]:
+    cursor = position_of(doc.text, offset, encoding(client))
+    result = await asyncio.wait_for(
+        client.text_document_completion_async(
+            types.CompletionParams(
+                text_document=types.TextDocumentIdentifier(uri=doc.uri), position=cursor
+            )
+        ),
+        TIMEOUT,
+    )
+    return result.items if isinstance(result, types.CompletionList) else result or []
+
+
 async def test_completion_of_flags_and_choices_on_a_command_line(client: LanguageClient) -> None:
     async def labels(doc: Doc) -> list[str]:
-        end = position_of(doc.text, len(doc.text), encoding(client))
-        result = await asyncio.wait_for(
-            client.text_document_completion_async(
-                types.CompletionParams(
-                    text_document=types.TextDocumentIdentifier(uri=doc.uri), position=end
-                )
-            ),
-            TIMEOUT,
-        )
-        items = result.items if isinstance(result, types.CompletionList) else result or []
-        return [item.label for item in items]
+        return [item.label for item in await _completions(client, doc, len(doc.text))]
 
     doc = Doc(client, "file:///work/cl/typing.sh", "vllm serve m --port 1 \\\n  --max-mo")
     await doc.diagnostics()
@@ -243,16 +246,7 @@ async def test_completion_inside_a_json_value_on_a_command_line(
     text = marked.replace("§", "")
     doc = Doc(client, "file:///work/cl/json-value.sh", text)
     await doc.diagnostics()
-    cursor = position_of(text, marked.index("§"), encoding(client))
-    result = await asyncio.wait_for(
-        client.text_document_completion_async(
-            types.CompletionParams(
-                text_document=types.TextDocumentIdentifier(uri=doc.uri), position=cursor
-            )
-        ),
-        TIMEOUT,
-    )
-    items = result.items if isinstance(result, types.CompletionList) else result or []
+    items = await _completions(client, doc, marked.index("§"))
     inserted = [_inserted(item) for item in items]
     if expected is not None:
         assert any(text.startswith(expected) for text in inserted), inserted[:20]
