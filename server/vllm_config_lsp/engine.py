@@ -16,6 +16,7 @@ from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_ed
 from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
 from vllm_config_lsp.sources.hosts import find_invocations
+from vllm_config_lsp.sources.invocation import own_findings
 from vllm_config_lsp.vllm.catalogue import load_catalogue
 from vllm_config_lsp.vllm.config_model import ConfigModel, build_invocation_model, build_model
 from vllm_config_lsp.vllm.versions import choose_version, invocation_release
@@ -134,7 +135,7 @@ def _lint_host(
     combine settings (VC300 on) are dropped too; per-flag checks (unknown flags, types,
     choices, bounds) stay."""
     try:
-        invocations = find_invocations(host, text)
+        invocations = find_invocations(host, text, path)
     except Exception:  # a host parser bug must not take the editor down
         return LintResult([_internal(f"the {host} reader")], None)
     models: list[ConfigModel] = []
@@ -152,6 +153,7 @@ def _lint_host(
             if model.open_ended and found.code >= FIRST_IMPERATIVE_CODE:
                 continue  # `$EXTRA_ARGS` may set (or override) what the check needs
             findings.append(found)
+    findings = own_findings(findings, text)  # a chart template's words: it reports them
     if models:
         findings = _suppressed(models[0], findings, rules)
     findings.sort(key=Finding.sort_key)

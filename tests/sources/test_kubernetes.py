@@ -752,8 +752,10 @@ def test_large_files_take_linear_time() -> None:
 #: Cases the Kubernetes layer cannot know, with the reason.
 XFAIL = {
     "helm-values/GoogleCloudPlatform__kubernetes-engine-samples__app-design-center__ai-inference"
-    "__values.yaml": "a values file reaches vLLM only through its chart's templates "
-    "(templates/deployment.yaml), which are not read together with it",
+    "__values.yaml": "a values file reaches vLLM only through its chart's templates, which "
+    "the corpus stores flattened; laid out as a chart it is read with them "
+    "(tests/sources/test_helm_chart.py::"
+    "test_corpus_values_reach_vllm_through_the_template_on_their_own_lines)",
 }
 XFAIL_FORMATS = {
     "launcher-config": "launcher configs (vec-inf, InferenceX, ramalama, recipes, vllm-ascend) "
