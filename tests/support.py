@@ -45,6 +45,31 @@ def comment_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.lstrip().startswith("#")]
 
 
+# -- the corpus's Helm chart, laid out as Helm reads it (sources, CLI and LSP tests) --
+
+_CHART_FILES = CORPUS / "deployments" / "files"
+_CHART_NAME = "GoogleCloudPlatform__kubernetes-engine-samples__app-design-center__ai-inference__"
+#: Its ground-truth row (tests/corpus/deployments/invocations.jsonl, line 26).
+CHART_VALUES_ROW = f"helm-values/{_CHART_NAME}values.yaml"
+
+
+def corpus_chart(folder: Path, changes: dict[str, str] | None = None) -> Path:
+    """The GKE inference chart of the corpus, which stores its values file and its template
+    flattened, as a chart: `folder/chart/` with a minimal `Chart.yaml`, `values.yaml` (each
+    text of `changes` replaced) and `templates/deployment.yaml`. Returns the values file."""
+    chart = folder / "chart"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: gemma\nversion: 0.1.0\n")
+    template = _CHART_FILES / "helm-template" / f"{_CHART_NAME}templates__deployment.yaml"
+    (chart / "templates" / "deployment.yaml").write_text(template.read_text())
+    values = (_CHART_FILES / CHART_VALUES_ROW).read_text()
+    for old, new in (changes or {}).items():
+        assert old in values, old
+        values = values.replace(old, new)
+    (chart / "values.yaml").write_text(values)
+    return chart / "values.yaml"
+
+
 # -- the real corpus's release headers (test_versions_corpus, test_migrate) --
 
 HEADER = re.compile(r"^# vLLM version:\s*(.*)$", re.MULTILINE)

@@ -18,7 +18,7 @@ from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_ed
 from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
 from vllm_config_lsp.sources.hosts import find_invocations
-from vllm_config_lsp.sources.invocation import Invocation
+from vllm_config_lsp.sources.invocation import Invocation, own_findings
 from vllm_config_lsp.vllm.catalogue import load_catalogue
 from vllm_config_lsp.vllm.config_model import (
     ConfigModel,
@@ -182,7 +182,7 @@ def _lint_host(
     """Every command line of a host document, each on its own; suppression comments
     apply to the document as a whole."""
     try:
-        invocations = find_invocations(host, text)
+        invocations = find_invocations(host, text, path)
     except Exception:  # a host parser bug must not take the editor down
         return LintResult([_internal(f"the {host} reader")], None)
     lines = [
@@ -192,6 +192,7 @@ def _lint_host(
     ]
     ran = tuple(rule.code for rule in rules)
     findings = [found for line in lines for found in _command_line_findings(line, rules, ran)]
+    findings = own_findings(findings, text)  # a chart template's words: it reports them
     document = None
     if lines:
         document = host_document(text, load_catalogue(version), invocations[0])

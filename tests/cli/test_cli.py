@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from support import REPO, cli
+from support import REPO, cli, corpus_chart
 
 BAD = "model: m\nmax-num-seqs: lots\nenable-prefix-caching: false\n"
 GOOD = "model: m\nmax-num-seqs: 128\n"
@@ -180,3 +180,40 @@ def test_standalone_dstack_configuration(tmp_path: Path) -> None:
     assert [(r["line"], r["code"]) for r in rows] == [(7, "VC201")]
     listed = json.loads(cli("argv", "--format", "json", str(config)).stdout)
     assert [(e["source"], e["vllm_version"]) for e in listed] == [("dstack", "0.10.2")]
+
+
+def test_chart_values_are_checked_through_the_templates(tmp_path: Path) -> None:
+    """The corpus's GKE chart (invocations.jsonl, lines 25 and 26) laid out as a chart: its
+    values file gives the template's argv with the values in it, on the values' lines, and
+    each finding is reported once, by the file that wrote its text."""
+    values = corpus_chart(tmp_path)
+    template = values.parent / "templates" / "deployment.yaml"
+    [entry] = json.loads(cli("argv", "--format", "json", str(values)).stdout)
+    assert entry["argv"] == [
+        "--model=google/gemma-7b-it",
+        "--disable-log-requests",
+        "--tensor-parallel-size=1",
+        "--max-num-seq=512",
+        "--gpu-memory-utilization=0.95",
+        "--num-scheduler-steps=8",
+        "--max-model-len=512",
+    ]
+    assert (entry["line"], entry["source"], entry["vllm_version"]) == (27, "helm", "0.19.1")
+
+    def found(*paths: Path) -> list[tuple[str, int, str]]:
+        done = cli("check", "--vllm-version", "0.33.0", "--format", "json", *map(str, paths))
+        return [(Path(r["file"]).name, r["line"], r["code"]) for r in json.loads(done.stdout)]
+
+    # the removed flag is fixed in the template: the template reports it, the values do not
+    assert found(values) == []
+    assert ("deployment.yaml", 41, "VC101") in found(template)
+    assert found(values.parent) == found(template)
+    bad = corpus_chart(
+        tmp_path / "bad",
+        {"tensorParallelSize: 1": "tensorParallelSize: 0", "maxModelLen: 512": "maxModelLen: abc"},
+    )
+    assert found(bad) == [("values.yaml", 46, "VC203"), ("values.yaml", 49, "VC201")]
+    everything = found(bad.parent)
+    assert sorted(everything) == sorted(set(everything))
+    assert [row for row in everything if row[0] == "values.yaml"] == found(bad)
+    assert [row for row in everything if row[0] != "values.yaml"] == found(template)

@@ -1,6 +1,7 @@
 """Command lines in any host, over a real LSP session: diagnostics on the exact word (inside
 quotes, inside a JSON value, on a continuation line), a quick fix applied in the host's own
-syntax, and hover on flags and on values that come from variables."""
+syntax, and hover on flags and on values that come from variables; a chart's values file
+through its template."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from lsp_support import (
 )
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+from support import corpus_chart
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -217,15 +219,44 @@ async def _completions(client: LanguageClient, doc: Doc, offset: int) -> list[ty
     return result.items if isinstance(result, types.CompletionList) else result or []
 
 
-async def test_completion_of_flags_and_choices_on_a_command_line(client: LanguageClient) -> None:
-    async def labels(doc: Doc) -> list[str]:
-        return [item.label for item in await _completions(client, doc, len(doc.text))]
+async def _labels_at_end(client: LanguageClient, doc: Doc) -> list[str]:
+    """The completion labels the server offers at the document's end."""
+    return [item.label for item in await _completions(client, doc, len(doc.text))]
 
+
+async def test_completion_of_flags_and_choices_on_a_command_line(client: LanguageClient) -> None:
     doc = Doc(client, "file:///work/cl/typing.sh", "vllm serve m --port 1 \\\n  --max-mo")
     await doc.diagnostics()
-    assert "--max-model-len" in await labels(doc)
+    assert "--max-model-len" in await _labels_at_end(client, doc)
     await doc.replace("vllm serve m --port 1 \\\n  --dtype ")
-    assert "bfloat16" in await labels(doc)
+    assert "bfloat16" in await _labels_at_end(client, doc)
+    doc.close()
+
+
+async def test_chart_values_checked_through_the_charts_template(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """A chart's values.yaml on disk: the template's command line with the values in it;
+    a bad value on its values line, nothing of what the template wrote (its removed
+    `--num-scheduler-steps` is the template's diagnostic)."""
+    values = corpus_chart(tmp_path, {"maxModelLen: 512": "maxModelLen: abc"})
+    doc = Doc(client, values.as_uri(), values.read_text())
+    [diagnostic] = await doc.diagnostics()
+    assert diagnostic.code == "VC201" and diagnostic.range.start.line == 48
+    assert _text_of(doc, diagnostic, encoding(client)) == "abc"
+    flag = await hover_text(client, doc, "tensorParallelSize: 1", len("tensorParallelSize: "))
+    assert flag is not None and "tensor" in flag.lower()
+    # between the values, nothing: the template's options are not in this document
+    assert await hover_text(client, doc, "hpa:") is None
+    await doc.replace(doc.text + "\nnote: --max-mo")
+    assert "--max-model-len" not in await _labels_at_end(client, doc)
+    lenses = await asyncio.wait_for(
+        client.text_document_code_lens_async(
+            types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=doc.uri))
+        ),
+        TIMEOUT,
+    )
+    assert [lens.range.start.line for lens in lenses or []] == [26]  # `id: google/gemma-7b-it`
     doc.close()
 
 

@@ -84,6 +84,27 @@ def test_dependent_env_is_unresolved_and_dollar_dollar_is_a_literal_dollar() -> 
     assert text[name.starts[dollar] : name.ends[dollar]] == "$$"
 
 
+def test_dependent_env_expands_from_the_container_env_when_asked() -> None:
+    text = pod(
+        "  - image: vllm/vllm-openai\n"
+        '    args: ["--model=$(MODEL_ID)", "--port=$(PORT)", "--x=$(FROM_SECRET)"]\n'
+        "    env:\n"
+        "    - name: MODEL_ID\n"
+        "      value: google/gemma-3-27b-it\n"
+        "    - name: PORT\n"
+        "      value: '$(BASE)0'\n"
+        "    - name: FROM_SECRET\n"
+        "      valueFrom: {secretKeyRef: {name: s, key: k}}\n"
+    )
+    assert texts(only(text))[0] == "--model=$(MODEL_ID)"  # as written, by default
+    model, port, secret = single(find_invocations(text, expand_env=True)).args
+    assert model.text == "--model=google/gemma-3-27b-it" and model.resolved
+    value = model.text.index("g")
+    assert text[model.starts[value] : model.ends[-1]] == "google/gemma-3-27b-it"
+    assert port.text == "--port=$(BASE)0" and port.unresolved == ("$(BASE)",)
+    assert secret.text == "--x=$(FROM_SECRET)" and not secret.resolved
+
+
 def test_sh_c_double_quoted_scalar_folds_its_line_break_and_keeps_positions() -> None:
     text = pod(
         "  - name: leader\n"
@@ -728,8 +749,10 @@ def test_a_large_file_is_read_whole() -> None:
 #: Cases the Kubernetes layer cannot know, with the reason.
 XFAIL = {
     "helm-values/GoogleCloudPlatform__kubernetes-engine-samples__app-design-center__ai-inference"
-    "__values.yaml": "a values file reaches vLLM only through its chart's templates "
-    "(templates/deployment.yaml), which are not read together with it",
+    "__values.yaml": "a values file reaches vLLM only through its chart's templates, which "
+    "the corpus stores flattened; laid out as a chart it is read with them "
+    "(tests/sources/test_helm_chart.py::"
+    "test_corpus_values_reach_vllm_through_the_template_on_their_own_lines)",
 }
 XFAIL_FORMATS = {
     "launcher-config": "launcher configs (vec-inf, InferenceX, ramalama, recipes, vllm-ascend) "

@@ -62,7 +62,7 @@ def entries(path: Path, text: str, version: str | None = None) -> list[Entry]:
         ]
     out = []
     stated = release_stated(text, version)
-    for invocation in find_invocations(host, text):
+    for invocation in find_invocations(host, text, path):
         release, reason = invocation_release(invocation, chosen, why, stated=stated)
         line, column = index.line_col(invocation.start)
         argv = [word.text for word in invocation.args]

@@ -194,7 +194,8 @@ def _command_line(ctx: Context, models: list[ConfigModel], text: str, offset: in
     while start > 0 and text[start - 1] not in " \t\r\n'\"[,":
         start -= 1
     typed = text[start:offset]
-    between = text[max((w.end for w in model.invocation.args), default=offset) : start]
+    written = [w.end for w in model.invocation.args if w.end <= len(text)]  # not a template's
+    between = text[max(written, default=offset) : start]
     if "\n\n" in between or ("\n" in between and "\\\n" not in between and "- " not in between):
         return  # past the end of this command line
     if _command_line_json(ctx, model, text, offset):

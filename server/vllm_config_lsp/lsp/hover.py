@@ -220,7 +220,8 @@ def _on_command_line(
             if word is None or use.token.dotted:
                 continue
             option_end = word.source_range(0, len(word.text.split("=", 1)[0]))[1]
-            if word.start <= offset <= option_end:
+            # (an option a chart's template wrote around a value is not in this document)
+            if word.start <= offset <= option_end <= len(model.text):
                 return flag_doc(use.spec, note), (word.start, option_end)
             for token in use.values or ([use.token] if use.explicit is not None else []):
                 written = token.word

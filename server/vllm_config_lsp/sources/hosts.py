@@ -4,7 +4,8 @@ The decision is by name first (what editors use too: `Dockerfile`, `*.sh`, `*.md
 content for YAML: a Kubernetes object (`apiVersion` + `kind`), a compose file (`services:`)
 or a GitHub workflow (`jobs:`) is a host of command lines and never a `--config` file, even
 when its name contains `vllm`; so is a launcher config whose keys name its launcher
-(`sources.launchers`). Any other YAML is left to `association` (a `--config` file or
+(`sources.launchers`), and a Helm chart's values file on disk (`chart_folder`), read through
+the chart's templates. Any other YAML is left to `association` (a `--config` file or
 nothing). Each host module reads its syntax with a real parser; this one only dispatches.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from vllm_config_lsp.sources.invocation import Invocation
 
@@ -74,7 +75,27 @@ def host_of(path: str, text: str, language_id: str | None = None) -> str | None:
     if suffix == ".py":
         return "python"
     if suffix in YAML_SUFFIXES or language_id == "yaml":
-        return _yaml_host(path.lower(), text)
+        kind = _yaml_host(path.lower(), text)
+        if kind is None and chart_folder(path) is not None:
+            return "helm-values"
+        return kind
+    return None
+
+
+def chart_folder(path: str | Path) -> Path | None:
+    """The chart whose values file `path` is: a `values*.yaml` in a folder that holds
+    `Chart.yaml` and `templates/` on disk. Its keys are not flags: what it gives vLLM is
+    what the templates make of it (`sources.helm_chart`). The charts whose values map to
+    flags by name (production-stack, KubeAI) are read by their mapping before this."""
+    given = Path(path)
+    if not (given.name.startswith("values") and given.name.endswith(".yaml")):
+        return None
+    folder = given.parent
+    try:
+        if (folder / "Chart.yaml").is_file() and (folder / "templates").is_dir():
+            return folder
+    except (OSError, ValueError):  # an unreadable folder, a NUL in an editor's URI
+        pass
     return None
 
 
@@ -108,11 +129,18 @@ READERS = {
     "workflow": "workflow",
     "launcher": "launchers",
     "dstack": "dstack",
+    "helm-values": "helm_chart",
 }
+#: Readers that read files next to the document (a chart's templates) take its path.
+_READ_NEXT_TO_PATH = frozenset({"helm-values"})
 
 
-def find_invocations(kind: str, text: str) -> list[Invocation]:
-    """Every vLLM start in a document of that kind, in document order."""
+def find_invocations(kind: str, text: str, path: Path | None = None) -> list[Invocation]:
+    """Every vLLM start in a document of that kind, in document order; `path` is where the
+    document is on disk, if it is."""
     reader = importlib.import_module(f"vllm_config_lsp.sources.{READERS[kind]}")
-    found: list[Invocation] = reader.find_invocations(text)
+    if kind in _READ_NEXT_TO_PATH:
+        found: list[Invocation] = reader.find_invocations(text, path)
+    else:
+        found = reader.find_invocations(text)
     return sorted(found, key=lambda invocation: invocation.start)

@@ -5,12 +5,20 @@ ends in the same shape, so the layers above never know which host they read: a `
 one argv element exactly as vLLM receives it (after YAML folding, shell quoting, compose
 `$$`, …) with the document offset of each of its characters, and an `Invocation` is the
 words after `serve` (or after the API-server module name).
+
+A document's argv may hold text another file wrote: a chart's values file reaches vLLM
+through its templates (`sources.helm_chart`), which write the fixed flags around the values.
+Those characters get offsets past the end of the document (`elsewhere`), so the rules see
+the whole argv while the document reports only what it wrote itself (`own_findings`); the
+other file reports the rest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+
+from vllm_config_lsp.findings import Finding
 
 
 @dataclass(frozen=True)
@@ -46,7 +54,19 @@ class Word:
             return self.end, self.end
         if end == start:
             return self.starts[start], self.starts[start]
-        return self.starts[start], self.ends[end - 1]
+        first, last = self.starts[start], self.ends[end - 1]
+        if self.start <= first <= last <= self.end:
+            return first, last
+        # Some characters were written elsewhere (`elsewhere`): the word spans the ones this
+        # document wrote, and a range is the part of it they wrote, if any.
+        here = [
+            (at, to)
+            for at, to in zip(self.starts[start:end], self.ends[start:end], strict=True)
+            if self.start <= at and to <= self.end
+        ]
+        if not here:
+            return first, last
+        return min(at for at, _ in here), max(to for _, to in here)
 
     def moved(self, by: int) -> Word:
         """The same word `by` characters further on (its document moved as a whole)."""
@@ -107,3 +127,26 @@ class Invocation:
             args=[word.moved(by) for word in self.args],
             insert_at=None if self.insert_at is None else self.insert_at + by,
         )
+
+
+def elsewhere(text: str, offset: int) -> int:
+    """The offset in a document of length `len(text)` that stands for `offset` in another
+    file: past the document's end, so nothing found there is this document's."""
+    return len(text) + 1 + offset
+
+
+def own_findings(findings: Iterable[Finding], text: str) -> list[Finding]:
+    """The findings on the document's own text, without the fixes that would edit text
+    another file wrote (`elsewhere`), each once (one value may reach several command lines,
+    as when two of a chart's templates print it)."""
+    length = len(text)
+    kept: list[Finding] = []
+    seen: set[tuple[str, int, int, str]] = set()
+    for found in findings:
+        key = (found.code, found.start, found.end, found.message)
+        if found.start > length or found.end > length or key in seen:
+            continue
+        seen.add(key)
+        fixes = tuple(f for f in found.fixes if all(e.end <= length for e in f.edits))
+        kept.append(found if fixes == found.fixes else replace(found, fixes=fixes))
+    return kept

@@ -27,8 +27,8 @@ unresolved part of its word.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import replace
-from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -43,6 +43,7 @@ from vllm_config_lsp.sources.yaml_hosts import (
     documents,
     get,
     get_pair,
+    go_value,
     image_start,
     is_terraform_template,
     is_vllm_image,
@@ -73,23 +74,27 @@ _EMBEDDED_YAML_KEYS = frozenset({"serveConfigV2", "serveConfig"})
 _ADDITIONAL_ARGS = "VLLM_ADDITIONAL_ARGS"
 
 
-def find_invocations(text: str) -> list[Invocation]:
+def find_invocations(text: str, *, expand_env: bool = False) -> list[Invocation]:
     """Every vLLM start in a Kubernetes/Helm YAML text (any number of documents, broken or
-    templated YAML included), in document order, with document offsets."""
+    templated YAML included), in document order, with document offsets. `expand_env`
+    replaces `$(VAR)` in command and args by the container's `env` value, as the kubelet
+    does: a manifest's words keep it as written (what the file says, and how its ground
+    truth lists it), while a chart's values, read through the templates
+    (`sources.helm_chart`), often reach vLLM only through such a variable."""
     try:
-        return _find(text)
+        return _find(text, expand_env)
     except (RecursionError, MemoryError):
         return []
 
 
-def _find(text: str) -> list[Invocation]:
+def _find(text: str, expand_env: bool) -> list[Invocation]:
     """Each document of the stream on its own (a keystroke re-reads one document of a
     2,000-line chart, not the chart); the file is Helm when any document is."""
     terraform = is_terraform_template(text)
     found: list[Invocation] = []
     helm = False
     for offset, document in stream_documents(text):
-        in_document, document_helm = _find_in_document(document, terraform)
+        in_document, document_helm = _find_in_document(document, terraform, expand_env)
         helm = helm or document_helm
         found.extend(invocation.moved(offset) for invocation in in_document)
     if helm:
@@ -101,12 +106,14 @@ def _find(text: str) -> list[Invocation]:
 
 
 @lru_cache(maxsize=512)
-def _find_in_document(text: str, terraform: bool) -> tuple[tuple[Invocation, ...], bool]:
+def _find_in_document(
+    text: str, terraform: bool, expand_env: bool
+) -> tuple[tuple[Invocation, ...], bool]:
     """Mask templates, read the document, put template text back into the words; an
     invocation reached twice (an aliased container) is kept once. Cached by text: the
     documents a keystroke did not touch are found here."""
     masked = mask_templates(text, terraform)
-    reader = _Reader(masked, "helm" if masked.helm else "kubernetes")
+    reader = _Reader(masked, "helm" if masked.helm else "kubernetes", expand_env)
     frame = Frame(masked.text)
     for root in documents(masked.text):
         reader.document(frame, root)
@@ -117,9 +124,10 @@ def _find_in_document(text: str, terraform: bool) -> tuple[tuple[Invocation, ...
     return tuple(sorted(unique.values(), key=lambda inv: inv.start)), masked.helm
 
 
-def _k8s_expand(word: Word) -> Word:
+def _k8s_expand(word: Word, env: Mapping[str, Word] | None = None) -> Word:
     """Kubernetes' own substitution in command, args and env values: `$$` is a literal `$`,
-    `$(VAR)` is replaced by the container's variable (kept as written, unresolved)."""
+    `$(VAR)` is replaced by the container's variable: by its value where `env` has it (its
+    characters point at the value), else kept as written, unresolved."""
     text = word.text
     if "$" not in text:
         return word
@@ -141,6 +149,14 @@ def _k8s_expand(word: Word) -> Word:
             close = text.find(")", index + 2)
             name = text[index + 2 : close] if close != -1 else ""
             if name and (name[0].isalpha() or name[0] == "_") and name.replace("_", "a").isalnum():
+                value = env.get(name) if env else None
+                if value is not None:
+                    chars.extend(value.text)
+                    starts.extend(value.starts)
+                    ends.extend(value.ends)
+                    unresolved.extend(value.unresolved)
+                    index = close + 1
+                    continue
                 for at in range(index, close + 1):
                     chars.append(text[at])
                     starts.append(word.starts[at])
@@ -200,40 +216,6 @@ def _python_str(value: Any) -> str:
     return str(value)
 
 
-def _go_value(value: Any) -> str:
-    """A value as Helm's `quote` prints it. Helm reads values through YAML→JSON, so every
-    number is a float64, and Go's `%v` prints a float64 in its shortest form with an
-    exponent from 1e+06 up (`strconv.FormatFloat(f, 'g', -1, 64)`): `maxModelLen:
-    1048576` reaches vLLM as `1.048576e+06`."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if not isinstance(value, (int, float)):
-        return str(value)
-    number = float(value)
-    if number != number:
-        return "NaN"
-    if number in (float("inf"), float("-inf")):
-        return "+Inf" if number > 0 else "-Inf"
-    if number == 0:
-        return "0"
-    sign = "-" if number < 0 else ""
-    digits_tuple = Decimal(repr(abs(number))).normalize().as_tuple()
-    digits = "".join(str(d) for d in digits_tuple.digits)
-    exponent = int(digits_tuple.exponent)
-    point = exponent + len(digits)  # position of the decimal point in `digits`
-    power = point - 1
-    if power < -4 or power >= 6:
-        mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-        return f"{sign}{mantissa}e{'-' if power < 0 else '+'}{abs(power):02d}"
-    if point <= 0:
-        return f"{sign}0.{'0' * -point}{digits}"
-    if point >= len(digits):
-        return f"{sign}{digits}{'0' * (point - len(digits))}"
-    return f"{sign}{digits[:point]}.{digits[point:]}"
-
-
 def _args_start(source: str, args: list[Word], entrypoint: str) -> Invocation:
     """A start whose command is not in the file: it spans the first argument."""
     return Invocation(source, entrypoint, args[0].start, args[0].end, args, insert_at=args[-1].end)
@@ -242,9 +224,10 @@ def _args_start(source: str, args: list[Word], entrypoint: str) -> Invocation:
 class _Reader:
     """Collects the starts of one file (all its documents)."""
 
-    def __init__(self, masked: Masked, source: str) -> None:
+    def __init__(self, masked: Masked, source: str, expand_env: bool) -> None:
         self.masked = masked
         self.source = source
+        self.expand_env = expand_env
         self.found: list[Invocation] = []
 
     # -- documents -------------------------------------------------------------------------
@@ -316,8 +299,9 @@ class _Reader:
         image_word = scalar_word(frame, image_node, _VALUE) if image_node is not None else None
         image = self.masked.restore_word(image_word).text if image_word is not None else None
         command_node = get(container, "command")
-        command = self._argv(frame, command_node)
-        args = self._argv(frame, get(container, "args"))
+        env = self._env(frame, container) if self.expand_env else None
+        command = self._argv(frame, command_node, env)
+        args = self._argv(frame, get(container, "args"), env)
         if command_node is not None and command:
             self.found.extend(argv_invocations(command + args, source=self.source, image=image))
             return
@@ -355,7 +339,9 @@ class _Reader:
             # ModelService role): its image and command live in the base it patches.
             self.found.append(_args_start(self.source, args, "serve"))
 
-    def _argv(self, frame: Frame, node: Node | None) -> list[Word]:
+    def _argv(
+        self, frame: Frame, node: Node | None, env: Mapping[str, Word] | None = None
+    ) -> list[Word]:
         """A `command:`/`args:` list, one argv element per item (a lone string, which the
         API rejects, is read as one item)."""
         if isinstance(node, ScalarNode) and node.tag.endswith(":null"):
@@ -365,8 +351,20 @@ class _Reader:
         for item in nodes:
             word = scalar_word(frame, item, _LIST)
             if word is not None:
-                words.append(_k8s_expand(word))
+                words.append(_k8s_expand(word, env))
         return words
+
+    def _env(self, frame: Frame, container: MappingNode) -> dict[str, Word]:
+        """The container's `env` values by name (a `valueFrom` is not known here; of two
+        entries of one name the later wins)."""
+        env: dict[str, Word] = {}
+        for entry in items(get(container, "env")):
+            name = text_of(get(entry, "name"))
+            value = get(entry, "value")
+            word = scalar_word(frame, value, _VALUE) if name and value is not None else None
+            if name and word is not None:
+                env[name] = _k8s_expand(word)
+        return env
 
     def _additional_args(self, frame: Frame, container: MappingNode) -> list[Word]:
         """`VLLM_ADDITIONAL_ARGS` of an LLMInferenceService container, split as the
@@ -647,11 +645,11 @@ class _Reader:
             if when == "truthy" and not loaded:
                 return
             words.append(_flag_word(frame, pair[0], name))
-            words.append(_value_word(frame, pair[1], _go_value(loaded)))
+            words.append(_value_word(frame, pair[1], go_value(loaded)))
 
         url = get_pair(spec, "modelURL")
         if url is not None:
-            words.append(_value_word(frame, url[1], _go_value(value_of(url[1]))))
+            words.append(_value_word(frame, url[1], go_value(value_of(url[1]))))
         for key, name in (
             ("enableLoRA", "--enable-lora"),
             ("enableTool", "--enable-auto-tool-choice"),
@@ -684,13 +682,13 @@ class _Reader:
             extra = get(config, "extraArgs")
             if value_of(extra):
                 for item in items(extra):
-                    words.append(_value_word(frame, item, _go_value(value_of(item)), _LIST))
+                    words.append(_value_word(frame, item, go_value(value_of(item)), _LIST))
         cache_pair = get_pair(spec, "lmcacheConfig")
         cache = cache_pair[1] if cache_pair is not None else None
         if cache_pair is not None and value_of(cache) and value_of(get(cache, "enabled")):
             role = value_of(get(cache, "kvRole")) or "kv_both"
             if get(cache, "enablePD") is not None:
-                nixl = json.dumps(_go_value(value_of(get(cache, "nixlRole"))))
+                nixl = json.dumps(go_value(value_of(get(cache, "nixlRole"))))
                 value = (
                     f'{{"kv_connector":"LMCacheConnectorV1","kv_role":"{role}",'
                     f'"kv_connector_extra_config":{{"discard_partial_chunks": false, '

@@ -23,6 +23,7 @@ import bisect
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
@@ -40,6 +41,7 @@ __all__ = [
     "documents",
     "get",
     "get_pair",
+    "go_value",
     "image_entrypoint",
     "image_start",
     "is_vllm_image",
@@ -494,6 +496,40 @@ class Masked:
         if not self.spans:
             return list(found)
         return [replace(inv, args=[self.restore_word(w) for w in inv.args]) for inv in found]
+
+
+def go_value(value: Any) -> str:
+    """A value as a Helm template prints it (`{{ .Values.x }}`, `quote`). Helm reads values
+    through YAML→JSON, so every number is a float64, and Go's `%v` prints a float64 in its
+    shortest form with an exponent from 1e+06 up (`strconv.FormatFloat(f, 'g', -1, 64)`):
+    `maxModelLen: 1048576` reaches vLLM as `1.048576e+06`."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if not isinstance(value, (int, float)):
+        return str(value)
+    number = float(value)
+    if number != number:
+        return "NaN"
+    if number in (float("inf"), float("-inf")):
+        return "+Inf" if number > 0 else "-Inf"
+    if number == 0:
+        return "0"
+    sign = "-" if number < 0 else ""
+    digits_tuple = Decimal(repr(abs(number))).normalize().as_tuple()
+    digits = "".join(str(d) for d in digits_tuple.digits)
+    exponent = int(digits_tuple.exponent)
+    point = exponent + len(digits)  # position of the decimal point in `digits`
+    power = point - 1
+    if power < -4 or power >= 6:
+        mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return f"{sign}{mantissa}e{'-' if power < 0 else '+'}{abs(power):02d}"
+    if point <= 0:
+        return f"{sign}0.{'0' * -point}{digits}"
+    if point >= len(digits):
+        return f"{sign}{digits}{'0' * (point - len(digits))}"
+    return f"{sign}{digits[:point]}.{digits[point:]}"
 
 
 def _action_end(text: str, at: int, close: str, quotes: str) -> int:

@@ -1,0 +1,261 @@
+"""A Helm chart's values file, read through the chart's templates.
+
+`values.yaml` holds no command line: a template writes the container and `{{ .Values.x }}`
+puts a value into it. So the words vLLM receives from a values file are found where Helm
+puts them: each template of the chart (`*.yaml`/`*.tpl` under the `templates/` folder next
+to the values file, on disk; nothing is fetched or run) is rendered as far as plain value
+references go, then read by the Kubernetes/Helm reader like any template. Rendering keeps
+Helm's order, text first and YAML after, so a value lands the same way in a list item, a
+`--flag=` word, a `sh -c` script, an env variable that `$(VAR)` names, or the image tag.
+
+Every character of the rendered text remembers who wrote it: a value's characters point at
+the values file's scalar, the template's at offsets past the values file's end
+(`invocation.elsewhere`). The rules see the whole argv, the template's fixed flags
+included, and the values file reports only what falls on its own values; the template,
+checked as a document of its own, reports the rest. Only references that Helm renders the
+same whatever the rest of the chart does are substituted: `.Values.a.b` (or `$.Values…`)
+alone or piped to `quote`, `squote`, `default LITERAL`, and `default LITERAL .Values.a.b`;
+any other action (`include`, `toYaml`, `if`, `range`) stays a template, unresolved.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from yaml.nodes import MappingNode, Node
+
+from vllm_config_lsp.sources import kubernetes
+from vllm_config_lsp.sources.hosts import chart_folder
+from vllm_config_lsp.sources.invocation import Invocation, Word, elsewhere
+from vllm_config_lsp.sources.yaml_hosts import (
+    Frame,
+    documents,
+    get,
+    go_value,
+    is_terraform_template,
+    mask_templates,
+    node_span,
+    relocate,
+    scalar_frame,
+    value_of,
+)
+
+__all__ = ["find_invocations"]
+
+#: Bounds on what is read next to a values file: an editor checks it on every keystroke.
+MAX_ENTRIES = 2000
+MAX_TEMPLATES = 200
+MAX_TEMPLATE_BYTES = 1_000_000
+MAX_TOTAL_BYTES = 4_000_000
+_SUFFIXES = (".yaml", ".tpl")
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_REFERENCE = re.compile(rf"\$?\.Values((?:\.{_NAME})+)")
+_LITERAL = r'-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*"|`[^`]*`|true|false'
+_DEFAULT_FIRST = re.compile(rf"default\s+({_LITERAL})\s+")
+_STAGE = re.compile(rf"\s*\|\s*(?:(quote|squote)|default\s+({_LITERAL}))")
+_TRIM_SPACE = " \t\r\n"
+_VALUE = "yaml-value"
+
+
+def find_invocations(text: str, path: Path | None) -> list[Invocation]:
+    """The vLLM starts the chart's templates make of the values file `text` at `path`: the
+    ones with at least one word the values wrote, anchored on the first such word."""
+    folder = chart_folder(path) if path is not None else None
+    if folder is None:
+        return []
+    roots = documents(text)
+    values = roots[0] if roots else None
+    found: list[Invocation] = []
+    for template in _templates(folder / "templates"):
+        rendered = _render(template, values, text)
+        for invocation in kubernetes.find_invocations(rendered.text, expand_env=True):
+            on_values = _on_values(relocate(invocation, rendered), text)
+            if on_values is not None:
+                found.append(on_values)
+    return found
+
+
+def _templates(folder: Path) -> Iterator[str]:
+    """The chart's templates in path order, within bounds: regular files under the folder
+    (no symbolic link, which may lead out of the chart), a size per file and in all."""
+    paths: list[Path] = []
+    entries = 0
+    for root, dirs, files in os.walk(folder):  # does not follow links to folders
+        dirs.sort()
+        entries += len(dirs) + len(files)
+        paths.extend(Path(root, name) for name in sorted(files) if name.endswith(_SUFFIXES))
+        if entries > MAX_ENTRIES:
+            break
+    total = 0
+    for path in paths[:MAX_TEMPLATES]:
+        try:
+            if path.is_symlink() or not path.is_file():
+                continue
+            size = path.stat().st_size
+            if size > MAX_TEMPLATE_BYTES or total + size > MAX_TOTAL_BYTES:
+                continue
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        total += size
+        yield text
+
+
+def _render(template: str, values: Node | None, values_text: str) -> Frame:
+    """The template with each simple value reference replaced by its value (Helm's `{{-`
+    and `-}}` trim the template's spaces beside it), every character mapped to the text
+    that wrote it: the values file, or the template (`elsewhere`)."""
+    chars: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+
+    def copy(start: int, end: int) -> None:
+        chars.extend(template[start:end])
+        starts.extend(elsewhere(values_text, at) for at in range(start, end))
+        ends.extend(elsewhere(values_text, at + 1) for at in range(start, end))
+
+    done = 0
+    for start, end in mask_templates(template, is_terraform_template(template)).spans:
+        value = _value(template, start, end, values, values_text)
+        if value is None or value.starts is None or value.ends is None:
+            continue
+        floor = len(chars)
+        copy(done, start)
+        if template.startswith("{{-", start) and template[start + 3 : start + 4] in _TRIM_SPACE:
+            while len(chars) > floor and chars[-1] in _TRIM_SPACE:
+                del chars[-1], starts[-1], ends[-1]
+        chars.extend(value.text)
+        starts.extend(value.starts)
+        ends.extend(value.ends)
+        done = end
+        if template.startswith("-}}", end - 3) and template[end - 4 : end - 3] in _TRIM_SPACE:
+            while done < len(template) and template[done] in _TRIM_SPACE:
+                done += 1
+    copy(done, len(template))
+    return Frame("".join(chars), tuple(starts), tuple(ends), elsewhere(values_text, len(template)))
+
+
+def _value(
+    template: str, start: int, end: int, values: Node | None, values_text: str
+) -> Frame | None:
+    """What the action `template[start:end]` prints, or None unless it is a simple value
+    reference: the value's characters from the values file, the quotes and defaults the
+    template adds from the action."""
+    body = template[start + 2 : end - 2].strip(_TRIM_SPACE)
+    body = body.removeprefix("-").removesuffix("-").strip(_TRIM_SPACE)
+    stages: list[tuple[str, str | None]] = []
+    first = _DEFAULT_FIRST.match(body)
+    if first is not None:
+        stages.append(("default", first.group(1)))
+    at = first.end() if first else 0
+    reference = _REFERENCE.match(body, at)
+    if reference is None:
+        return None
+    at = reference.end()
+    while at < len(body):
+        stage = _STAGE.match(body, at)
+        if stage is None:
+            return None
+        stages.append((stage.group(1), None) if stage.group(1) else ("default", stage.group(2)))
+        at = stage.end()
+    node = _lookup(values, reference.group(1)[1:].split("."))
+    loaded = value_of(node)
+    printed = _from_values(node, loaded, values_text)
+    action = (elsewhere(values_text, start), elsewhere(values_text, end))
+    for name, literal in stages:
+        if name == "default":
+            if not loaded:  # Sprig's `empty`: nil, false, 0, "", an empty list or map
+                loaded = _literal(literal or "")
+                printed = _printed(go_value(loaded), action) if loaded is not None else None
+        elif printed is not None:
+            mark = '"' if name == "quote" else "'"
+            if mark in printed.text or "\\" in printed.text or not printed.text.isprintable():
+                return None  # Go would escape it: not worth following
+            assert printed.starts is not None and printed.ends is not None
+            printed = Frame(
+                mark + printed.text + mark,
+                (action[0], *printed.starts, action[1] - 1),
+                (action[0] + 1, *printed.ends, action[1]),
+                printed.end,
+            )
+            loaded = printed.text
+    return printed
+
+
+def _lookup(values: Node | None, keys: list[str]) -> Node | None:
+    """The node of `.Values.a.b`, or None where a key is missing."""
+    node = values
+    for key in keys:
+        if not isinstance(node, MappingNode):
+            return None
+        node = get(node, key)
+    return node
+
+
+def _from_values(node: Node | None, loaded: Any, values_text: str) -> Frame | None:
+    """A scalar value as Helm prints it, on its scalar: character for character where the
+    printed text is the loaded one, else every character on the whole scalar. Maps,
+    lists, nulls and multi-line strings are not printed into a command line simply."""
+    if node is None or not isinstance(loaded, (str, int, float)):
+        return None
+    text = go_value(loaded)
+    if "\n" in text or "\r" in text:
+        return None
+    document = Frame(values_text)
+    exact = scalar_frame(document, node)
+    if exact is not None and exact.text == text:
+        return exact
+    return _printed(text, node_span(document, node))
+
+
+def _printed(text: str, span: tuple[int, int]) -> Frame:
+    """A text written by a span as a whole (a default in the action, a reformatted number)."""
+    n = len(text)
+    return Frame(text, (span[0],) * n, (span[1],) * n, span[1])
+
+
+def _literal(text: str) -> Any:
+    """A Go template literal's value (`8`, `0.9`, `"auto"`, a raw string, `true`)."""
+    if text in ("true", "false"):
+        return text == "true"
+    if text.startswith("`"):
+        return text[1:-1]
+    try:
+        if text.startswith('"'):
+            return json.loads(text)
+        return float(text) if "." in text else int(text)
+    except ValueError:
+        return None
+
+
+def _on_values(invocation: Invocation, text: str) -> Invocation | None:
+    """The invocation as the values file sees it, or None when no word holds a value: each
+    word that holds one spans its values (a flag the template writes around a value is
+    found on the value's line), and the start is the first such word."""
+    length = len(text)
+    args = [_anchored(word, length) for word in invocation.args]
+    first = next((word for word in args if word.end <= length), None)
+    if first is None:
+        return None
+    return replace(invocation, source="helm", start=first.start, end=first.end, args=args)
+
+
+def _anchored(word: Word, length: int) -> Word:
+    """A word whose characters the values file partly wrote, spanning those characters,
+    with their quoting (a replacement goes into the values file's YAML)."""
+    own = [(start, end) for start, end in zip(word.starts, word.ends, strict=True) if end <= length]
+    if not own:
+        return word
+    return replace(
+        word,
+        start=min(start for start, _ in own),
+        end=max(end for _, end in own),
+        quoting=_VALUE,
+    )
