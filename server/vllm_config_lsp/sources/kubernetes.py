@@ -13,7 +13,8 @@ taken for vLLM when it is named `vllm`; sidecars (routers, EPP schedulers, TEI) 
 Operators that build the argv themselves are read the way their code builds it, and each
 such builder below names the operator source it transcribes: KubeAI's `Model` (`spec.args`
 after flags the controller generates), KAITO's `inference_config.yaml` (a YAML document
-inside a ConfigMap string), Ray Serve's `engine_kwargs`, AIBrix batch templates, the
+inside a ConfigMap string), Ray Serve's `engine_kwargs` (engine arguments, read by
+`sources.engine_kwargs` as Triton's model.json is), AIBrix batch templates, the
 production-stack `VLLMRuntime` and its Helm chart's `modelSpec`, KServe's LLMInferenceService
 (`VLLM_ADDITIONAL_ARGS`) and InferenceService `predictor.model.args`. Flags an operator adds
 with no text in the file are not invented: a word needs text to point at.
@@ -34,6 +35,7 @@ from typing import Any
 from yaml.nodes import MappingNode, Node, ScalarNode
 
 from vllm_config_lsp.sources import shell
+from vllm_config_lsp.sources.engine_kwargs import engine_kwargs_words
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
@@ -372,8 +374,7 @@ class _Reader:
     def ray(self, frame: Frame, node: MappingNode) -> None:
         """Ray Serve LLM `engine_kwargs` (and RayLLM's `engine_config` of type VLLMEngine):
         keyword arguments of vLLM's `AsyncEngineArgs`, not a command line; the words are
-        the command line that means the same (`max_model_len: 8` → `--max-model-len 8`,
-        `true` → the bare flag, `false` → `--no-…`, a mapping → its JSON)."""
+        the command line that means the same (`sources.engine_kwargs`)."""
         pair = get_pair(node, "engine_kwargs")
         if pair is None or not isinstance(pair[1], MappingNode):
             return
@@ -384,27 +385,7 @@ class _Reader:
         )
         if not ray_like:
             return
-        words: list[Word] = []
-        for key, value in pairs(pair[1]):
-            name = value_of(key)
-            loaded = value_of(value)
-            if not isinstance(name, str) or loaded is None:
-                continue
-            flag = "--" + name.replace("_", "-")
-            if isinstance(loaded, bool):
-                words.append(key_word(frame, key, flag if loaded else "--no-" + flag[2:]))
-            elif isinstance(loaded, list) and all(
-                not isinstance(item, (dict, list)) for item in loaded
-            ):
-                words.append(key_word(frame, key, flag))
-                for item_node, item in zip(items(value), loaded, strict=False):
-                    words.append(value_word(frame, item_node, _python_str(item)))
-            elif isinstance(loaded, (dict, list)):
-                words.append(key_word(frame, key, flag))
-                words.append(value_word(frame, value, json.dumps(loaded)))
-            else:
-                words.append(key_word(frame, key, flag))
-                words.append(value_word(frame, value, _python_str(loaded)))
+        words = engine_kwargs_words(frame, pair[1], syntax="yaml")
         self._mapped(frame, pair[0], "serve", words)
 
     def aibrix(self, frame: Frame, node: MappingNode) -> None:
