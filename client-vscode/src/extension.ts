@@ -310,7 +310,7 @@ async function documentInfo(current: LanguageClient, document: vscode.TextDocume
 async function updateStatus(): Promise<void> {
   const current = client;
   const document = vscode.window.activeTextEditor?.document;
-  if (!current || current.state !== State.Running || !document || !isServed(document.languageId)) {
+  if (!current || current.state !== State.Running || !document || !isServed(document.languageId, document.uri.path)) {
     if (interpreter?.ok !== false) showStatus(HIDDEN);
     return;
   }

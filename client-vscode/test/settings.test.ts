@@ -106,17 +106,22 @@ test('no yamlValidation contribution: the server alone reports (nothing twice wi
   );
 });
 
-test('the client serves YAML, Compose, shell, Dockerfile and Markdown files, saved or untitled', () => {
+test('the client serves YAML, Compose, shell, Dockerfile and Markdown files, saved or untitled, and Triton model.json', () => {
   const languages = ['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'markdown'];
-  assert.deepEqual(
-    documentSelector(),
-    languages.flatMap((language) => [
+  assert.deepEqual(documentSelector(), [
+    ...languages.flatMap((language) => [
       { scheme: 'file', language },
       { scheme: 'untitled', language },
     ]),
-  );
-  assert.deepEqual(manifest.activationEvents, languages.map((language) => `onLanguage:${language}`));
+    { scheme: 'file', language: 'json', pattern: '**/model.json' },
+  ]);
+  assert.deepEqual(manifest.activationEvents, [
+    ...languages.map((language) => `onLanguage:${language}`),
+    'workspaceContains:**/model.json',
+  ]);
   assert.deepEqual(manifest.activationEvents, activationEvents());
   assert.equal(isServed('shellscript'), true);
+  assert.equal(isServed('json', '/repo/vllm_model/1/model.json'), true);
+  assert.equal(isServed('json', '/repo/package.json'), false);
   assert.equal(isServed('json'), false);
 });

@@ -19,6 +19,7 @@ from support import CORPUS, cli
 from vllm_config_lsp.engine import lint
 from vllm_config_lsp.findings import Severity
 from vllm_config_lsp.sources.hosts import host_of
+from vllm_config_lsp.vllm.catalogue import detection_flag_names
 
 DEPLOYMENTS = CORPUS / "deployments"
 INVOCATIONS = [
@@ -30,7 +31,6 @@ VERDICTS = [
 #: Refusals a file decides; the others are the oracle's stub model or CPU (VERDICTS.md).
 FILE_CAUSES = {"removed-flag", "bad-value"}
 NOT_YET = {
-    "other": "Triton's model.json engine arguments are not a command line",
     "helm-values/GoogleCloudPlatform__kubernetes-engine-samples__app-design-center__ai-inference"
     "__values.yaml": "these values reach vLLM only through the chart's templates, and the "
     "corpus stores the file flattened, without its chart; laid out as a chart it is read with "
@@ -119,7 +119,7 @@ def _invocation_errors(file: str) -> tuple[str, dict[int, list[tuple[int, str]]]
     error on a flag's value counts on the flag's line too (vLLM names the flag)."""
     path = DEPLOYMENTS / "files" / file
     text = path.read_text(encoding="utf-8")
-    host = host_of(str(path), text)
+    host = host_of(str(path), text, flag_names=detection_flag_names())
     assert host is not None, file
     result = lint(text, version="0.33.0", host=host, path=path, version_stated=True)
     out: dict[int, list[tuple[int, str]]] = {}
@@ -172,7 +172,7 @@ def test_error_on_the_blamed_line_where_vllm_refused(file: str) -> None:
 def test_nothing_reported_on_unresolved_words(file: str) -> None:
     path = DEPLOYMENTS / "files" / file
     text = path.read_text(encoding="utf-8")
-    host = host_of(str(path), text)
+    host = host_of(str(path), text, flag_names=detection_flag_names())
     assert host is not None
     result = lint(text, version="0.33.0", host=host, path=path, version_stated=True)
     unknown = [

@@ -102,11 +102,13 @@ async def diagnostics_for(
     return result.diagnostics
 
 
-def open_doc(client: LanguageClient, uri: str, text: str, version: int = 1) -> None:
+def open_doc(
+    client: LanguageClient, uri: str, text: str, version: int = 1, language_id: str = "yaml"
+) -> None:
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
             text_document=types.TextDocumentItem(
-                uri=uri, language_id="yaml", version=version, text=text
+                uri=uri, language_id=language_id, version=version, text=text
             )
         )
     )
@@ -251,9 +253,11 @@ async def code_actions(
 class Doc:
     """A document the test edits like an editor: full-text changes, increasing versions."""
 
-    def __init__(self, client: LanguageClient, uri: str, text: str) -> None:
+    def __init__(
+        self, client: LanguageClient, uri: str, text: str, language_id: str = "yaml"
+    ) -> None:
         self.client, self.uri, self.text, self.version = client, uri, text, 1
-        open_doc(client, uri, text)
+        open_doc(client, uri, text, language_id=language_id)
 
     async def diagnostics(self) -> list[types.Diagnostic]:
         return await diagnostics_for(self.client, self.uri, self.version)

@@ -1,7 +1,7 @@
 """Command lines in any host, over a real LSP session: diagnostics on the exact word (inside
-quotes, inside a JSON value, on a continuation line), a quick fix applied in the host's own
-syntax, and hover on flags and on values that come from variables; a chart's values file
-through its template."""
+quotes, inside a JSON value, on a continuation line, on a Triton model.json key), a quick fix
+applied in the host's own syntax, and hover on flags and on values that come from
+variables; a chart's values file through its template."""
 
 from __future__ import annotations
 
@@ -105,6 +105,32 @@ async def test_dockerfile_checked_against_its_image_release(client: LanguageClie
     [diagnostic] = await doc.replace(DOCKERFILE.format(tag="v0.33.0"))
     assert diagnostic.code == "VC101"
     assert _text_of(doc, diagnostic, encoding(client)) == "--swap-space"
+    doc.close()
+
+
+async def test_triton_model_json_diagnostic_on_its_key_and_renamed_as_a_field(
+    client: LanguageClient,
+) -> None:
+    text = (
+        "{\n"
+        '    "model": "facebook/opt-125m",\n'
+        '    "gpu_memory_utilisation": 0.5,\n'
+        '    "enforce_eager": true\n'
+        "}\n"
+    )
+    doc = Doc(client, "file:///work/cl/vllm_model/1/model.json", text, language_id="json")
+    [diagnostic] = await doc.diagnostics()
+    enc = encoding(client)
+    assert diagnostic.code == "VC101" and diagnostic.range.start.line == 2
+    assert _text_of(doc, diagnostic, enc) == '"gpu_memory_utilisation"'
+    actions = await code_actions(client, doc.uri, diagnostic.range, [diagnostic])
+    [preferred] = [a for a in actions if a.is_preferred]
+    assert preferred.edit is not None
+    fixed = apply_workspace_edit(doc.text, preferred.edit, doc.uri, enc)
+    assert '    "gpu_memory_utilization": 0.5,\n' in fixed
+    assert await doc.replace(fixed) == []
+    hover = await hover_text(client, doc, '"enforce_eager"', skip=3)
+    assert hover is not None and "eager" in hover.lower()
     doc.close()
 
 

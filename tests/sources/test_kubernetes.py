@@ -9,6 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from source_support import CORPUS, arg, assert_words_inside, line_column, single, texts
+from support import apply_fix
+from vllm_config_lsp.engine import lint
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.kubernetes import find_invocations
 
@@ -509,11 +511,11 @@ spec:
 
 def test_ray_serve_engine_kwargs_as_the_equivalent_command_line() -> None:
     invocation = only(RAY)
+    # `enforce_eager: false` keeps the default: a command line leaves the flag out
     assert texts(invocation) == [
         "--max-model-len",
         "1024",
         "--trust-remote-code",
-        "--no-enforce-eager",
         "--speculative-config",
         '{"method": "ngram", "num_speculative_tokens": 2}',
         "--dtype",
@@ -522,6 +524,17 @@ def test_ray_serve_engine_kwargs_as_the_equivalent_command_line() -> None:
     assert line_column(RAY, invocation.start) == (10, 11)
     assert at(RAY, arg(invocation, "--trust-remote-code")) == (12, 13)
     assert at(RAY, arg(invocation, "bfloat16")) == (15, 20)
+
+
+def test_ray_engine_kwargs_fixes_edit_the_field_not_a_flag() -> None:
+    text = RAY.replace("max_model_len: 1024", "max_model_leng: 1024")
+    [found] = lint(text, version="0.33.0", host="kubernetes").findings
+    assert found.code == "VC101" and text[found.start : found.end] == "max_model_leng"
+    rename, removal = found.fixes
+    assert "            max_model_len: 1024\n" in apply_fix(text, rename)
+    removed = apply_fix(text, removal)
+    assert "max_model_len" not in removed
+    assert "          engine_kwargs:\n            trust_remote_code: true\n" in removed
 
 
 def test_engine_kwargs_outside_a_ray_llm_config_is_not_read() -> None:

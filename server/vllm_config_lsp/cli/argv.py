@@ -42,7 +42,7 @@ def entries(path: Path, text: str, version: str | None = None) -> list[Entry]:
         text, setting=version, file_path=path, setting_label="--vllm-version"
     )
     index = TextIndex(text)
-    host = host_of(str(path), text)
+    host = host_of(str(path), text, flag_names=detection_flag_names())
     if host is None:
         model = build_model(text, load_catalogue(chosen), path=path)
         if not model.pairs:

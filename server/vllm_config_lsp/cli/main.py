@@ -86,7 +86,7 @@ def _run_check(argv: Sequence[str]) -> int:
             io_error = True
             continue
         text = read.text
-        host = host_of(str(path), text)
+        host = host_of(str(path), text, flag_names=detection_flag_names())
         stated = release_stated(text, args.vllm_version)
         version, _why = choose_version(
             text, setting=args.vllm_version, file_path=path, setting_label="--vllm-version"

@@ -172,7 +172,8 @@ class VllmConfigServer(LanguageServer):
         settings = self.settings
         positions = Positions(text, self.encoding)
         # A host of command lines (script, manifest, recipe…) is never a `--config` file.
-        host = host_of(path_of_uri(uri), text, language_id)
+        flag_names = detection_flag_names()
+        host = host_of(path_of_uri(uri), text, language_id, flag_names=flag_names)
         reason = (
             Reason.COMMAND_LINE
             if host is not None
@@ -180,7 +181,7 @@ class VllmConfigServer(LanguageServer):
                 path_of_uri(uri),
                 text,
                 settings.associations,
-                flag_names=detection_flag_names(),
+                flag_names=flag_names,
                 language_id=language_id,
             )
         )

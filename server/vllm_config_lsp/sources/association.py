@@ -220,12 +220,16 @@ def top_level_keys(text: str) -> list[str] | None:
 
 def looks_like_vllm_content(text: str, flag_names: frozenset[str]) -> bool:
     keys = top_level_keys(text)
+    return keys is not None and has_vllm_keys(keys, flag_names)
+
+
+def has_vllm_keys(keys: list[str], flag_names: frozenset[str], share: float = FLAG_SHARE) -> bool:
+    """At least `share` of the keys are flags, one of them distinctive: what makes a mapping
+    vLLM settings, here and for the hosts told by their keys (Triton's model.json)."""
     if not keys:
         return False
-    names = flag_names
-    flags = [_flag_name(key) for key in keys]
-    known = [flag for flag in flags if flag in names]
-    if len(known) < FLAG_SHARE * len(keys):
+    known = [flag for flag in map(_flag_name, keys) if flag in flag_names]
+    if len(known) < share * len(keys):
         return False
     return any(flag not in GENERIC_FLAGS for flag in known)
 

@@ -2,8 +2,9 @@
 
 A directory walk must not lint every YAML file of a repository (Helm charts, workflows…):
 only files the language server would check too are picked (named like vLLM configs, marked
-with a `# vllm-config` comment, or whose keys are vLLM flags: `association`). Named files are
-always checked. Reading never raises: binary or undecodable files are reported.
+with a `# vllm-config` comment, or whose keys are vLLM flags: `association`; hosts that
+start vLLM and name it; a Triton `model.json` of engine arguments). Named files are always
+checked. Reading never raises: binary or undecodable files are reported.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vllm_config_lsp.sources.association import DETECTION_BYTES, YAML_SUFFIXES, classify
-from vllm_config_lsp.sources.hosts import host_of
+from vllm_config_lsp.sources.hosts import KEYED_HOSTS, host_of
 
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
 
@@ -47,8 +48,9 @@ def looks_like_config(path: Path, flag_names: frozenset[str]) -> bool:
             head = handle.read(DETECTION_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return False
-    if host_of(path.as_posix(), head) is not None:
-        return "vllm" in head.lower()
+    host = host_of(path.as_posix(), head, flag_names=flag_names)
+    if host is not None:
+        return host in KEYED_HOSTS or "vllm" in head.lower()
     if path.suffix.lower() not in YAML_SUFFIXES:
         return False
     return classify(path.as_posix(), head, flag_names=flag_names) is not None

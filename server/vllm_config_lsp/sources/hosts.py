@@ -6,7 +6,10 @@ or a GitHub workflow (`jobs:`) is a host of command lines and never a `--config`
 when its name contains `vllm`; so is a launcher config whose keys name its launcher
 (`sources.launchers`), and a Helm chart's values file on disk (`chart_folder`), read through
 the chart's templates. Any other YAML is left to `association` (a `--config` file or
-nothing). Each host module reads its syntax with a real parser; this one only dispatches.
+nothing). A JSON file is a host only as Triton's vLLM backend names it, `model.json`, and
+only when its keys are vLLM's engine arguments (`sources.triton`): the flag names it
+decides with are passed in from `vllm/`, as to `association`. Each host module reads its
+syntax with a real parser; this one only dispatches.
 """
 
 from __future__ import annotations
@@ -20,6 +23,11 @@ from vllm_config_lsp.sources.invocation import Invocation
 SHELL_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch", ".pbs", ".job"}
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdx"}
 YAML_SUFFIXES = {".yaml", ".yml", ".tftpl"}
+#: Triton's `<model>/<version>/model.json`, and copies kept beside it (`llama_model.json`).
+_TRITON_NAME = re.compile(r"(?:^|[._-])model\.json$")
+#: Hosts told by their vLLM keys rather than by a command line: they need not name vLLM
+#: for a directory walk to pick them (`files.looks_like_config`).
+KEYED_HOSTS = frozenset({"triton"})
 #: VS Code language ids (and Neovim/Emacs file types) of the hosts.
 LANGUAGES = {
     "shellscript": "shell",
@@ -58,9 +66,17 @@ _LAUNCHERS = (
 )
 
 
-def host_of(path: str, text: str, language_id: str | None = None) -> str | None:
+def host_of(
+    path: str,
+    text: str,
+    language_id: str | None = None,
+    *,
+    flag_names: frozenset[str] = frozenset(),
+) -> str | None:
     """The source kind whose finder reads this document, or None for YAML that is not a
-    host of command lines (a `--config` file, or no vLLM file at all) and any other file."""
+    host of command lines (a `--config` file, or no vLLM file at all) and any other file.
+    `flag_names` (`vllm.catalogue.detection_flag_names`) tell a Triton `model.json`;
+    without them none is recognised."""
     name = PurePosixPath(path).name
     lower = name.lower()
     suffix = PurePosixPath(lower).suffix
@@ -74,6 +90,8 @@ def host_of(path: str, text: str, language_id: str | None = None) -> str | None:
         return "markdown"
     if suffix == ".py":
         return "python"
+    if _TRITON_NAME.search(lower) and flag_names and _is_model_json(text, flag_names):
+        return "triton"  # whatever language an editor gave it: JSON is YAML too
     if suffix in YAML_SUFFIXES or language_id == "yaml":
         kind = _yaml_host(path.lower(), text)
         if kind is None and chart_folder(path) is not None:
@@ -97,6 +115,14 @@ def chart_folder(path: str | Path) -> Path | None:
     except (OSError, ValueError):  # an unreadable folder, a NUL in an editor's URI
         pass
     return None
+
+
+def _is_model_json(text: str, flag_names: frozenset[str]) -> bool:
+    """Only a file named like Triton's pays for the reader's import (its YAML tree and
+    parsers) that telling its content takes."""
+    from vllm_config_lsp.sources import triton
+
+    return triton.is_model_json(text, flag_names)
 
 
 def _yaml_host(name: str, text: str) -> str | None:
@@ -130,6 +156,7 @@ READERS = {
     "launcher": "launchers",
     "dstack": "dstack",
     "helm-values": "helm_chart",
+    "triton": "triton",
 }
 #: Readers that read files next to the document (a chart's templates) take its path.
 _READ_NEXT_TO_PATH = frozenset({"helm-values"})

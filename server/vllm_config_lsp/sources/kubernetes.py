@@ -13,7 +13,8 @@ taken for vLLM when it is named `vllm`; sidecars (routers, EPP schedulers, TEI) 
 Operators that build the argv themselves are read the way their code builds it, and each
 such builder below names the operator source it transcribes: KubeAI's `Model` (`spec.args`
 after flags the controller generates), KAITO's `inference_config.yaml` (a YAML document
-inside a ConfigMap string), Ray Serve's `engine_kwargs`, AIBrix batch templates, the
+inside a ConfigMap string), Ray Serve's `engine_kwargs` (engine arguments, read by
+`sources.engine_kwargs` as Triton's model.json is), AIBrix batch templates, the
 production-stack `VLLMRuntime` and its Helm chart's `modelSpec`, KServe's LLMInferenceService
 (`VLLM_ADDITIONAL_ARGS`) and InferenceService `predictor.model.args`. Flags an operator adds
 with no text in the file are not invented: a word needs text to point at.
@@ -35,6 +36,7 @@ from typing import Any
 from yaml.nodes import MappingNode, Node, ScalarNode
 
 from vllm_config_lsp.sources import shell
+from vllm_config_lsp.sources.engine_kwargs import engine_kwargs_words
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
@@ -48,6 +50,7 @@ from vllm_config_lsp.sources.yaml_hosts import (
     is_terraform_template,
     is_vllm_image,
     items,
+    key_word,
     mask_templates,
     node_span,
     pairs,
@@ -56,16 +59,15 @@ from vllm_config_lsp.sources.yaml_hosts import (
     scalar_frame,
     scalar_word,
     stream_documents,
-    synthetic_word,
     text_of,
     value_of,
+    value_word,
     walk,
 )
 
 __all__ = ["find_invocations"]
 
 _LIST = "yaml-list"
-_KEY = "yaml-key"
 _VALUE = "yaml-value"
 #: Keys whose string value is itself a YAML document an operator reads.
 _EMBEDDED_YAML_KEYS = frozenset({"serveConfigV2", "serveConfig"})
@@ -175,40 +177,6 @@ def _k8s_expand(word: Word, env: Mapping[str, Word] | None = None) -> Word:
         ends=tuple(ends),
         unresolved=tuple(dict.fromkeys(unresolved)),
     )
-
-
-def _flag_word(frame: Frame, key: Node, flag: str) -> Word:
-    """The flag an operator writes for a key: it spans the key, and when the flag is the
-    key with `--` in front its characters map one to one onto the key's."""
-    start, end = node_span(frame, key)
-    name = scalar_frame(frame, key)
-    if (
-        name is not None
-        and name.starts is not None
-        and name.ends is not None
-        and flag == "--" + name.text
-        and name.text
-    ):
-        return Word(
-            flag,
-            start,
-            end,
-            (start, start, *name.starts),
-            (end, end, *name.ends),
-            quoting=_KEY,
-        )
-    return synthetic_word(flag, start, end, _KEY)
-
-
-def _value_word(frame: Frame, node: Node, text: str, quoting: str = _VALUE) -> Word:
-    """The value an operator passes for a key's value: the scalar itself when it is passed
-    as loaded, otherwise a generated text that spans the value."""
-    if isinstance(node, ScalarNode) and node.value == text:
-        word = scalar_word(frame, node, quoting)
-        if word is not None:
-            return word
-    start, end = node_span(frame, node)
-    return synthetic_word(text, start, end, quoting)
 
 
 def _python_str(value: Any) -> str:
@@ -419,15 +387,14 @@ class _Reader:
             name = value_of(key)
             if name is None:
                 continue
-            words.append(_flag_word(frame, key, f"--{name}"))
-            words.append(_value_word(frame, value, _python_str(value_of(value))))
+            words.append(key_word(frame, key, f"--{name}"))
+            words.append(value_word(frame, value, _python_str(value_of(value))))
         self._mapped(frame, pair[0], "api_server", words)
 
     def ray(self, frame: Frame, node: MappingNode) -> None:
         """Ray Serve LLM `engine_kwargs` (and RayLLM's `engine_config` of type VLLMEngine):
         keyword arguments of vLLM's `AsyncEngineArgs`, not a command line; the words are
-        the command line that means the same (`max_model_len: 8` → `--max-model-len 8`,
-        `true` → the bare flag, `false` → `--no-…`, a mapping → its JSON)."""
+        the command line that means the same (`sources.engine_kwargs`)."""
         pair = get_pair(node, "engine_kwargs")
         if pair is None or not isinstance(pair[1], MappingNode):
             return
@@ -438,27 +405,7 @@ class _Reader:
         )
         if not ray_like:
             return
-        words: list[Word] = []
-        for key, value in pairs(pair[1]):
-            name = value_of(key)
-            loaded = value_of(value)
-            if not isinstance(name, str) or loaded is None:
-                continue
-            flag = "--" + name.replace("_", "-")
-            if isinstance(loaded, bool):
-                words.append(_flag_word(frame, key, flag if loaded else "--no-" + flag[2:]))
-            elif isinstance(loaded, list) and all(
-                not isinstance(item, (dict, list)) for item in loaded
-            ):
-                words.append(_flag_word(frame, key, flag))
-                for item_node, item in zip(items(value), loaded, strict=False):
-                    words.append(_value_word(frame, item_node, _python_str(item)))
-            elif isinstance(loaded, (dict, list)):
-                words.append(_flag_word(frame, key, flag))
-                words.append(_value_word(frame, value, json.dumps(loaded)))
-            else:
-                words.append(_flag_word(frame, key, flag))
-                words.append(_value_word(frame, value, _python_str(loaded)))
+        words = engine_kwargs_words(frame, pair[1], syntax="yaml")
         self._mapped(frame, pair[0], "serve", words)
 
     def aibrix(self, frame: Frame, node: MappingNode) -> None:
@@ -480,9 +427,9 @@ class _Reader:
             loaded = value_of(pair[1])
             if loaded is None or (bare and not loaded) or loaded == "":
                 return
-            words.append(_flag_word(frame, pair[0], flag))
+            words.append(key_word(frame, pair[0], flag))
             if not bare:
-                words.append(_value_word(frame, pair[1], _python_str(loaded)))
+                words.append(value_word(frame, pair[1], _python_str(loaded)))
 
         option(source, "uri", "--model")
         option(source, "revision", "--revision")
@@ -527,16 +474,16 @@ class _Reader:
             flag = "--" + name.strip().lstrip("-").replace("_", "-")
             if isinstance(loaded, bool):
                 if loaded:
-                    words.append(_flag_word(frame, key_node, flag))
+                    words.append(key_word(frame, key_node, flag))
             elif isinstance(loaded, list):
                 for item_node, item in zip(items(value), loaded, strict=False):
-                    words.append(_flag_word(frame, key_node, flag))
-                    words.append(_value_word(frame, item_node, str(item)))
+                    words.append(key_word(frame, key_node, flag))
+                    words.append(value_word(frame, item_node, str(item)))
             elif str(loaded).strip() == "":
-                words.append(_flag_word(frame, key_node, flag))
+                words.append(key_word(frame, key_node, flag))
             else:
-                words.append(_flag_word(frame, key_node, flag))
-                words.append(_value_word(frame, value, str(loaded).strip()))
+                words.append(key_word(frame, key_node, flag))
+                words.append(value_word(frame, value, str(loaded).strip()))
         quantization = get(spec, "quantization")
         option(quantization, "weight", "--quantization")
         option(quantization, "kv_cache", "--kv-cache-dtype")
@@ -560,7 +507,7 @@ class _Reader:
         def flag(owner: Node | None, key: str, name: str) -> Node | None:
             pair = get_pair(owner, key)
             if pair is not None:
-                words.append(_flag_word(frame, pair[0], name))
+                words.append(key_word(frame, pair[0], name))
                 return pair[1]
             return None
 
@@ -573,17 +520,17 @@ class _Reader:
                 return
             if not string and not (isinstance(loaded, (int, float)) and loaded > 0):
                 return
-            words.append(_flag_word(frame, pair[0], name))
+            words.append(key_word(frame, pair[0], name))
             text = str(loaded) if string else _python_str(int(loaded))
-            words.append(_value_word(frame, pair[1], text))
+            words.append(value_word(frame, pair[1], text))
 
         url = get(model, "modelURL")
         if url is not None:
-            words.append(_value_word(frame, url, str(value_of(url) or "")))
+            words.append(value_word(frame, url, str(value_of(url) or "")))
         port = get_pair(config, "port")
         if port is not None:
-            words.append(_flag_word(frame, port[0], "--port"))
-            words.append(_value_word(frame, port[1], str(value_of(port[1]))))
+            words.append(key_word(frame, port[0], "--port"))
+            words.append(value_word(frame, port[1], str(value_of(port[1]))))
         if value_of(get(model, "enableLoRA")) is True:
             flag(model, "enableLoRA", "--enable-lora")
         if value_of(get(model, "enableTool")) is True:
@@ -604,16 +551,16 @@ class _Reader:
         words.extend(self._argv(frame, get(config, "extraArgs")))
         template = get_pair(model, "chatTemplate")
         if template is not None and value_of(template[1]):
-            words.append(_flag_word(frame, template[0], "--chat-template"))
-            words.append(_value_word(frame, template[1], "/etc/chat-template.json"))
+            words.append(key_word(frame, template[0], "--chat-template"))
+            words.append(value_word(frame, template[1], "/etc/chat-template.json"))
         cache = get_pair(spec, "lmCacheConfig")
         enabled = get(cache[1], "enabled") if cache is not None else None
         if cache is not None and enabled is not None and value_of(enabled) is True:
             v1 = value_of(get(config, "v1")) is True
             connector = "LMCacheConnectorV1" if v1 else "LMCacheConnector"
-            words.append(_flag_word(frame, cache[0], "--kv-transfer-config"))
+            words.append(key_word(frame, cache[0], "--kv-transfer-config"))
             words.append(
-                _value_word(frame, enabled, f'{{"kv_connector":"{connector}","kv_role":"kv_both"}}')
+                value_word(frame, enabled, f'{{"kv_connector":"{connector}","kv_role":"kv_both"}}')
             )
         if model_pair is not None:
             image = get(get(get(spec, "deploymentConfig"), "image"), "name")
@@ -644,19 +591,19 @@ class _Reader:
             loaded = value_of(pair[1])
             if when == "truthy" and not loaded:
                 return
-            words.append(_flag_word(frame, pair[0], name))
-            words.append(_value_word(frame, pair[1], go_value(loaded)))
+            words.append(key_word(frame, pair[0], name))
+            words.append(value_word(frame, pair[1], go_value(loaded)))
 
         url = get_pair(spec, "modelURL")
         if url is not None:
-            words.append(_value_word(frame, url[1], go_value(value_of(url[1]))))
+            words.append(value_word(frame, url[1], go_value(value_of(url[1]))))
         for key, name in (
             ("enableLoRA", "--enable-lora"),
             ("enableTool", "--enable-auto-tool-choice"),
         ):
             pair = get_pair(spec, key)
             if pair is not None and value_of(pair[1]):
-                words.append(_flag_word(frame, pair[0], name))
+                words.append(key_word(frame, pair[0], name))
         quoted(spec, "toolCallParser", "--tool-call-parser", when="truthy")
         config = get(spec, "vllmConfig")
         if isinstance(config, MappingNode):
@@ -664,12 +611,12 @@ class _Reader:
             if chunked is not None:
                 on = bool(value_of(chunked[1]))
                 name = "--enable-chunked-prefill" if on else "--no-enable-chunked-prefill"
-                words.append(_flag_word(frame, chunked[0], name))
+                words.append(key_word(frame, chunked[0], name))
             caching = get_pair(config, "enablePrefixCaching")
             if caching is not None:  # absent: the chart writes --no-… with no text here
                 on = bool(value_of(caching[1]))
                 name = "--enable-prefix-caching" if on else "--no-enable-prefix-caching"
-                words.append(_flag_word(frame, caching[0], name))
+                words.append(key_word(frame, caching[0], name))
             for key, name in (
                 ("maxModelLen", "--max-model-len"),
                 ("dtype", "--dtype"),
@@ -682,7 +629,7 @@ class _Reader:
             extra = get(config, "extraArgs")
             if value_of(extra):
                 for item in items(extra):
-                    words.append(_value_word(frame, item, go_value(value_of(item)), _LIST))
+                    words.append(value_word(frame, item, go_value(value_of(item)), _LIST))
         cache_pair = get_pair(spec, "lmcacheConfig")
         cache = cache_pair[1] if cache_pair is not None else None
         if cache_pair is not None and value_of(cache) and value_of(get(cache, "enabled")):
@@ -698,13 +645,13 @@ class _Reader:
                 value = f'{{"kv_connector":"LMCacheConnector","kv_role":"{role}"}}'
             else:
                 value = f'{{"kv_connector":"LMCacheConnectorV1","kv_role":"{role}"}}'
-            words.append(_flag_word(frame, cache_pair[0], "--kv-transfer-config"))
+            words.append(key_word(frame, cache_pair[0], "--kv-transfer-config"))
             assert cache is not None
-            words.append(_value_word(frame, cache, value))
+            words.append(value_word(frame, cache, value))
         template = get_pair(spec, "chatTemplate")
         if template is not None and value_of(template[1]):
-            words.append(_flag_word(frame, template[0], "--chat-template"))
-            words.append(_value_word(frame, template[1], f"/templates/{value_of(template[1])}"))
+            words.append(key_word(frame, template[0], "--chat-template"))
+            words.append(value_word(frame, template[1], f"/templates/{value_of(template[1])}"))
         repository = text_of(get(spec, "repository"))
         tag = text_of(get(spec, "tag"))
         image = f"{repository}:{tag}" if repository and tag else repository

@@ -44,22 +44,22 @@ from vllm_config_lsp.sources.yaml_hosts import (
     get,
     get_pair,
     items,
+    key_word,
     node_span,
     pairs,
     relocate,
     relocate_word,
     scalar_frame,
     scalar_word,
-    synthetic_word,
     text_of,
     value_of,
+    value_word,
 )
 
 __all__ = ["SOURCE", "find_invocations"]
 
 SOURCE = "launcher"
 _LIST = "yaml-list"
-_KEY = "yaml-key"
 _VALUE = "yaml-value"
 #: `${VAR}` / `$VAR` that vllm-ascend's runtime renders per rank.
 _DOLLAR = re.compile(r"\$\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*")
@@ -113,31 +113,6 @@ def _with_unresolved(word: Word, pattern: re.Pattern[str], *, splat: bool = Fals
         unresolved=word.unresolved + tuple(h for h in hits if h not in word.unresolved),
         splat=word.splat or (splat and whole),
     )
-
-
-def _flag_word(frame: Frame, key: Node, flag: str) -> Word:
-    """The flag a launcher writes for a key: when it is the key itself, or the key with `--`
-    in front, its characters map one to one onto the key's; otherwise it spans the key."""
-    start, end = node_span(frame, key)
-    name = scalar_frame(frame, key)
-    if name is not None and name.starts is not None and name.ends is not None and name.text:
-        if flag == name.text:
-            return Word(flag, start, end, name.starts, name.ends, quoting=_KEY)
-        if flag == "--" + name.text:
-            starts = (start, start, *name.starts)
-            return Word(flag, start, end, starts, (end, end, *name.ends), quoting=_KEY)
-    return synthetic_word(flag, start, end, _KEY)
-
-
-def _value_word(frame: Frame, node: Node, text: str, quoting: str = _VALUE) -> Word:
-    """The value a launcher passes: the scalar itself when it passes it as loaded, else a
-    generated text that spans the value."""
-    if isinstance(node, ScalarNode) and node.value == text:
-        word = scalar_word(frame, node, quoting)
-        if word is not None:
-            return word
-    start, end = node_span(frame, node)
-    return synthetic_word(text, start, end, quoting)
 
 
 def _start(words: list[Word], anchor: tuple[int, int], entrypoint: str = "serve") -> Invocation:
@@ -194,10 +169,10 @@ def _vector_inference(frame: Frame, root: MappingNode) -> list[Invocation]:
             arg = value_of(key)
             if not isinstance(arg, str) or not arg:
                 continue
-            words.append(_flag_word(frame, key, arg))
+            words.append(key_word(frame, key, arg))
             loaded = value_of(value)
             if not isinstance(loaded, bool):
-                words.append(_value_word(frame, value, str(loaded)))
+                words.append(value_word(frame, value, str(loaded)))
         found.append(_start(words, node_span(frame, pair[0])))
     return found
 
@@ -380,12 +355,12 @@ def _srt_slurm(frame: Frame, root: MappingNode) -> list[Invocation]:
             if not isinstance(name, str) or not name or loaded is None or loaded is False:
                 continue
             flag = name if name.startswith("-") else "--" + name
-            words.append(_flag_word(frame, key, flag))
+            words.append(key_word(frame, key, flag))
             if loaded is True:
                 continue
             if isinstance(loaded, (dict, list)):
-                words.append(_value_word(frame, value, json.dumps(loaded)))
+                words.append(value_word(frame, value, json.dumps(loaded)))
             else:
-                words.append(_value_word(frame, value, str(loaded)))
+                words.append(value_word(frame, value, str(loaded)))
         found.append(_start(words, node_span(frame, pair[0])))
     return found

@@ -6,10 +6,14 @@ Words know where each of their characters was written (`Word.source_range`), so 
 inside a word touches only the characters that wrote the part it changes, whatever quotes
 surround them; removing whole words deletes from the first word to the next word kept
 (or from the last word kept), so a continuation line or a list item goes with its words.
+A flag that a host derives from an engine-argument key (`sources.engine_kwargs`: quoting
+`yaml-field`, `json-field`; its values `…-field-value`) is renamed by writing the new field
+name over the key, and removed with its values.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 
@@ -17,16 +21,27 @@ from vllm_config_lsp.findings import TextEdit
 from vllm_config_lsp.sources.invocation import Invocation, Word
 
 _SAFE_YAML_PLAIN = re.compile(r"^[\w./:=,@+-]+$")
+#: Quoting suffixes of an engine-argument key (`<syntax>-field`) and of its values.
+FIELD = "-field"
+FIELD_VALUE = "-field-value"
 
 
 def rename_option(word: Word, new_option: str) -> TextEdit:
-    """`--swap_space=4` → `--new-name=4`: only the option part of the word changes."""
+    """`--swap_space=4` → `--new-name=4`: only the option part of the word changes. A key
+    that names an engine argument becomes the new field (`--max-model-len` →
+    `max_model_len`), written as a key of its host."""
     option = word.text.split("=", 1)[0]
     start, end = word.source_range(0, len(option))
+    if word.quoting.endswith(FIELD):
+        return TextEdit(start, end, quote(new_option.lstrip("-").replace("-", "_"), word.quoting))
     return TextEdit(start, end, new_option)
 
 
 def quote(text: str, quoting: str) -> str:
+    """`text` as one word of the host: a YAML plain or single-quoted scalar, a JSON string,
+    a Python string literal's content, or a shell word."""
+    if quoting.startswith("json"):
+        return json.dumps(text)
     if quoting.startswith("yaml"):
         return text if _SAFE_YAML_PLAIN.match(text) else "'" + text.replace("'", "''") + "'"
     if quoting == "python":
@@ -36,10 +51,18 @@ def quote(text: str, quoting: str) -> str:
 
 def remove_words(invocation: Invocation, first: Word, last: Word) -> TextEdit:
     """Remove the words `first`…`last` of the invocation and the space that separated
-    them from the words kept."""
+    them from the words kept. Words of engine-argument entries go by whole entries: a key
+    takes its values, a value its key (a JSON or YAML key cannot stay without a value)."""
     args = invocation.args
     at = next(i for i, word in enumerate(args) if word is first)
     end = next(i for i, word in enumerate(args) if word is last)
+    if first.quoting.endswith(FIELD_VALUE):
+        while at > 0 and not args[at].quoting.endswith(FIELD):
+            at -= 1
+    if args[end].quoting.endswith((FIELD, FIELD_VALUE)):
+        while end + 1 < len(args) and args[end + 1].quoting.endswith(FIELD_VALUE):
+            end += 1
+    first, last = args[at], args[end]
     if end + 1 < len(args):
         return TextEdit(first.start, args[end + 1].start, "")
     if at > 0:

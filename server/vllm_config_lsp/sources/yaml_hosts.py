@@ -46,6 +46,7 @@ __all__ = [
     "image_start",
     "is_vllm_image",
     "items",
+    "key_word",
     "mask_github",
     "mask_templates",
     "node_span",
@@ -57,6 +58,7 @@ __all__ = [
     "synthetic_word",
     "text_of",
     "value_of",
+    "value_word",
     "walk",
 ]
 
@@ -180,6 +182,32 @@ def synthetic_word(text: str, start: int, end: int, quoting: str) -> Word:
     character maps to the whole span that caused it."""
     n = len(text)
     return Word(text, start, end, (start,) * n, (end,) * n, quoting=quoting)
+
+
+def key_word(frame: Frame, key: Node, flag: str) -> Word:
+    """The flag an operator or launcher writes for a key: when it is the key itself, or the
+    key with `--` in front, its characters map one to one onto the key's; otherwise (a
+    spelling the host derives, `maxModelLen` → `--max-model-len`) it spans the key."""
+    start, end = node_span(frame, key)
+    name = scalar_frame(frame, key)
+    if name is not None and name.starts is not None and name.ends is not None and name.text:
+        if flag == name.text:
+            return Word(flag, start, end, name.starts, name.ends, quoting="yaml-key")
+        if flag == "--" + name.text:
+            starts = (start, start, *name.starts)
+            return Word(flag, start, end, starts, (end, end, *name.ends), quoting="yaml-key")
+    return synthetic_word(flag, start, end, "yaml-key")
+
+
+def value_word(frame: Frame, node: Node, text: str, quoting: str = "yaml-value") -> Word:
+    """The value a host passes for a key's value: the scalar itself when it is passed as
+    loaded, otherwise a generated text (`str(value)`, its JSON) that spans the value."""
+    if isinstance(node, ScalarNode) and node.value == text:
+        word = scalar_word(frame, node, quoting)
+        if word is not None:
+            return word
+    start, end = node_span(frame, node)
+    return synthetic_word(text, start, end, quoting)
 
 
 # -- YAML trees --------------------------------------------------------------------------
