@@ -211,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_argv(argv[1:])
     args = _server_parser().parse_args(argv)
-    from vllm_config_lsp.lsp.bootstrap import serve
+    from vllm_config_lsp.lsp.server import serve
 
     serve(tcp=args.tcp, host=args.host, port=args.port)
     return 0

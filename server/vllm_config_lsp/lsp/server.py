@@ -25,7 +25,7 @@ import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -568,19 +568,10 @@ async def document_symbol(
     return symbols(analysis, ls.client_capabilities)
 
 
-def serve(
-    *,
-    tcp: bool = False,
-    host: str = "127.0.0.1",
-    port: int = 2087,
-    stdin: BinaryIO | None = None,
-    stdout: BinaryIO | None = None,
-) -> None:
-    """The server loop (stdout is the protocol channel: Python logging goes to stderr).
-    `vllm-config-lsp` enters through `lsp.bootstrap.serve`, which may have answered
-    `initialize` already and passes the stdin/stdout pygls must use (default: sys's)."""
+def serve(*, tcp: bool = False, host: str = "127.0.0.1", port: int = 2087) -> None:
+    """The server loop (stdout is the protocol channel: Python logging goes to stderr)."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     if tcp:
         SERVER.start_tcp(host, port)
     else:
-        SERVER.start_io(stdin, stdout)
+        SERVER.start_io()
