@@ -108,7 +108,10 @@ _NEWLINE = re.compile(r"\r\n?|\n")
 #: A blank line (spaces and tabs only) before a line that cannot continue a list or a
 #: quote across it (it starts with none of spaces, tabs, `-+*>`, digits): a candidate
 #: line L of a chunk starts at the match's end.
-_CUT = re.compile(r"(?:\A|(?<=\n)|(?<=\r)(?!\n))[ \t]*(?:\r\n?|\n)(?=[^ \t\-+*>0-9\r\n])")
+_CUT = re.compile(
+    r"(?:\A|\r\n|\r(?!\n)|\n)"  # the line break before it (a match starts only there)
+    r"[ \t]*(?:\r\n?|\n)(?=[^ \t\-+*>0-9\r\n])"
+)
 #: A prompt at the start of a transcript line: `$ cmd` (or a bare `$`).
 _PROMPT = re.compile(r"[ \t]*\$(?: |$)")
 #: Top-level keys that name the YAML host of a block (see `_yaml_host`).
