@@ -6,13 +6,21 @@ Writes small text files to benchmarks/profiles/:
 * `startup.txt`: wall time of bare `python`, of the pygls/lsprotocol imports and of our server
   module, then `python -X importtime` (median of 5 runs) sorted by cumulative time and summed
   per top-level package.
+* `spawn.txt`: spawn → first diagnostics (run.py's row) taken apart: a timeline over stdio
+  (the `initialize` answer, the server's first `workspace/configuration` request, i.e. pygls
+  imported and running, the first `publishDiagnostics`), fresh processes for each stage of
+  the start, and `-X importtime` of the live server (both threads) per top-level package.
+* `compute-typical.txt`, `compute-markdown.txt`: cProfile of run.py's "server compute per
+  change" (`run.measure_compute`: association, `engine.lint`, diagnostics) on the typical
+  config and the 2,000-line Markdown recipe: CPU time per change, the top functions by
+  cumulative time, and the time of each rule's `check` summed per rule.
 * `rss.txt`: VmRSS after each start-up stage, in fresh processes, and the live server; then
   tracemalloc (Python allocations) per stage, by file.
 * `latency-<name>.txt`: py-spy (1,000 Hz) on the live server while it answers one kind of
   request in a loop: the top frames, inclusive and self.
 
 Not a test, about 2 minutes:
-`python benchmarks/profile_gaps.py [--only startup|rss|latency]`.
+`python benchmarks/profile_gaps.py [--only startup|spawn|compute|rss|latency]`.
 """
 
 from __future__ import annotations
@@ -144,7 +152,7 @@ STAGES = (
     "python, nothing imported",
     "+ import lsprotocol.types, pygls.lsp.server",
     "+ import vllm_config_lsp.lsp.server (pygls server object, features registered)",
-    "+ warm_up(): PyYAML, catalogue 0.33.0, 140 rule modules, one lint",
+    "+ warm_up(): PyYAML, catalogue 0.33.0, the rule modules, one lint",
     "+ engine.lint of the three documents, results kept (in process, no LSP)",
 )
 
@@ -186,6 +194,139 @@ for st in stats[:12]:
 """
 
 
+SPAWN_STAGES = (
+    ("python -c pass", "pass"),
+    ("import lsprotocol.types, pygls.lsp.server", "import lsprotocol.types, pygls.lsp.server"),
+    ("+ import vllm_config_lsp.lsp.server", "import vllm_config_lsp.lsp.server"),
+    (
+        "+ SERVER.warm_up() (engine, catalogue 0.33.0, rules, one lint)",
+        "import vllm_config_lsp.lsp.server as s; s.SERVER.warm_up()",
+    ),
+    (
+        "engine alone: import engine, one lint (no pygls)",
+        "from vllm_config_lsp.engine import lint; lint('model: warm-up\\n', version='0.33.0')",
+    ),
+)
+
+
+def spawn_timeline(server: run.Server, folder: Path, runs: int) -> list[str]:
+    doc = run.documents()[0]
+    marks: dict[str, list[float]] = collections.defaultdict(list)
+    for index in range(runs + 1):
+        client, init = server.start(folder)
+        try:
+            uri = (folder / f"spawn-{index}.vllm.yaml").as_uri()
+            run.open_document(client, uri, doc)
+            first = client.wait_published(uri, 0.0).at - client.started
+            pulled = client.requested_at.get("workspace/configuration", client.started)
+            if index:  # the first run is a warm-up
+                marks["initialize answer"].append(init * 1000)
+                marks["server's workspace/configuration request (pygls running)"].append(
+                    (pulled - client.started) * 1000
+                )
+                marks["first publishDiagnostics"].append(first * 1000)
+        finally:
+            client.close()
+    return [f"  {statistics.median(v):7.1f}  {k}" for k, v in marks.items()]
+
+
+def spawn() -> None:
+    lines = [f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f}", ""]
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        for server in run.servers():
+            if server.name == run.YAML:
+                continue
+            lines.append(f"{server.name}: spawn → ..., median of 10 fresh processes (ms):")
+            lines += spawn_timeline(server, folder, 10)
+            lines.append("")
+        lines.append("Wall time of a fresh process per stage of the start, median of 10 (ms):")
+        for label, code in SPAWN_STAGES:
+            lines.append(f"  {wall(code):7.1f}  {label}")
+        lines.append("")
+        seen: dict[str, list[float]] = collections.defaultdict(list)
+        for index in range(5):
+            err = folder / f"importtime-{index}.txt"
+            with err.open("w") as stream:
+                command = [PY, "-X", "importtime", "-m", "vllm_config_lsp", "--stdio"]
+                server = run.Server("importtime", command, {}, "", stream)
+                client, _ = server.start(folder)
+                try:
+                    uri = (folder / f"importtime-{index}.vllm.yaml").as_uri()
+                    run.open_document(client, uri, run.documents()[0])
+                    client.wait_published(uri, 0.0)
+                finally:
+                    client.close()
+            per_package: collections.Counter[str] = collections.Counter()
+            for line in err.read_text().splitlines():
+                match = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)", line)
+                if match:
+                    per_package[match.group(4).split(".")[0]] += int(match.group(1)) / 1000
+            for package, ms in per_package.items():
+                seen[package].append(ms)
+    medians = {package: statistics.median(values) for package, values in seen.items()}
+    total = sum(medians.values())
+    lines.append(
+        "-X importtime of the live server (spawn, initialize, didOpen, first diagnostics; "
+        f"both threads), median of 5: sum of self times {total:.1f} ms; per top-level "
+        "package (ms, share):"
+    )
+    for package, ms in sorted(medians.items(), key=lambda item: -item[1])[:15]:
+        lines.append(f"  {ms:7.1f}  {100 * ms / total:5.1f}%  {package}")
+    write("spawn.txt", lines)
+
+
+def compute(repeats: int = 200) -> None:
+    """cProfile of `run.measure_compute` (the "server compute per change" rows)."""
+    import cProfile
+    import io
+    import pstats
+
+    for name, doc in (
+        ("compute-typical.txt", run.documents()[0]),
+        ("compute-markdown.txt", run.host_documents()[1]),
+    ):
+        plain = run.Results()
+        run.measure_compute([doc], repeats, plain)
+        cpu = next(r for r in plain.rows if r["metric"].endswith("(CPU)"))
+        profile = cProfile.Profile()
+        profile.enable()
+        run.measure_compute([doc], repeats, run.Results())
+        profile.disable()
+        out = io.StringIO()
+        stats = pstats.Stats(profile, stream=out)
+        stats.sort_stats("cumulative").print_stats(45)
+        lines = [
+            f"load average {os.getloadavg()[0]:.2f}; {doc.name}: run.measure_compute, "
+            f"{2 * repeats} keystrokes and deletions: {cpu['median']:.2f} ms CPU per change "
+            f"(keystroke {cpu['typed_median_ms']:.2f}, deletion {cpu['deleted_median_ms']:.2f}) "
+            "without the profiler; cProfile below (it slows Python calls ~2x: read shares)",
+            "",
+        ]
+        lines += [
+            re.sub(r"\S*/(site-packages|server|python3\.\d+)/", "", line)
+            for line in out.getvalue().splitlines()
+        ]
+        entries = stats.stats  # type: ignore[attr-defined]
+        per_rule = sorted(
+            (
+                (cumulative, file.split("/rules/")[1])
+                for (file, _, function), (_, _, _, cumulative, _) in entries.items()
+                if "/rules/" in file and function == "check"
+            ),
+            reverse=True,
+        )
+        changes = 2 * repeats
+        in_rules = sum(c for c, _ in per_rule) / changes * 1000
+        lines += [
+            "",
+            f"rule checks: {len(per_rule)} rules ran, {in_rules:.2f} ms of profiled time per "
+            "change; the 15 costliest (ms per change, profiled):",
+        ]
+        lines += [f"  {c / changes * 1000:6.3f}  {rule}" for c, rule in per_rule[:15]]
+        write(name, lines)
+
+
 def rss() -> None:
     lines = [f"load average {os.getloadavg()[0]:.2f}", "", "VmRSS of a fresh process (MB):"]
     for stage, label in enumerate(STAGES):
@@ -202,7 +343,7 @@ def rss() -> None:
         ]
         lines.append(f"  {statistics.median(values):6.1f}  {label}")
     lines.append("")
-    lines.append("The live server (run.py's client, debounce 0) (MB):")
+    lines.append("The live server (run.py's client, default settings) (MB):")
     server = run.servers()[0]
     with tempfile.TemporaryDirectory() as folder:
         client, _ = server.start(Path(folder))
@@ -332,11 +473,16 @@ LATENCY = {
 
 
 def main() -> int:
+    run.precompile()  # as pip install does (see run.precompile)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["startup", "rss", "latency"])
+    parser.add_argument("--only", choices=["startup", "spawn", "compute", "rss", "latency"])
     args = parser.parse_args()
     if args.only in (None, "startup"):
         startup()
+    if args.only in (None, "spawn"):
+        spawn()
+    if args.only in (None, "compute"):
+        compute()
     if args.only in (None, "rss"):
         rss()
     if args.only in (None, "latency"):

@@ -4,17 +4,34 @@ against real vLLM. Not a test: run `python benchmarks/run.py` (see benchmarks/RE
 
 Both servers are driven the same way, as an editor would: a subprocess speaking JSON-RPC over
 stdio, timed from the moment a message is written to the moment the answer is read. Results
-go to stdout and to `benchmarks/results.md` / `results.json`.
+go to stdout and to `benchmarks/results.md` / `results.json` (generated files).
 
-Debounce: ours is the `debounceMs` setting, set to 0 here (default 200 ms); yaml-language-
-server validates 200 ms after the last change (`validationDelayMs`, a constant in its
-yamlSettings.js, not a setting), on open as well. Its rows are reported as measured and
-with those 200 ms taken off ("compute"), which is the fair comparison.
+As shipped: both servers run with their default settings. Ours is sent no settings at all
+(no `initializationOptions`, `workspace/configuration` answered with null), so `debounceMs` is
+its default "auto": a change is checked at once unless the document's last check was slow.
+yaml-language-server gets only what it needs to check a vLLM config (our JSON schema for
+`*.vllm.yaml`, no schema store) and keeps its fixed delay: it validates 200 ms after an open
+and after the last change (`validationDelayMs`, a constant in its yamlSettings.js, not a
+setting). Its rows are reported as measured (what an editor shows) and, separately labelled,
+with those 200 ms taken off (its compute).
+
+Servers: ours as pip installs it (`python -m vllm_config_lsp --stdio`, this interpreter);
+yaml-language-server 1.25.0 (`npm ci` in benchmarks/); and, when `client-vscode/bundled/libs`
+is filled (`python client-vscode/scripts/bundle_python.py`), ours as the VS Code extension
+starts it (`python -I bundled/tool/launcher.py --stdio`, the bundled server and libraries).
+
+Metrics: spawn → first diagnostics (a fresh process, a document opened right after
+`initialized`) and spawn → `initialize` answer; didOpen and didChange → diagnostics; completion
+and hover; in-process server compute per change; RSS. Documents: a typical config, the
+largest corpus config, a generated 5,000-line config (`stress.py`), and a 2,000-line Helm
+chart and Markdown recipe (`command_lines.build`), edited by typing at the end of a flag name
+(`command_lines.edit_point`) and deleting it again.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import platform
@@ -37,13 +54,19 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "server"))
 
+from command_lines import HELM, KEYS, build, edit_point  # noqa: E402
 from stress import TOGGLE_LINE, generate  # noqa: E402
 
 SCHEMA = ROOT / "schemas" / "vllm-0.33.0.schema.json"
 YAML_LS = HERE / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
 YAML_LS_DEBOUNCE_MS = 200  # yamlSettings.js: `this.validationDelayMs = 200`
+BUNDLE = ROOT / "client-vscode" / "bundled"
 TIMEOUT = 30.0
 ORACLE = Path("/tmp/oracle")
+VERSION = "0.33.0"
+OURS = "vllm-config-lsp"
+YAML = "yaml-language-server"
+BUNDLED = "vllm-config-lsp (VS Code bundle)"
 
 
 # -- a minimal LSP client ---------------------------------------------------------------------
@@ -59,18 +82,22 @@ class Published:
 class Client:
     """One server process; a reader thread stamps every message on arrival."""
 
-    def __init__(self, command: list[str], settings: dict[str, Any]) -> None:
+    def __init__(
+        self, command: list[str], settings: dict[str, Any], stderr: Any = subprocess.DEVNULL
+    ) -> None:
         self.settings = settings
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=stderr,
             cwd=ROOT,
         )
         self._next_id = 0
         self.last_answer_at = 0.0
+        #: When the server's first request of each method arrived (`workspace/configuration`).
+        self.requested_at: dict[str, float] = {}
         self._responses: dict[int, queue.Queue[tuple[float, Any]]] = {}
         self._lock = threading.Lock()
         self.published: dict[str, list[Published]] = {}
@@ -104,6 +131,7 @@ class Client:
             message = json.loads(stream.read(length))
             now = time.perf_counter()
             if "method" in message and "id" in message:
+                self.requested_at.setdefault(message["method"], now)
                 self._answer(message)
             elif "method" in message:
                 if message["method"] == "textDocument/publishDiagnostics":
@@ -197,19 +225,22 @@ CLIENT_CAPABILITIES: dict[str, Any] = {
 class Server:
     name: str
     command: list[str]
+    #: What `workspace/configuration` and `didChangeConfiguration` carry (empty: nothing sent).
     settings: dict[str, Any]
-    init_options: dict[str, Any] | None
-    debounce_ms: int
+    #: How it delays checks, for the report.
+    delay: str
+    #: Where the server's stderr goes (profile_gaps.py reads `-X importtime` from it).
+    stderr: Any = subprocess.DEVNULL
 
     def start(self, workspace: Path) -> tuple[Client, float]:
-        client = Client(self.command, self.settings)
+        client = Client(self.command, self.settings, self.stderr)
         client.request(
             "initialize",
             {
                 "processId": os.getpid(),
                 "rootUri": workspace.as_uri(),
                 "capabilities": CLIENT_CAPABILITIES,
-                "initializationOptions": self.init_options,
+                "initializationOptions": None,
                 "workspaceFolders": [{"uri": workspace.as_uri(), "name": "bench"}],
             },
         )
@@ -221,16 +252,9 @@ class Server:
 
 
 def servers() -> list[Server]:
-    ours_settings = {"vllmConfig": {"debounceMs": 0}}
-    out = [
-        Server(
-            "vllm-config-lsp",
-            [sys.executable, "-m", "vllm_config_lsp", "--stdio"],
-            ours_settings,
-            ours_settings,
-            0,
-        )
-    ]
+    """Ours (pip install) first, then yaml-language-server and the VS Code bundle if present."""
+    auto = 'default "auto": none unless the last check was slow'
+    out = [Server(OURS, [sys.executable, "-m", "vllm_config_lsp", "--stdio"], {}, auto)]
     node = shutil.which("node")
     if node and YAML_LS.exists():
         yaml_settings = {
@@ -248,19 +272,50 @@ def servers() -> list[Server]:
         }
         out.append(
             Server(
-                "yaml-language-server",
+                YAML,
                 [node, str(YAML_LS), "--stdio"],
                 yaml_settings,
-                None,
-                YAML_LS_DEBOUNCE_MS,
+                f"fixed {YAML_LS_DEBOUNCE_MS} ms after every open and change",
             )
         )
     else:
         print("yaml-language-server not installed: run `npm ci` in benchmarks/", file=sys.stderr)
+    if (BUNDLE / "libs" / "vllm_config_lsp").is_dir():
+        # what client-vscode/src/extension.ts runs (the interpreter: the Python extension's)
+        launcher = str(BUNDLE / "tool" / "launcher.py")
+        out.append(Server(BUNDLED, [sys.executable, "-I", launcher, "--stdio"], {}, auto))
+    else:
+        print(
+            "no VS Code bundle: run `python client-vscode/scripts/bundle_python.py`",
+            file=sys.stderr,
+        )
     return out
 
 
-# -- measurements ------------------------------------------------------------------------------
+def precompile() -> None:
+    """Bytecode for the server's modules, as `pip install` writes it at install time: this
+    machine sets PYTHONDONTWRITEBYTECODE=1, and without `.pyc` files every start compiles
+    ~220 modules from source (~170 ms). The bundle's launcher runs with `-I`, which ignores
+    that variable, so the bundle writes its own on its first start (its first, untimed run)."""
+    compileall.compile_dir(ROOT / "server" / "vllm_config_lsp", quiet=1)
+
+
+def bundle_state() -> str:
+    """Whether the bundled server is this checkout's (the bundle is built from it)."""
+    bundled = BUNDLE / "libs" / "vllm_config_lsp"
+    if not bundled.is_dir():
+        return "absent"
+    source = ROOT / "server" / "vllm_config_lsp"
+    stale = [
+        path.relative_to(source).as_posix()
+        for path in sorted(source.rglob("*.py"))
+        if not (bundled / path.relative_to(source)).is_file()
+        or (bundled / path.relative_to(source)).read_bytes() != path.read_bytes()
+    ]
+    return f"stale: differs in {', '.join(stale[:5])}" if stale else "built from this checkout"
+
+
+# -- documents and edits -----------------------------------------------------------------------
 
 
 def summary(samples: list[float]) -> dict[str, float]:
@@ -271,14 +326,40 @@ def summary(samples: list[float]) -> dict[str, float]:
 
 @dataclass
 class Document:
+    """A benchmark document and its edit: keystroke `2k` types `typed[k]` at `offset`,
+    keystroke `2k + 1` deletes it again (the diagnostics must differ between the two)."""
+
     name: str
     text: str
-    toggle_line: str  # `key: <int>`: appending `x` makes it an error in both servers
+    offset: int
+    typed: str
+    suffix: str = ".vllm.yaml"
+    language_id: str = "yaml"
+    #: Why yaml-language-server is not run on it (None: it is).
+    not_for_yaml_ls: str | None = None
+    #: Whether completion and hover are measured on it (at the edited line).
+    requests: bool = True
 
     def toggle_position(self) -> tuple[int, int]:
-        lines = self.text.split("\n")
-        number = lines.index(self.toggle_line)
-        return number, len(self.toggle_line)
+        """The edit's LSP position (line, UTF-16 character)."""
+        line_start = self.text.rfind("\n", 0, self.offset) + 1
+        prefix = self.text[line_start : self.offset]
+        return self.text.count("\n", 0, self.offset), len(prefix.encode("utf-16-le")) // 2
+
+    def key(self, step: int) -> str:
+        return self.typed[(step // 2) % len(self.typed)]
+
+    def edited(self, step: int) -> str:
+        """The text after keystroke `step` (0-based)."""
+        if step % 2:
+            return self.text
+        return self.text[: self.offset] + self.key(step) + self.text[self.offset :]
+
+
+def config_document(name: str, text: str, toggle_line: str) -> Document:
+    """`key: <int>` at `toggle_line`: an `x` after it is an error in both servers."""
+    offset = text.index("\n" + toggle_line + "\n") + 1 + len(toggle_line)
+    return Document(name, text, offset, "x")
 
 
 def documents() -> list[Document]:
@@ -291,14 +372,64 @@ def documents() -> list[Document]:
         line for line in corpus_text.split("\n") if line.split(":")[0] in ("port", "max-num-seqs")
     )
     return [
-        Document("typical (39 lines)", typical, "max-num-seqs: 256"),
-        Document(
+        config_document("typical (39 lines)", typical, "max-num-seqs: 256"),
+        config_document(
             f"corpus largest ({corpus.name}, {corpus_text.count(chr(10))} lines)",
             corpus_text,
             corpus_toggle,
         ),
-        Document("stress (5,000 lines)", generate(5000), TOGGLE_LINE),
+        config_document("stress (5,000 lines)", generate(5000), TOGGLE_LINE),
     ]
+
+
+def findings_of(text: str, host: str) -> list[tuple[str, str]]:
+    """What the findings say (their offsets move with any keystroke before them)."""
+    from vllm_config_lsp import engine
+
+    found = engine.lint(text, version=VERSION, host=host).findings
+    return sorted((f.code, f.message) for f in found)
+
+
+def changing_point(text: str, host: str) -> int:
+    """`command_lines.edit_point` nearest the middle whose keystrokes all change the findings
+    (the flag nearest the middle can be a launcher's own `--ray_cluster_size`, which vLLM never
+    sees): tried at 0.5, 0.45, 0.55, 0.4, … of the text."""
+    before = findings_of(text, host)
+    for step in range(10):
+        where = 0.5 + (step + 1) // 2 * 0.05 * (-1 if step % 2 else 1)
+        point = edit_point(text, where)
+        if all(findings_of(text[:point] + key + text[point:], host) != before for key in KEYS):
+            return point
+    raise SystemExit("no flag whose edit changes the findings")
+
+
+def host_documents() -> list[Document]:
+    """The 2,000-line command-line hosts of `command_lines.py`, built the same way."""
+    helm = build(HELM, "---")
+    recipe = build(("markdown",))
+    return [
+        Document(
+            f"Helm chart ({helm.count(chr(10)):,} lines)",
+            helm,
+            changing_point(helm, "kubernetes"),
+            KEYS,
+            suffix="-chart.yaml",
+            requests=False,
+        ),
+        Document(
+            f"Markdown recipe ({recipe.count(chr(10)):,} lines)",
+            recipe,
+            changing_point(recipe, "markdown"),
+            KEYS,
+            suffix="-recipe.md",
+            language_id="markdown",
+            not_for_yaml_ls="not YAML: it checks YAML files against a schema only",
+            requests=False,
+        ),
+    ]
+
+
+# -- measurements ------------------------------------------------------------------------------
 
 
 @dataclass
@@ -312,50 +443,99 @@ class Results:
         row = {"server": server, "document": document, "metric": metric, **stats, **extra}
         self.rows.append(row)
         print(
-            f"  {server:22} {metric:26} {document[:28]:28} "
+            f"  {server[:24]:24} {metric:30} {document[:28]:28} "
             f"median {stats['median']:8.2f} ms  p95 {stats['p95']:8.2f} ms  (n={stats['n']})",
             flush=True,
         )
 
+    def add_rss(self, server: str, document: str, kib: tuple[int, int]) -> None:
+        """`kib`: `Client.rss_kb()`, (VmRSS, VmHWM)."""
+        rss, peak = kib
+        self.rows.append(
+            {
+                "server": server,
+                "document": document,
+                "metric": "RSS",
+                "rss_mb": rss / 1024,
+                "peak_mb": peak / 1024,
+            }
+        )
+        print(f"  {server[:24]:24} RSS, {document}: {rss / 1024:.1f} MB (peak {peak / 1024:.1f})")
 
-def measure_start(server: Server, workspace: Path, runs: int, results: Results) -> None:
-    samples = []
-    for _ in range(runs):
-        client, elapsed = server.start(workspace)
-        samples.append(elapsed)
-        client.close()
-    results.add(server.name, "-", "start → initialize", samples)
+    def skip(self, server: str, document: str, metrics: tuple[str, ...], why: str) -> None:
+        for metric in metrics:
+            self.rows.append(
+                {"server": server, "document": document, "metric": metric, "skipped": why}
+            )
+        print(f"  {server[:24]:24} skipped {document}: {why}")
+
+
+def open_document(client: Client, uri: str, doc: Document) -> float:
+    item = {"uri": uri, "languageId": doc.language_id, "version": 1, "text": doc.text}
+    return client.notify("textDocument/didOpen", {"textDocument": item})
+
+
+def measure_spawn(
+    server: Server, workspace: Path, doc: Document, runs: int, results: Results
+) -> None:
+    """A fresh process per run: spawn → `initialize` answer, and spawn → the first
+    `publishDiagnostics` of `doc`, opened right after `initialized`. One untimed run first
+    (kept as `first_ms`: the bundle compiles its bytecode then); RSS after the last run."""
+    inits, firsts = [], []
+    for index in range(runs + 1):
+        client, init = server.start(workspace)
+        uri = (workspace / f"spawn-{index}{doc.suffix}").as_uri()
+        try:
+            open_document(client, uri, doc)
+            first = client.wait_published(uri, 0.0).at - client.started
+            if index == 0:
+                cold = (init * 1000, first * 1000)
+            else:
+                inits.append(init)
+                firsts.append(first)
+            if index == runs:
+                time.sleep(2.0)  # the warm-up after `initialized` has finished
+                rss = client.rss_kb()
+        finally:
+            client.close()
+    results.add(server.name, doc.name, "spawn → first diagnostics", firsts, first_ms=cold[1])
+    results.add(server.name, "-", "start → initialize", inits, first_ms=cold[0])
+    results.add_rss(server.name, "fresh process, the typical config open", rss)
+
+
+def signature(published: Published) -> str:
+    """Lines and messages (a keystroke moves the characters after it on its line)."""
+    found = sorted((d["range"]["start"]["line"], d["message"]) for d in published.diagnostics)
+    return json.dumps(found)
 
 
 def measure_documents(
-    server: Server, workspace: Path, docs: list[Document], runs: int, results: Results
+    server: Server,
+    workspace: Path,
+    docs: list[Document],
+    runs: int,
+    results: Results,
+    rss_label: str,
 ) -> None:
+    """One process for `docs`: opens, changes, completion and hover, then RSS with one more
+    copy of each document open."""
+    docs = [doc for doc in docs if server.name != YAML or doc.not_for_yaml_ls is None]
     client, _ = server.start(workspace)
     time.sleep(2.0)  # both servers warm up after `initialized`; measure steady state
     counter = 0
 
-    def uri_for(doc_index: int) -> str:
+    def uri_for(doc: Document) -> str:
         nonlocal counter
         counter += 1
-        return (workspace / f"doc{doc_index}-{counter}.vllm.yaml").as_uri()
+        return (workspace / f"doc{counter}{doc.suffix}").as_uri()
 
     try:
-        for doc_index, doc in enumerate(docs):
+        for doc in docs:
             # didOpen → first diagnostics, fresh URIs (the first one is the cold one)
             opens = []
             for _ in range(runs):
-                uri = uri_for(doc_index)
-                sent = client.notify(
-                    "textDocument/didOpen",
-                    {
-                        "textDocument": {
-                            "uri": uri,
-                            "languageId": "yaml",
-                            "version": 1,
-                            "text": doc.text,
-                        }
-                    },
-                )
+                uri = uri_for(doc)
+                sent = open_document(client, uri, doc)
                 published = client.wait_published(uri, sent)
                 opens.append(published.at - sent)
                 client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
@@ -363,29 +543,18 @@ def measure_documents(
                 server.name, doc.name, "didOpen → diagnostics", opens, first_ms=opens[0] * 1000
             )
 
-            # didChange → diagnostics: one character toggles an error on and off
-            uri = uri_for(doc_index)
+            # didChange → diagnostics: a keystroke at the edit point, then its deletion
+            uri = uri_for(doc)
+            client.wait_published(uri, open_document(client, uri, doc))
             version = 1
-            client.notify(
-                "textDocument/didOpen",
-                {
-                    "textDocument": {
-                        "uri": uri,
-                        "languageId": "yaml",
-                        "version": version,
-                        "text": doc.text,
-                    }
-                },
-            )
-            client.wait_published(uri, 0.0)
             line, column = doc.toggle_position()
-            changes, counts = [], {True: set(), False: set()}
+            at = {"line": line, "character": column}
+            typed, deleted = [], []
+            seen: dict[bool, set[str]] = {True: set(), False: set()}
             for step in range(2 * runs):
                 version += 1
-                broken = step % 2 == 0
-                at = {"line": line, "character": column}
-                if broken:
-                    change = {"range": {"start": at, "end": at}, "text": "x"}
+                if step % 2 == 0:
+                    change = {"range": {"start": at, "end": at}, "text": doc.key(step)}
                 else:
                     after = {"line": line, "character": column + 1}
                     change = {"range": {"start": at, "end": after}, "text": ""}
@@ -393,113 +562,110 @@ def measure_documents(
                     "textDocument/didChange",
                     {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]},
                 )
-                expected = version
                 published = client.wait_published(
-                    uri, sent, lambda p, v=expected: p.version in (None, v)
+                    uri, sent, lambda p, v=version: p.version in (None, v)
                 )
-                changes.append(published.at - sent)
-                counts[broken].add(len(published.diagnostics))
-            toggled = counts[True].isdisjoint(counts[False])
+                (typed if step % 2 == 0 else deleted).append(published.at - sent)
+                seen[step % 2 == 0].add(signature(published))
+            # every keystroke's diagnostics differ from those of the text without it
+            toggled = len(seen[False]) == 1 and seen[False].isdisjoint(seen[True])
             results.add(
                 server.name,
                 doc.name,
                 "didChange → diagnostics",
-                changes,
+                typed + deleted,
                 toggled=toggled,
-                counts={str(k): sorted(v) for k, v in counts.items()},
+                typed_median_ms=statistics.median(typed) * 1000,
+                deleted_median_ms=statistics.median(deleted) * 1000,
+                diagnostic_sets={"typed": len(seen[True]), "deleted": len(seen[False])},
             )
             if not toggled:
-                print(f"    warning: the edit did not toggle a diagnostic: {counts}")
+                print(f"    note: the diagnostics did not change with the edit ({server.name})")
 
-            # completion and hover at the toggled key (document as opened)
-            position = {"line": line, "character": 3}
-            for metric, method in (
-                ("completion", "textDocument/completion"),
-                ("hover", "textDocument/hover"),
-            ):
-                samples = []
-                for _ in range(runs):
-                    elapsed, _ = client.request(
-                        method, {"textDocument": {"uri": uri}, "position": position}
-                    )
-                    samples.append(elapsed)
-                results.add(server.name, doc.name, metric, samples)
+            if doc.requests:  # completion and hover at the edited key (document as opened)
+                position = {"line": line, "character": 3}
+                for metric, method in (
+                    ("completion", "textDocument/completion"),
+                    ("hover", "textDocument/hover"),
+                ):
+                    samples = []
+                    for _ in range(runs):
+                        elapsed, _ = client.request(
+                            method, {"textDocument": {"uri": uri}, "position": position}
+                        )
+                        samples.append(elapsed)
+                    results.add(server.name, doc.name, metric, samples)
 
-        # resident memory with one copy of every document open
-        for doc_index, doc in enumerate(docs):
-            uri = uri_for(doc_index)
-            sent = client.notify(
-                "textDocument/didOpen",
-                {
-                    "textDocument": {
-                        "uri": uri,
-                        "languageId": "yaml",
-                        "version": 1,
-                        "text": doc.text,
-                    }
-                },
-            )
-            client.wait_published(uri, sent)
+        # resident memory with one more copy of every document open
+        for doc in docs:
+            uri = uri_for(doc)
+            client.wait_published(uri, open_document(client, uri, doc))
         time.sleep(0.5)
-        rss, peak = client.rss_kb()
-        results.rows.append(
-            {
-                "server": server.name,
-                "metric": "RSS after opening",
-                "rss_mb": rss / 1024,
-                "peak_mb": peak / 1024,
-            }
-        )
-        print(f"  {server.name:22} RSS after opening: {rss / 1024:.1f} MB (peak {peak / 1024:.1f})")
+        results.add_rss(server.name, rss_label, client.rss_kb())
     finally:
         client.close()
 
 
 def measure_compute(docs: list[Document], runs: int, results: Results) -> None:
-    """What the server computes per change, in process: association, lint, diagnostics."""
+    """What the server computes per change, in process, as `VllmConfigServer._analyse` and
+    `publish` do it: association, `engine.lint` (with the document's path, as model-aware
+    rules look beside it; the release chosen once per document, as the server caches it),
+    diagnostics; for the keystrokes of the didChange rows (`Document.edited`)."""
     from vllm_config_lsp.engine import lint
     from vllm_config_lsp.lsp.diagnostics import diagnostics
     from vllm_config_lsp.lsp.positions import Positions
     from vllm_config_lsp.lsp.server import Analysis
     from vllm_config_lsp.lsp.settings import Settings
-    from vllm_config_lsp.sources.association import classify
+    from vllm_config_lsp.sources.association import Reason, classify
+    from vllm_config_lsp.sources.hosts import host_of
     from vllm_config_lsp.vllm.catalogue import detection_flag_names
+    from vllm_config_lsp.vllm.versions import choose_version, release_stated
 
     settings = Settings()
-    for doc in docs:
-        line, _ = doc.toggle_position()
-        lines = doc.text.split("\n")
-        broken_lines = list(lines)
-        broken_lines[line] += "x"
-        texts = [doc.text, "\n".join(broken_lines)]
-        wall, cpu = [], []
-        for step in range(2 * runs + 2):
-            text = texts[step % 2]
-            started, started_cpu = time.perf_counter(), time.thread_time()
-            reason = classify(
-                "/bench/doc.vllm.yaml",
-                text,
-                settings.associations,
-                flag_names=detection_flag_names(),
-                language_id="yaml",
-            )
-            result = lint(text, version="0.33.0")
-            analysis = Analysis(
-                "file:///bench.vllm.yaml",
-                step,
-                text,
-                Positions(text, "utf-16"),
-                reason,
-                result,
-                "0.33.0",
-                "bench",
-            )
-            diagnostics(analysis, settings)
-            if step >= 2:  # the first two warm the caches
-                wall.append(time.perf_counter() - started)
-                cpu.append(time.thread_time() - started_cpu)
-        results.add("vllm-config-lsp", doc.name, "server compute per change (wall)", wall)
-        results.add("vllm-config-lsp", doc.name, "server compute per change (CPU)", cpu)
+    with tempfile.TemporaryDirectory(prefix="bench-") as folder:
+        for doc in docs:
+            path = Path(folder) / f"doc{doc.suffix}"
+            version, source = choose_version(doc.text, setting=None, file_path=path)
+            wall, cpu = [], []
+            for step in range(2 * runs + 2):
+                text = doc.edited(step)
+                started, started_cpu = time.perf_counter(), time.thread_time()
+                host = host_of(path.as_posix(), text, doc.language_id)
+                reason = (
+                    Reason.COMMAND_LINE
+                    if host is not None
+                    else classify(
+                        path.as_posix(),
+                        text,
+                        settings.associations,
+                        flag_names=detection_flag_names(),
+                        language_id=doc.language_id,
+                    )
+                )
+                result = lint(
+                    text,
+                    version=version,
+                    path=path,
+                    host=host,
+                    version_stated=release_stated(text, None),
+                )
+                positions = Positions(text, "utf-16")
+                analysis = Analysis(
+                    path.as_uri(), step, text, positions, reason, result, version, source, host
+                )
+                diagnostics(analysis, settings)
+                if step >= 2:  # the first two warm the caches
+                    wall.append(time.perf_counter() - started)
+                    cpu.append(time.thread_time() - started_cpu)
+            for metric, samples in (("wall", wall), ("CPU", cpu)):
+                results.add(
+                    OURS,
+                    doc.name,
+                    f"server compute per change ({metric})",
+                    samples,
+                    typed_median_ms=statistics.median(samples[::2]) * 1000,
+                    deleted_median_ms=statistics.median(samples[1::2]) * 1000,
+                )
 
 
 def measure_cli(runs: int, results: Results) -> None:
@@ -574,43 +740,114 @@ def machine() -> dict[str, Any]:
     return info
 
 
+def cell(row: dict[str, Any] | None) -> str:
+    if row is None:
+        return "-"
+    if "skipped" in row:
+        return f"not run ({row['skipped']})"
+    if "rss_mb" in row:
+        return f"{row['rss_mb']:.0f} MB"
+    return f"{row['median']:.1f} / {row['p95']:.1f}"
+
+
+def value(row: dict[str, Any] | None) -> float | None:
+    if row is None or "skipped" in row:
+        return None
+    return row["rss_mb"] if "rss_mb" in row else row["median"]
+
+
+def ordered(results: Results) -> list[dict[str, Any]]:
+    """The rows as measured, the in-process compute rows (measured first) last."""
+    return sorted(results.rows, key=lambda row: row["metric"].startswith("server compute"))
+
+
+def by_server(results: Results) -> dict[tuple[str, str], dict[str, dict[str, Any]]]:
+    """(metric, document) → server → row, in `ordered` order."""
+    out: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+    for row in ordered(results):
+        if row["server"] in (OURS, YAML, BUNDLED):
+            out.setdefault((row["metric"], row["document"]), {})[row["server"]] = row
+    return out
+
+
+#: Metrics that include yaml-language-server's fixed delay.
+DELAYED = ("spawn → first diagnostics", "didOpen → diagnostics", "didChange → diagnostics")
+
+
 def table(results: Results) -> str:
-    by_key: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
-    for row in results.rows:
-        if "median" in row:
-            by_key.setdefault((row["metric"], row["document"]), {})[row["server"]] = row
+    """As shipped: both servers with their default settings."""
     lines = [
-        "| metric | document | vllm-config-lsp median / p95 (ms) | yaml-language-server "
-        "median / p95 (ms) | yaml-ls minus its 200 ms debounce | ratio (yaml-ls ÷ ours) |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| metric | document | vllm-config-lsp, defaults: median / p95 (ms) "
+        "| yaml-language-server, defaults: median / p95 (ms) | ratio (yaml-ls ÷ ours) "
+        f"| yaml-ls minus its fixed {YAML_LS_DEBOUNCE_MS} ms delay (ms) "
+        "| ratio without its delay |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for (metric, document), servers_ in by_key.items():
-        ours = servers_.get("vllm-config-lsp")
-        theirs = servers_.get("yaml-language-server")
+    for (metric, document), rows in by_server(results).items():
+        ours, theirs = rows.get(OURS), rows.get(YAML)
         if ours is None:
             continue
-        cell = f"{ours['median']:.1f} / {ours['p95']:.1f}"
-        other = compute = ratio = "-"
-        if theirs is not None:
-            other = f"{theirs['median']:.1f} / {theirs['p95']:.1f}"
-            debounced = metric.startswith(("didOpen", "didChange"))
-            base = theirs["median"] - (YAML_LS_DEBOUNCE_MS if debounced else 0)
-            if debounced:
-                compute = f"{base:.1f}"
-                ratio = f"{theirs['median'] / ours['median']:.1f}x ({base / ours['median']:.1f}x without debounce)"  # noqa: E501
-            else:
-                ratio = f"{theirs['median'] / ours['median']:.1f}x"
-        lines.append(f"| {metric} | {document} | {cell} | {other} | {compute} | {ratio} |")
-    rss = {r["server"]: r for r in results.rows if r["metric"] == "RSS after opening"}
-    if "vllm-config-lsp" in rss:
-        ours_mb = rss["vllm-config-lsp"]["rss_mb"]
-        theirs_mb = rss.get("yaml-language-server", {}).get("rss_mb")
-        other = f"{theirs_mb:.0f} MB" if theirs_mb else "-"
-        ratio = f"{theirs_mb / ours_mb:.1f}x" if theirs_mb else "-"
+        mine, other = value(ours), value(theirs)
+        ratio = compute = compute_ratio = "-"
+        if mine and other is not None:
+            ratio = f"{other / mine:.1f}x"
+            if metric in DELAYED:
+                base = other - YAML_LS_DEBOUNCE_MS
+                compute, compute_ratio = f"{base:.1f}", f"{base / mine:.1f}x"
+        label = "RSS" if metric == "RSS" else metric
         lines.append(
-            f"| RSS after opening all three | - | {ours_mb:.0f} MB | {other} | - | {ratio} |"
+            f"| {label} | {document} | {cell(ours)} | {cell(theirs)} | {ratio} "
+            f"| {compute} | {compute_ratio} |"
         )
     return "\n".join(lines)
+
+
+def bundle_table(results: Results) -> str:
+    """The VS Code extension's bundled server next to the pip-installed one."""
+    lines = [
+        "| metric | document | pip install: median / p95 (ms) "
+        "| VS Code bundle: median / p95 (ms) | ratio (bundle ÷ pip) |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for (metric, document), rows in by_server(results).items():
+        pip, bundled = rows.get(OURS), rows.get(BUNDLED)
+        if pip is None or bundled is None:
+            continue
+        mine, other = value(pip), value(bundled)
+        ratio = f"{other / mine:.2f}x" if mine and other is not None else "-"
+        lines.append(f"| {metric} | {document} | {cell(pip)} | {cell(bundled)} | {ratio} |")
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
+def notes(results: Results) -> str:
+    out = []
+    for row in ordered(results):
+        if "skipped" in row:
+            continue
+        if "typed_median_ms" in row:
+            what = "didChange" if row["metric"].startswith("didChange") else row["metric"]
+            changed = ""
+            if "toggled" in row:
+                changed = "; diagnostics changed with every edit: " + (
+                    "yes" if row["toggled"] else "no"
+                )
+            out.append(
+                f"* {row['server']}, {what}, {row['document']}: keystroke "
+                f"{row['typed_median_ms']:.1f} ms, its deletion {row['deleted_median_ms']:.1f} ms "
+                f"(medians){changed}"
+            )
+        elif "first_ms" in row and row["metric"] != "didOpen → diagnostics":
+            out.append(
+                f"* {row['server']}, {row['metric']}: the first, untimed run took "
+                f"{row['first_ms']:.1f} ms"
+            )
+    for row in results.rows:
+        if row["server"] not in (OURS, YAML, BUNDLED):
+            out.append(
+                f"* {row['server']}: {row['metric']} ({row['document']}): median "
+                f"{row['median'] / 1000:.2f} s, p95 {row['p95'] / 1000:.2f} s (n={row['n']})"
+            )
+    return "\n".join(out)
 
 
 def main() -> int:
@@ -618,46 +855,75 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=30, help="samples per row (default 30)")
     parser.add_argument("--quick", action="store_true", help="5 samples per row")
     parser.add_argument("--no-vllm", action="store_true", help="skip the oracle measurement")
-    parser.add_argument("--only", choices=["vllm-config-lsp", "yaml-language-server"])
+    parser.add_argument("--only", choices=[OURS, YAML, "bundle"])
     args = parser.parse_args()
     runs = 5 if args.quick else args.runs
     info = machine()
+    info["bundle"] = bundle_state()
+    info["PYTHONDONTWRITEBYTECODE"] = os.environ.get("PYTHONDONTWRITEBYTECODE")
+    precompile()
     print(json.dumps(info))
-    docs = documents()
     results = Results()
-    with tempfile.TemporaryDirectory(prefix="vllm-bench-") as tmp:
+    docs = documents()
+    compute = not args.only or args.only == OURS
+    if compute:  # first: in a process that has not yet linted the 2,000-line hosts (README)
+        print("in-process compute")
+        measure_compute(docs, runs, results)
+    hosts = host_documents()
+    if compute:
+        measure_compute(hosts, runs, results)
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         workspace = Path(tmp)
         for server in servers():
-            if args.only and server.name != args.only:
+            short = "bundle" if server.name == BUNDLED else server.name
+            if args.only and short != args.only:
                 continue
-            print(f"{server.name} (debounce {server.debounce_ms} ms)")
-            measure_start(server, workspace, runs, results)
-            measure_documents(server, workspace, docs, runs, results)
-    print("in-process compute")
-    measure_compute(docs, runs, results)
-    print("CLI")
-    measure_cli(max(3, runs // 6), results)
-    if not args.no_vllm and (ORACLE / "venv" / "bin" / "python").exists():
-        measure_vllm(3, results)
+            print(f"{server.name} (delay: {server.delay})")
+            measure_spawn(server, workspace, docs[0], runs, results)
+            if server.name == BUNDLED:  # the typical config only
+                measure_documents(
+                    server, workspace, docs[:1], runs, results, "the typical config, twice"
+                )
+                continue
+            measure_documents(
+                server, workspace, docs, runs, results, "six configs open (the three, twice)"
+            )
+            if server.name == YAML:
+                for doc in hosts:
+                    if doc.not_for_yaml_ls:
+                        results.skip(YAML, doc.name, DELAYED[1:], doc.not_for_yaml_ls)
+            label = "the Helm chart and the Markdown recipe, twice each"
+            if server.name == YAML:
+                label = "the Helm chart, twice"
+            measure_documents(server, workspace, hosts, runs, results, label)
+    if compute:
+        print("CLI")
+        measure_cli(max(3, runs // 6), results)
+        if not args.no_vllm and (ORACLE / "venv" / "bin" / "python").exists():
+            measure_vllm(3, results)
     info["load_after"] = os.getloadavg()
     report = (
+        "<!-- Generated by benchmarks/run.py: do not edit; see README.md. -->\n\n"
         f"Run {info['date']} on {info['cpu']}, {info['ram_gb']} GB RAM; load average "
-        f"before {info['load_before'][0]:.2f}, after {info['load_after'][0]:.2f}\n\n"
+        f"(1 min) before {info['load_before'][0]:.2f}, after {info['load_after'][0]:.2f}; "
+        f"{runs} samples per row ({2 * runs} for didChange). Both servers with their default "
+        f'settings (ours: debounceMs "auto"; yaml-language-server: its fixed '
+        f"{YAML_LS_DEBOUNCE_MS} ms delay).\n\n"
     )
     report += table(results) + "\n"
-    other = [
-        r for r in results.rows if r["server"] not in ("vllm-config-lsp", "yaml-language-server")
-    ]
-    for row in other:
-        report += (
-            f"\n* {row['server']}: {row['metric']} ({row['document']}): median "
-            f"{row['median'] / 1000:.2f} s, p95 {row['p95'] / 1000:.2f} s (n={row['n']})"
-        )
+    bundle = bundle_table(results)
+    if bundle:
+        report += f"\nVS Code bundle ({info['bundle']}) against pip install:\n\n{bundle}\n"
+    report += "\n" + notes(results) + "\n"
     print()
     print(report)
-    (HERE / "results.md").write_text(report + "\n")
+    (HERE / "results.md").write_text(report)
     (HERE / "results.json").write_text(
-        json.dumps({"machine": info, "rows": results.rows}, indent=1) + "\n"
+        json.dumps(
+            {"generated_by": "benchmarks/run.py", "machine": info, "rows": results.rows},
+            indent=1,
+        )
+        + "\n"
     )
     return 0
 
