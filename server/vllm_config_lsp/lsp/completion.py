@@ -225,29 +225,26 @@ def _command_line(ctx: Context, models: list[ConfigModel], text: str, offset: in
 
 def _command_line_json(ctx: Context, model: ConfigModel, text: str, offset: int) -> bool:
     """Inside a JSON value on a command line (`--compilation-config '{"cudagraph_m`, or
-    `--speculative-config={…`): its fields and their values, as in a `--config` file."""
-    assert model.invocation is not None
-    args = model.invocation.args
-    at = next((i for i, w in enumerate(args) if w.start < offset <= w.end), None)
-    if at is None:
-        return False
-    word = args[at]
-    typed = word.text[: sum(1 for start in word.starts if start < offset)]
-    if typed.startswith("-") and "=" in typed:
-        option, _, body = typed.partition("=")
-    elif at > 0:
-        option, body = args[at - 1].text, typed
-    else:
-        return False
-    spec = model.catalogue.option_index.get(option)
-    if spec is None or not spec.dataclass_name or not body.startswith("{"):
-        return False
-    opening = word.starts[len(typed) - len(body)]
-    written = text[word.start : offset]
-    ctx.start = offset
-    plain = '\\"' not in written and (opening == 0 or text[opening - 1] != '"')
-    _in_json(ctx, spec, body, quotes_as_written=plain)
-    return True
+    `--speculative-config={…`): its fields and their values, as in a `--config` file. Which
+    flag the value belongs to is argparse's reading of the command line (abbreviations
+    included), as hover has it."""
+    for value in model.values:
+        use = value.use
+        for token in use.values or ([use.token] if use.explicit is not None else []):
+            word = token.word
+            if word is None or not word.start < offset <= word.end:
+                continue
+            typed = word.text[: sum(1 for start in word.starts if start < offset)]
+            body = typed.partition("=")[2] if token is use.token else typed
+            if not use.spec.dataclass_name or not body.startswith("{"):
+                return False
+            opening = word.starts[len(typed) - len(body)]
+            written = text[word.start : offset]
+            ctx.start = offset
+            plain = '\\"' not in written and (opening == 0 or text[opening - 1] != '"')
+            _in_json(ctx, use.spec, body, quotes_as_written=plain)
+            return True
+    return False
 
 
 # -- top level -------------------------------------------------------------------------------
