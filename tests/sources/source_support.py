@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from vllm_config_lsp.sources.invocation import Invocation, Word
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "deployments"
@@ -36,6 +37,20 @@ def ground_truth(*formats: str) -> list[dict[str, Any]]:
     """The ground truth's invocations of these formats."""
     rows = [json.loads(line) for line in (CORPUS / "invocations.jsonl").read_text().splitlines()]
     return [row for row in rows if row["format"] in formats]
+
+
+def row_params(*formats: str) -> list[Any]:
+    """The ground truth's rows of these formats as test parameters, named file:line."""
+    return [
+        pytest.param(row, id=f"{str(row['file']).split('/')[-1]}:{row['line']}")
+        for row in ground_truth(*formats)
+    ]
+
+
+def file_params(*formats: str) -> list[Any]:
+    """The corpus files of these formats as test parameters, named by the file."""
+    files = sorted({str(row["file"]) for row in ground_truth(*formats)})
+    return [pytest.param(file, id=file.split("/")[-1]) for file in files]
 
 
 def flags(text: str, invocation: Invocation) -> list[tuple[str, int, int]]:

@@ -15,8 +15,10 @@ from source_support import (
     assert_no_extra_starts,
     assert_row_found,
     assert_words_inside,
+    file_params,
     ground_truth,
     line_column,
+    row_params,
     single,
     texts,
 )
@@ -207,11 +209,7 @@ def test_never_raises_on_json_like_noise(text: str) -> None:
 # -- the corpus --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "row",
-    ground_truth("other"),
-    ids=lambda row: f"{str(row['file']).split('/')[-1]}:{row['line']}",
-)
+@pytest.mark.parametrize("row", row_params("other"))
 def test_corpus_model_json_is_found_with_its_argv_and_flags_on_its_keys(
     row: dict[str, object],
 ) -> None:
@@ -220,11 +218,7 @@ def test_corpus_model_json_is_found_with_its_argv_and_flags_on_its_keys(
     assert_row_found(find_invocations, row)
 
 
-@pytest.mark.parametrize(
-    "file",
-    sorted({str(row["file"]) for row in ground_truth("other")}),
-    ids=lambda f: f.split("/")[-1],
-)
+@pytest.mark.parametrize("file", file_params("other"))
 def test_corpus_file_has_no_extra_invocations(file: str) -> None:
     assert_no_extra_starts(find_invocations, file, ground_truth("other"))
     text = (CORPUS / "files" / file).read_text()

@@ -11,8 +11,10 @@ from source_support import (
     assert_no_extra_starts,
     assert_row_found,
     assert_words_inside,
+    file_params,
     ground_truth,
     line_column,
+    row_params,
     single,
     texts,
 )
@@ -201,21 +203,13 @@ def test_never_raises_on_fragments(pieces: list[str], noise: str) -> None:
 # -- the corpus --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "row",
-    ground_truth("github-workflow"),
-    ids=lambda row: f"{str(row['file']).split('/')[-1]}:{row['line']}",
-)
+@pytest.mark.parametrize("row", row_params("github-workflow"))
 def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
     row: dict[str, object],
 ) -> None:
     assert_row_found(find_invocations, row)
 
 
-@pytest.mark.parametrize(
-    "file",
-    sorted({str(row["file"]) for row in ground_truth("github-workflow")}),
-    ids=lambda f: f.split("/")[-1],
-)
+@pytest.mark.parametrize("file", file_params("github-workflow"))
 def test_corpus_file_has_no_extra_invocations(file: str) -> None:
     assert_no_extra_starts(find_invocations, file, ground_truth("github-workflow"))
