@@ -224,7 +224,7 @@ def _collected_in_chunks(script: str) -> _Collected:
     """What `_Analyzer.collect` finds in `script`, chunk by chunk. A chunk that parses
     without an error or a missing token is complete statements, so bash reads what follows
     it from the top level, as if it started the file; one that does not (an open `if`, a
-    string or heredoc running over the blank line) is joined with the next ones until it
+    string or a closed heredoc running over the blank line) is joined with the next ones until it
     does. Each chunk is cached by its text, in its own offsets."""
     cuts = [0, *(match.end() for match in _CHUNK_START.finditer(script)), len(script)]
     units: list[list[Word]] = []
@@ -259,23 +259,16 @@ def _placed(text: str, offset: int) -> tuple[_Collected, bool]:
 @lru_cache(maxsize=2048)
 def _chunk(text: str) -> tuple[_Collected, bool]:
     """A chunk's commands and assignments, and whether it is complete statements: no
-    error, and every heredoc closed (one left open runs to the end of the file, and the
-    grammar does not call that an error)."""
+    error, and every heredoc the grammar found closed. (A heredoc never closed in the
+    script, as while one is being typed, still ends with its chunk: the grammar closes it
+    there. Bash would read the rest of the file as its body.)"""
     analyzer = _Analyzer(text, _Scan("shell"), {})
     root = analyzer.tree.root_node
     complete = not root.has_error and (
-        b"<<" not in analyzer.data or all(_closed(node) for node in _heredocs(root))
+        b"<<" not in analyzer.data
+        or all(_closed(node) for node in analyzer.nodes() if node.type == "heredoc_redirect")
     )
     return analyzer.collect(), complete
-
-
-def _heredocs(root: Node) -> Iterator[Node]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "heredoc_redirect":
-            yield node
-        stack.extend(node.children)
 
 
 def _closed(heredoc: Node) -> bool:
