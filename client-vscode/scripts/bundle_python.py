@@ -61,17 +61,12 @@ LAUNCHER = CLIENT / "bundled" / "tool" / "launcher.py"
 PYTHONS = ("3.10", "3.11", "3.12", "3.13", "3.14")
 #: Pins whose wheels exist per CPython version only (no abi3 wheel): into libs/cp3XX/.
 PER_PYTHON = frozenset({"pyyaml", "tree-sitter"})
-#: Pins published for some platforms only (no sdist to build the others from): the other
-#: platforms' bundles lack them. tree-sitter-dockerfile 0.2.0 has wheels for linux-x64 and
-#: darwin-arm64 alone (pyproject.toml's marker says the same; without it the server warns
-#: that Dockerfiles are not read); tree-sitter-containerfile 0.9.2 has abi3 wheels for all five.
-ONLY_ON: dict[str, tuple[str, ...]] = {"tree-sitter-dockerfile": ("linux-x64", "darwin-arm64")}
 #: Modules that must be native in each libs/cp3XX/ (PyYAML's libyaml binding, tree-sitter).
 NATIVE_PER_PYTHON = ("yaml/_yaml", "tree_sitter/_binding")
 #: Stable-ABI native modules in libs/, by the pin that brings them.
 NATIVE_ABI3 = {
     "tree-sitter-bash": "tree_sitter_bash/_binding",
-    "tree-sitter-dockerfile": "tree_sitter_dockerfile/_binding",
+    "tree-sitter-containerfile": "tree_sitter_containerfile/_binding",
 }
 BINARY_SUFFIXES = (".so", ".pyd", ".dylib", ".dll")
 
@@ -163,10 +158,6 @@ def read_pins() -> list[Pin]:
     return pins
 
 
-def for_platform(pins: list[Pin], name: str) -> list[Pin]:
-    return [pin for pin in pins if name in ONLY_ON.get(pin.name, (name,))]
-
-
 def write_requirements(pins: list[Pin], path: Path) -> Path:
     path.write_text("".join(pin.line + "\n" for pin in pins), encoding="utf-8")
     return path
@@ -228,9 +219,6 @@ def plan(
     if libs.exists():
         shutil.rmtree(libs)
     shutil.copytree(server, libs)
-    pins = for_platform(pins, name)
-    for missing in sorted(set(ONLY_ON) - {pin.name for pin in pins}):
-        print(f"[{name}] WARNING: {missing} has no wheel for {name}; not bundled", flush=True)
     common = write_requirements([p for p in pins if p.name not in PER_PYTHON], tmp / "common.txt")
     native = write_requirements([p for p in pins if p.name in PER_PYTHON], tmp / "native.txt")
     install = ["install", "--no-deps", "--no-compile"]
@@ -313,12 +301,11 @@ def binary_arch(path: Path) -> set[str]:
     return {"unknown"}
 
 
-def check_layout(libs: Path, name: str, pins: list[Pin]) -> None:
+def check_layout(libs: Path, name: str) -> None:
     """Every native module the server needs is there, for every Python, of this platform."""
     target = PLATFORMS[name]
     problems: list[str] = []
-    here = {pin.name for pin in for_platform(pins, name)}
-    expected = [libs / (m + target.abi3_suffix) for p, m in NATIVE_ABI3.items() if p in here]
+    expected = [libs / (m + target.abi3_suffix) for m in NATIVE_ABI3.values()]
     for python in PYTHONS:
         folder = libs / cp_dir(python)
         expected += [folder / (m + target.module_suffix(python)) for m in NATIVE_PER_PYTHON]
@@ -340,22 +327,21 @@ def check_layout(libs: Path, name: str, pins: list[Pin]) -> None:
 #: the interpreter's own cp3XX folder and work.
 NATIVE_CHECK = """
 import json, os, sys
-import tree_sitter, tree_sitter_bash, yaml, markdown_it
+import tree_sitter, tree_sitter_bash, tree_sitter_containerfile, yaml, markdown_it
 libs = os.path.abspath(libs)
 native = os.path.join(libs, "cp%d%d" % sys.version_info[:2])
 for module in (tree_sitter, yaml):
     assert module.__file__.startswith(native + os.sep), module.__file__
-assert tree_sitter_bash.__file__.startswith(libs + os.sep), tree_sitter_bash.__file__
+for grammar in (tree_sitter_bash, tree_sitter_containerfile):
+    assert grammar.__file__.startswith(libs + os.sep), grammar.__file__
 assert yaml.__with_libyaml__, "PyYAML without libyaml"
 assert yaml.load("a: [1, 2]", Loader=yaml.CSafeLoader) == {"a": [1, 2]}
 parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
 tree = parser.parse(b"exec vllm serve Qwen/Qwen3-8B --port 8000\\n")
 assert tree.root_node.type == "program" and not tree.root_node.has_error, tree.root_node
-if os.path.isdir(os.path.join(libs, "tree_sitter_dockerfile")):
-    import tree_sitter_dockerfile
-    parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_dockerfile.language()))
-    tree = parser.parse(b'FROM vllm/vllm-openai\\nCMD ["--model", "x"]\\n')
-    assert not tree.root_node.has_error, tree.root_node
+parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_containerfile.language()))
+tree = parser.parse(b'FROM vllm/vllm-openai\\nCMD ["--model", "x"]\\n')
+assert not tree.root_node.has_error, tree.root_node
 from importlib.metadata import version
 print(json.dumps({"python": sys.version.split()[0], "pyyaml": yaml.__version__,
                   "tree-sitter": version("tree-sitter"),
@@ -424,7 +410,7 @@ def download(dest: Path, pins: list[Pin], wheelhouse: Path | None, hashes: bool)
 
         def one(name: str, python: str) -> None:
             folder = Path(tmp) / f"{name}-{python}"
-            lines = [pin.line if hashes else pin.spec for pin in for_platform(pins, name)]
+            lines = [pin.line if hashes else pin.spec for pin in pins]
             requirements = Path(tmp) / f"{name}-{python}.txt"
             requirements.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
             extra = ["--require-hashes"] if hashes else []
@@ -516,7 +502,7 @@ def main() -> int:
         for name, libs in folders.items():
             for relative in strip(libs):
                 print(f"[{name}] removed {relative}")
-            check_layout(libs, name, pins)
+            check_layout(libs, name)
             print(f"[{name}] layout ok: native modules for CPython {', '.join(PYTHONS)}")
             if name != host:
                 continue

@@ -97,6 +97,8 @@ async function check(file, target, libsDir) {
     `${libs}/mdurl/__init__.py`,
     `${libs}/tree_sitter_bash/__init__.py`,
     `${libs}/tree_sitter_bash/_binding${abi3}`,
+    `${libs}/tree_sitter_containerfile/__init__.py`,
+    `${libs}/tree_sitter_containerfile/_binding${abi3}`,
     ...PYTHON_MINORS.flatMap((nn) => [
       `${libs}/cp3${nn}/tree_sitter/__init__.py`,
       `${libs}/cp3${nn}/tree_sitter/_binding${module(nn)}`,

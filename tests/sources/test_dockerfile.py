@@ -128,6 +128,11 @@ def test_global_arg_defaults_fill_the_image() -> None:
     assert only(unknown).image == "vllm/vllm-openai:${TAG}"
 
 
+def test_one_arg_line_declares_several_defaults() -> None:
+    text = 'ARG REPO=vllm/vllm-openai TAG="v0.9.0"\nFROM $REPO:${TAG}\nCMD ["--model", "m"]\n'
+    assert only(text).image == "vllm/vllm-openai:v0.9.0"
+
+
 # -- shell form ----------------------------------------------------------------------------
 
 
@@ -191,6 +196,20 @@ def test_stages_inherit_and_entrypoint_drops_the_inherited_cmd() -> None:
 def test_onbuild_and_healthcheck_commands_are_not_the_container_command() -> None:
     text = 'FROM x\nONBUILD CMD ["vllm", "serve", "m"]\nHEALTHCHECK CMD vllm serve m\n'
     assert find_invocations(text) == []
+
+
+def test_comment_lines_after_a_trailing_continuation_are_not_words() -> None:
+    text = "FROM x\nENTRYPOINT vllm serve m \\\n    --port 8000 \\\n# done\n# really\n"
+    invocation = only(text)
+    assert texts(invocation) == ["m", "--port", "8000"]
+    assert text[: invocation.args[-1].end].endswith("--port 8000")
+
+
+def test_continuation_between_unquoted_flags_keeps_the_instruction() -> None:
+    text = "FROM vllm/vllm-openai:latest\nENTRYPOINT vllm serve m \\\n--max-model-len 4096 \\\n--port 8000\n"
+    invocation = only(text)
+    assert texts(invocation) == ["m", "--max-model-len", "4096", "--port", "8000"]
+    assert line_column(text, arg(invocation, "--port").start) == (4, 1)
 
 
 def test_trailing_continuation_at_the_end_of_the_file_is_recovered() -> None:

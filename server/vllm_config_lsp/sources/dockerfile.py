@@ -8,7 +8,9 @@ them, and setting ENTRYPOINT drops the CMD inherited from the base. `FROM vllm/v
 (any image whose name contains `vllm-openai`) brings the image's own entrypoint, `vllm
 serve`, so a bare `CMD ["--model", "x"]` is a start with those arguments.
 
-Instructions come from the tree-sitter-dockerfile grammar rather than from dockerfile-parse:
+Instructions come from the tree-sitter-containerfile grammar (the maintained fork of
+tree-sitter-dockerfile, with wheels for every platform the extension ships) rather than from
+dockerfile-parse:
 the grammar gives the exact span of every instruction, JSON string, escape sequence, line
 continuation and comment, which the flags' positions need (dockerfile-parse reports only
 line numbers and the already-joined value). Shell-form text goes to `sources.shell` with
@@ -19,18 +21,13 @@ text that wrote it, escapes included.
 
 from __future__ import annotations
 
-import ctypes
 import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
+import tree_sitter_containerfile
 from tree_sitter import Language, Node, Parser
-
-try:
-    import tree_sitter_dockerfile
-except ImportError:  # published for linux-x64 and macOS arm64 only (pyproject.toml marker)
-    tree_sitter_dockerfile = None  # type: ignore[assignment]
 
 from vllm_config_lsp.sources import shell
 from vllm_config_lsp.sources.invocation import Invocation, Word
@@ -70,26 +67,8 @@ def _parser() -> Parser:
     """One parser for the process: building the language is the slow part."""
     global _PARSER
     if _PARSER is None:
-        _PARSER = Parser(Language(_language()))
+        _PARSER = Parser(Language(tree_sitter_containerfile.language()))
     return _PARSER
-
-
-def _language() -> object:
-    """The grammar as py-tree-sitter wants it. tree-sitter-dockerfile 0.2 still returns a
-    bare pointer, which py-tree-sitter deprecates; wrapping it in the capsule newer
-    grammar packages return keeps working when the integer form is removed."""
-    if tree_sitter_dockerfile is None:
-        raise RuntimeError(
-            "Dockerfiles are read with tree-sitter-dockerfile, which has no wheel for this "
-            "platform; the command lines of this file are not checked"
-        )
-    language: object = tree_sitter_dockerfile.language()
-    if isinstance(language, int):
-        new_capsule = ctypes.pythonapi.PyCapsule_New
-        new_capsule.restype = ctypes.py_object
-        new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-        language = new_capsule(language, b"tree_sitter.Language", None)
-    return language
 
 
 class _Document:
@@ -182,7 +161,7 @@ def _command(document: _Document, parts: Sequence[Node]) -> _Command | None:
     pieces = _flatten(parts)
     if not pieces:
         return None
-    start, end = document.start(pieces[0]), document.end(pieces[-1])
+    start, end = document.start(pieces[0]), _end(document, pieces[-1])
     script, positions = _shell_script(document, pieces, start, end)
     if script.startswith("["):
         try:
@@ -220,19 +199,29 @@ def _approximate(
 
 
 def _flatten(parts: Sequence[Node]) -> list[Node]:
-    """The argument's pieces: the children of a `shell_command`/`json_string_array` node,
-    or the flat pieces of error recovery. Comments after the argument are not part of it."""
-    pieces: list[Node] = []
-    for part in parts:
-        if part.type in ("shell_command", "json_string_array"):
-            pieces.extend(part.children)
-        else:
-            pieces.append(part)
+    """The argument's pieces: its `shell_command` or `json_string_array` node, or the flat
+    pieces of error recovery. Comments after the argument are not part of it."""
+    pieces = list(parts)
     while pieces and pieces[-1].type in ("comment", "line_continuation"):
         pieces.pop()
     while pieces and pieces[0].type in ("comment", "line_continuation"):
         pieces.pop(0)
     return pieces
+
+
+def _end(document: _Document, last: Node) -> int:
+    """Where the argument ends: a shell command's trailing continuation and the comment
+    lines after it are inside its node, but not part of what the container runs."""
+    end = document.end(last)
+    if last.type == "shell_command":
+        for child in reversed(last.children):
+            if child.type not in ("comment", "line_continuation"):
+                break
+            if document.text[document.end(child) : end].strip():
+                break
+            end = document.start(child)
+        end = len(document.text[:end].rstrip(" \t"))
+    return end
 
 
 def _walk(nodes: Sequence[Node]) -> Iterator[Node]:
@@ -384,15 +373,16 @@ class _Reader:
             self._stage(stage, final=number == len(self.stages) - 1)
 
     def _argument(self, parts: Sequence[Node]) -> None:
-        """A global `ARG NAME=default` (only these reach FROM lines)."""
-        named = [part for part in parts if part.is_named]
-        if len(named) < 2 or named[0].type != "unquoted_string":
-            return
-        value = self.document.source(named[1])
-        quoted = named[1].type in ("double_quoted_string", "single_quoted_string")
-        if quoted and len(value) >= 2:
-            value = value[1:-1]
-        self.arguments[self.document.source(named[0])] = value
+        """A global `ARG NAME=default ...` (only these reach FROM lines)."""
+        pairs = [part.named_children for part in parts if part.type == "arg_pair"]
+        for named in pairs or [[part for part in parts if part.is_named]]:
+            if len(named) < 2 or named[0].type != "unquoted_string":
+                continue
+            value = self.document.source(named[1])
+            quoted = named[1].type in ("double_quoted_string", "single_quoted_string")
+            if quoted and len(value) >= 2:
+                value = value[1:-1]
+            self.arguments[self.document.source(named[0])] = value
 
     def _from(self, parts: Sequence[Node]) -> None:
         spec = next((part for part in parts if part.type == "image_spec"), None)
