@@ -206,7 +206,10 @@ def test_comment_lines_after_a_trailing_continuation_are_not_words() -> None:
 
 
 def test_continuation_between_unquoted_flags_keeps_the_instruction() -> None:
-    text = "FROM vllm/vllm-openai:latest\nENTRYPOINT vllm serve m \\\n--max-model-len 4096 \\\n--port 8000\n"
+    text = (
+        "FROM vllm/vllm-openai:latest\n"
+        "ENTRYPOINT vllm serve m \\\n--max-model-len 4096 \\\n--port 8000\n"
+    )
     invocation = only(text)
     assert texts(invocation) == ["m", "--max-model-len", "4096", "--port", "8000"]
     assert line_column(text, arg(invocation, "--port").start) == (4, 1)
