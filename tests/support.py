@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
@@ -18,13 +19,25 @@ REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "tests" / "corpus"
 
 
-def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """The console command as a user runs it (falls back to `python -m` in a checkout)."""
-    command = shutil.which("vllm-config-lsp")
-    argv = [command] if command else [sys.executable, "-m", "vllm_config_lsp"]
+def cli(
+    *args: str, cwd: Path | None = None, preexec_fn: Callable[[], None] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The console command as a user runs it (falls back to `python -m` in a checkout);
+    `preexec_fn` runs in the child before it starts (resource limits)."""
     return subprocess.run(
-        [*argv, *args], capture_output=True, text=True, cwd=cwd, timeout=120, check=False
+        [*cli_command(), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+        preexec_fn=preexec_fn,
     )
+
+
+def cli_command() -> list[str]:
+    command = shutil.which("vllm-config-lsp")
+    return [command] if command else [sys.executable, "-m", "vllm_config_lsp"]
 
 
 def codes(text: str, **kwargs: object) -> list[str]:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from vllm_config_lsp.cli.formats import printable
 from vllm_config_lsp.document.text_index import TextIndex
 from vllm_config_lsp.sources.config_file import config_tokens
 from vllm_config_lsp.sources.files import discover, read_config
@@ -89,7 +90,7 @@ def run_argv(argv: Sequence[str]) -> int:
     for path in discover(args.paths, detection_flag_names()):
         read = read_config(path)
         if read.text is None:
-            print(f"{path}: {read.error}", file=sys.stderr)
+            print(printable(f"{path}: {read.error}"), file=sys.stderr)
             status = 2
             continue
         found.extend(entries(path, read.text, args.vllm_version))
@@ -98,6 +99,7 @@ def run_argv(argv: Sequence[str]) -> int:
     else:
         for entry in found:
             words = " ".join(map(_shown, entry.argv))
-            print(f"{entry.file}:{entry.line}:{entry.column}: [{entry.source}] {words}")
-            print(f"    vLLM {entry.vllm_version}: {entry.version_source}")
+            where = f"{entry.file}:{entry.line}:{entry.column}"
+            print(printable(f"{where}: [{entry.source}] {words}"))
+            print(printable(f"    vLLM {entry.vllm_version}: {entry.version_source}"))
     return status

@@ -2,13 +2,22 @@
 
 All positions here are 1-based lines and 1-based columns counted in characters, the way
 terminals and CI annotations count; the LSP layer does its own UTF-16 conversion.
+
+Keys, values, paths and messages come from the files checked, so every format escapes what a
+terminal or a log parser would act on (a key holding `\\n::error …` must not start a line a
+CI runner reads as a command) and what no encoder writes (lone surrogates from YAML escapes):
+one such file must not take every other file's report down with it.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote_from_bytes
 
 from vllm_config_lsp import __version__
 from vllm_config_lsp.document.text_index import TextIndex
@@ -16,6 +25,26 @@ from vllm_config_lsp.findings import Finding, Fix
 from vllm_config_lsp.rules import all_rules
 
 DOCS_URL = "https://github.com/vllm-config-lsp/vllm-config-lsp/blob/main/docs/rules/{code}.md"
+
+#: DEL, C1 controls (NEL among them), the Unicode line and paragraph separators, lone
+#: surrogates: JSON text may hold them raw, a reader of it should not have to.
+_UNSAFE_ABOVE_ASCII = "\x7f-\x9f\u2028\u2029\ud800-\udfff"
+_UNPRINTABLE = re.compile(f"[\x00-\x1f{_UNSAFE_ABOVE_ASCII}]")
+_JSON_UNSAFE = re.compile(f"[{_UNSAFE_ABOVE_ASCII}]")
+
+
+def printable(text: str) -> str:
+    """`text` with each control character, line separator and lone surrogate written as its
+    Python escape (`\\n`, `\\x1b`, `\\u2028`, `\\ud800`): one line, no terminal sequence,
+    always encodable."""
+    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def _json_text(value: object) -> str:
+    """`json.dumps` escapes C0 controls only; the rest of the unsafe set becomes `\\uXXXX`
+    too (JSON text holds them only inside strings, where that escape means the same)."""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 @dataclass
@@ -82,7 +111,7 @@ def render_json(reports: list[FileReport]) -> str:
                     "fix": _fix_json(report, chosen_fix(f)),
                 }
             )
-    return json.dumps(rows, indent=2, ensure_ascii=False)
+    return _json_text(rows)
 
 
 def render_text(reports: list[FileReport], *, show_source: bool = True) -> str:
@@ -90,21 +119,30 @@ def render_text(reports: list[FileReport], *, show_source: bool = True) -> str:
     for report in reports:
         for f in report.findings:
             line, column = report.position(f.start)
-            lines.append(f"{report.path}:{line}:{column}: {f.severity.label} {f.code} {f.message}")
+            where = printable(report.path)
+            lines.append(
+                f"{where}:{line}:{column}: {f.severity.label} {f.code} {printable(f.message)}"
+            )
             if show_source:
-                index = report.index
-                text_line = report.text[index.line_start(line - 1) : index.line_end(line - 1)]
-                lines.append(f"    {text_line}")
-                width = max(1, min(f.end, index.line_end(line - 1)) - f.start)
-                lines.append("    " + " " * (column - 1) + "^" * width)
+                lines.extend(_excerpt(report, f, line))
             for fix in f.fixes:
                 marker = "fix" if fix.safe else "fix (unsafe)"
-                lines.append(f"    {marker}: {fix.title}")
+                lines.append(f"    {marker}: {printable(fix.title)}")
     return "\n".join(lines)
 
 
+def _excerpt(report: FileReport, finding: Finding, line: int) -> list[str]:
+    """The finding's line and a caret under it, counted in the escaped line's characters."""
+    start, end = report.index.line_start(line - 1), report.index.line_end(line - 1)
+    before = printable(report.text[start : finding.start])
+    marked = printable(report.text[finding.start : min(finding.end, end)])
+    shown = printable(report.text[start:end])
+    return [f"    {shown}", "    " + " " * len(before) + "^" * max(1, len(marked))]
+
+
 def _escape_github(text: str, *, property_value: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """GitHub's workflow-command escapes, after `printable` took every line break out."""
+    text = printable(text).replace("%", "%25")
     if property_value:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return text
@@ -155,7 +193,7 @@ def render_sarif(reports: list[FileReport]) -> str:
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {"uri": report.path},
+                            "artifactLocation": {"uri": _artifact_uri(report.path)},
                             "region": region,
                         }
                     }
@@ -182,7 +220,10 @@ def render_sarif(reports: list[FileReport]) -> str:
                     {
                         "description": {"text": fix.title},
                         "artifactChanges": [
-                            {"artifactLocation": {"uri": report.path}, "replacements": replacements}
+                            {
+                                "artifactLocation": {"uri": _artifact_uri(report.path)},
+                                "replacements": replacements,
+                            }
                         ],
                     }
                 ]
@@ -199,7 +240,17 @@ def render_sarif(reports: list[FileReport]) -> str:
             }
         ],
     }
-    return json.dumps(sarif, indent=2, ensure_ascii=False)
+    return _json_text(sarif)
+
+
+def _artifact_uri(path: str) -> str:
+    """SARIF locations are URIs: an absolute path becomes a `file:` URI, a relative one a
+    relative reference, both percent-encoded from the path's bytes (`#`, `%`, spaces and
+    undecodable names survive the trip)."""
+    where = Path(path)
+    if where.is_absolute():
+        return where.as_uri()
+    return quote_from_bytes(os.fsencode(where.as_posix()))
 
 
 RENDERERS = {

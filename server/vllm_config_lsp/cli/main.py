@@ -1,16 +1,26 @@
 """`vllm-config-lsp`: the language server (default, `--stdio`, `--tcp`), `check` and `rules`.
 
-Exit codes of `check`: 0 nothing at or above `--fail-on`, 1 findings, 2 usage or I/O errors.
+Exit codes of `check`: 0 nothing at or above `--fail-on`, 1 findings, 2 usage or I/O errors
+(a file `--fix` or `--migrate-to` left as it was among them).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from vllm_config_lsp import __version__
+
+
+def _say(message: str) -> None:
+    """Report on stderr, which CI runners read for workflow commands too: the paths and
+    keys in `message` come from the files checked."""
+    from vllm_config_lsp.cli.formats import printable
+
+    print(printable(message), file=sys.stderr)
 
 
 def _codes(value: str) -> set[str]:
@@ -57,6 +67,7 @@ def _check_parser() -> argparse.ArgumentParser:
 
 def _run_check(argv: Sequence[str]) -> int:
     from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_text
+    from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
     from vllm_config_lsp.engine import fix_all, lint
     from vllm_config_lsp.findings import Finding, Severity
     from vllm_config_lsp.sources.files import discover, read_config
@@ -70,10 +81,9 @@ def _run_check(argv: Sequence[str]) -> int:
     versions = available_versions()
     for given in (args.vllm_version, args.migrate_to):
         if given is not None and nearest_release(given) is None:
-            print(
+            _say(
                 f"vllm-config-lsp: unknown vLLM version {given!r}; "
-                f"known: {', '.join(versions)} (any patch of these minors)",
-                file=sys.stderr,
+                f"known: {', '.join(versions)} (any patch of these minors)"
             )
             return 2
     threshold = Severity[args.fail_on.upper()]
@@ -82,21 +92,21 @@ def _run_check(argv: Sequence[str]) -> int:
     for path in discover(args.paths, detection_flag_names()):
         read = read_config(path)
         if read.text is None:
-            print(f"{path}: {read.error}", file=sys.stderr)
+            _say(f"{path}: {read.error}")
             io_error = True
             continue
-        text = read.text
+        text, on_disk = read.text, read.data
         host = host_of(str(path), text, flag_names=detection_flag_names())
         stated = release_stated(text, args.vllm_version)
         version, _why = choose_version(
             text, setting=args.vllm_version, file_path=path, setting_label="--vllm-version"
         )
         if args.migrate_to is not None:
-            migrated = _migrate(path, text, args.migrate_to, args.model_on_cli)
+            migrated = _migrate(path, on_disk, text, args.migrate_to, args.model_on_cli)
             if migrated is None:
                 io_error = True
             else:
-                text, version = migrated
+                text, version, on_disk = migrated
 
         def run(
             source: str,
@@ -118,15 +128,15 @@ def _run_check(argv: Sequence[str]) -> int:
 
         findings = run(text)
         if args.fix:
-            fixed, findings = fix_all(text, findings, run)
+            fixed, found = fix_all(text, findings, run)
             if fixed != text:
                 try:
-                    with path.open("w", encoding="utf-8", newline="") as handle:
-                        handle.write(fixed)
-                except OSError as error:
-                    print(f"{path}: cannot write: {error.strerror or error}", file=sys.stderr)
+                    write_in_place(path, on_disk, fixed)
+                except NotWritten as refused:  # the report stays that of the file on disk
+                    _say(f"{path}: fixes not applied: {refused}")
                     io_error = True
-                text = fixed
+                else:
+                    text, findings = fixed, found
         reports.append(FileReport(str(path), text, findings))
     if not reports and not io_error:
         print("vllm-config-lsp: no vLLM config files found", file=sys.stderr)
@@ -145,25 +155,25 @@ def _run_check(argv: Sequence[str]) -> int:
 
 
 def _migrate(
-    path: Path, text: str, target: str, model_on_cli: bool | None
-) -> tuple[str, str] | None:
-    """Rewrite `path` for `target` in place, report what was done and what was not on
-    stderr; (new text, release) or None when the file cannot be written."""
+    path: Path, on_disk: bytes, text: str, target: str, model_on_cli: bool | None
+) -> tuple[str, str, bytes] | None:
+    """Rewrite `path` (read as `on_disk`) for `target` in place, report what was done and
+    what was not on stderr; (new text, release, new bytes) or None when it was not written."""
+    from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
     from vllm_config_lsp.migrate import migrate
 
     result = migrate(text, target, model_on_cli=model_on_cli)
     for line in result.applied:
-        print(f"{path}: {line}", file=sys.stderr)
+        _say(f"{path}: {line}")
     for line in result.needs_human:
-        print(f"{path}: needs a decision: {line}", file=sys.stderr)
+        _say(f"{path}: needs a decision: {line}")
     if result.changed:
         try:
-            with path.open("w", encoding="utf-8", newline="") as handle:
-                handle.write(result.text)
-        except OSError as error:
-            print(f"{path}: cannot write: {error.strerror or error}", file=sys.stderr)
+            on_disk = write_in_place(path, on_disk, result.text)
+        except NotWritten as refused:
+            _say(f"{path}: not migrated: {refused}")
             return None
-    return result.text, result.target
+    return result.text, result.target, on_disk
 
 
 def _run_rules(argv: Sequence[str]) -> int:
@@ -176,7 +186,7 @@ def _run_rules(argv: Sequence[str]) -> int:
     if args.code:
         rule = next((r for r in rules if r.code == args.code.upper() or r.name == args.code), None)
         if rule is None:
-            print(f"vllm-config-lsp: no rule {args.code!r}", file=sys.stderr)
+            _say(f"vllm-config-lsp: no rule {args.code!r}")
             return 2
         print(f"{rule.code} {rule.name}\n\n{rule.doc.strip()}")
         if rule.vllm_source:
@@ -200,16 +210,27 @@ def _server_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _run_argv(argv: Sequence[str]) -> int:
+    from vllm_config_lsp.cli.argv import run_argv
+
+    return run_argv(argv)
+
+
+_SUBCOMMANDS = {"check": _run_check, "rules": _run_rules, "argv": _run_argv}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "check":
-        return _run_check(argv[1:])
-    if argv and argv[0] == "rules":
-        return _run_rules(argv[1:])
-    if argv and argv[0] == "argv":
-        from vllm_config_lsp.cli.argv import run_argv
-
-        return run_argv(argv[1:])
+    if argv and argv[0] in _SUBCOMMANDS:
+        try:
+            status = _SUBCOMMANDS[argv[0]](argv[1:])
+            sys.stdout.flush()
+        except BrokenPipeError:
+            # The reader is gone (`check DIR | head -1`). As the Python docs recommend:
+            # point stdout at devnull so the flush at exit cannot fail again, and stop.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
+        return status
     args = _server_parser().parse_args(argv)
     from vllm_config_lsp.lsp.server import serve
 

@@ -23,6 +23,8 @@ SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".m
 class ReadResult:
     text: str | None
     error: str | None = None
+    #: The bytes read, which a rewrite compares with the file before replacing it.
+    data: bytes = b""
 
 
 def read_config(path: Path) -> ReadResult:
@@ -36,7 +38,7 @@ def read_config(path: Path) -> ReadResult:
         text = data.decode("utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8")
     except UnicodeDecodeError as error:
         return ReadResult(None, f"not UTF-8 text (byte {error.start}): vLLM reads configs as UTF-8")
-    return ReadResult(text)
+    return ReadResult(text, data=data)
 
 
 def looks_like_config(path: Path, flag_names: frozenset[str]) -> bool:
