@@ -32,6 +32,8 @@ class Recorder:
     """Every publishDiagnostics per URI, in order (pytest-lsp keeps only the last list)."""
 
     by_uri: dict[str, list[Published]] = field(default_factory=dict)
+    #: What the server asked to watch (`client/registerCapability`), by method.
+    registrations: dict[str, list[types.Registration]] = field(default_factory=dict)
 
 
 RECORDERS: dict[int, Recorder] = {}
@@ -43,6 +45,17 @@ def _record(client: LanguageClient, params: types.PublishDiagnosticsParams) -> N
     recorder.by_uri.setdefault(params.uri, []).append(
         Published(params.version, list(params.diagnostics))
     )
+
+
+def _register(client: LanguageClient, params: types.RegistrationParams) -> None:
+    """The client side of dynamic registration (pytest-lsp answers it with an error)."""
+    recorder = RECORDERS.setdefault(id(client), Recorder())
+    for registration in params.registrations:
+        recorder.registrations.setdefault(registration.method, []).append(registration)
+
+
+def registrations(client: LanguageClient, method: str) -> list[types.Registration]:
+    return RECORDERS.setdefault(id(client), Recorder()).registrations.get(method, [])
 
 
 def _converter() -> Converter:
@@ -70,6 +83,7 @@ def _client_factory() -> LanguageClient:
     client = LanguageClient(converter_factory=_converter)
     features = dict(DEFAULT_CLIENT_FEATURES)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record
+    features[types.CLIENT_REGISTER_CAPABILITY] = _register
     register_lsp_features(client, features)
     return client
 
@@ -298,3 +312,15 @@ async def hover_text(client: LanguageClient, doc: Doc, needle: str, skip: int = 
         return None
     assert isinstance(result.contents, types.MarkupContent)
     return result.contents.value
+
+
+async def document_info(client: LanguageClient, uri: str) -> dict[str, Any]:
+    """`vllmConfig/documentInfo` for `uri` (what the VS Code status item shows)."""
+    result = await asyncio.wait_for(
+        client.protocol.send_request_async(  # type: ignore[no-untyped-call]
+            "vllmConfig/documentInfo", {"textDocument": {"uri": uri}}
+        ),
+        TIMEOUT,
+    )
+    # pygls hands a custom request's result back as a named tuple: compare as a dict
+    return result._asdict() if hasattr(result, "_asdict") else dict(result)
