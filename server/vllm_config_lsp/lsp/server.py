@@ -72,6 +72,8 @@ class VllmConfigServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("vllm-config-lsp", __version__)
         self.settings = Settings()
+        #: What the last settings received got wrong (`settings.parse`), for the status item.
+        self.settings_problems: tuple[str, ...] = ()
         self._generation = 0  # bumped by settings changes: cached analyses become stale
         self._analyses: dict[str, tuple[int, Analysis]] = {}
         self._pending: dict[str, asyncio.Task[None]] = {}
@@ -138,6 +140,13 @@ class VllmConfigServer(LanguageServer):
         settings = parse(raw, problems)
         for problem in problems:
             self.log(f"settings ({origin}): {problem}", types.MessageType.Warning)
+        news = [problem for problem in problems if problem not in self.settings_problems]
+        self.settings_problems = tuple(problems)
+        if news:  # a pop-up once, not again each time the same settings are pulled
+            message = f"vLLM Config settings: {'; '.join(news)}"
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=message)
+            )
         if settings == self.settings:
             return
         self.settings = settings
