@@ -8,6 +8,7 @@ import pytest
 from lsp_support import TIMEOUT, Doc, change_doc, encoding, hover_text, position_of
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+from vllm_config_lsp.vllm.catalogue import load_catalogue
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -47,7 +48,35 @@ async def test_hover(client: LanguageClient) -> None:
     assert rule is not None and "deprecated-flag" in rule
     model = await hover_text(client, doc, "Qwen/Qwen3-8B")  # its files (test_models: found)
     assert model is not None and "Model files not found" in model and "modelDirs" in model
+    key = await hover_text(client, doc, "model")  # the flag's documentation, then a short note
+    assert key is not None
+    assert key.index("--model") < key.index("Model files not found") < key.index("vLLM 0.33.0")
+    assert "modelDirs" not in key  # how to make them findable: on the model's name
     assert await hover_text(client, doc, "模型") is None  # a comment
+
+
+FLAGGED = (
+    "# vllm-config: version=0.33.0\nmodel: m\ntensor-parallel: 2\ncompilation-config:\n  level: 3\n"
+)
+
+
+async def test_hover_on_a_flagged_key_documents_what_it_stands_for(
+    client: LanguageClient,
+) -> None:
+    doc = Doc(client, "file:///work/f/flagged.vllm.yaml", FLAGGED)
+    assert {"VC103", "VC204"} <= {str(d.code) for d in await doc.diagnostics()}
+    catalogue = load_catalogue("0.33.0")
+    prefix = await hover_text(client, doc, "tensor-parallel")
+    assert prefix is not None and "read as `--tensor-parallel-size`" in prefix
+    assert catalogue.flags["tensor-parallel-size"].help.strip() in prefix
+    renamed = await hover_text(client, doc, "level")
+    assert renamed is not None and "renames it `mode`" in renamed
+    mode = catalogue.classes["CompilationConfig"].fields["mode"]
+    assert "CompilationConfig.mode" in renamed and mode.doc.strip() in renamed
+    await doc.replace(FLAGGED.replace("compilation-config:\n  level", "compilation-config.level"))
+    dotted = await hover_text(client, doc, "level")
+    assert dotted is not None and "**compilation-config.mode** (CompilationConfig.mode)" in dotted
+    assert "vLLM 0.33.0" in dotted
 
 
 async def _complete(
