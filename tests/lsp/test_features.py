@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from lsp_support import TIMEOUT, Doc, change_doc, encoding, hover_text, position_of
+from lsp_support import TIMEOUT, Doc, complete_at, editor_of, hover_text
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 from vllm_config_lsp.vllm.catalogue import load_catalogue
@@ -79,32 +79,6 @@ async def test_hover_on_a_flagged_key_documents_what_it_stands_for(
     assert "vLLM 0.33.0" in dotted
 
 
-async def _complete(
-    client: LanguageClient, doc: Doc, text: str, checked: bool = True
-) -> list[types.CompletionItem]:
-    """Complete at the `§` in `text` (after telling the server about the new text)."""
-    offset = text.index("§")
-    text = text.replace("§", "")
-    if checked:
-        await doc.replace(text)
-    else:  # not a vLLM config: no diagnostics to wait for
-        doc.version += 1
-        change_doc(client, doc.uri, doc.version, text)
-    result = await asyncio.wait_for(
-        client.text_document_completion_async(
-            types.CompletionParams(
-                text_document=types.TextDocumentIdentifier(uri=doc.uri),
-                position=position_of(text, offset, encoding(client)),
-            )
-        ),
-        TIMEOUT,
-    )
-    if result is None:
-        return []
-    items = result.items if isinstance(result, types.CompletionList) else result
-    return sorted(items, key=lambda item: item.sort_text or item.label)
-
-
 async def test_completion(client: LanguageClient) -> None:
     caps = client.capabilities
     assert caps is not None and caps.text_document and caps.text_document.completion
@@ -113,11 +87,10 @@ async def test_completion(client: LanguageClient) -> None:
     doc = Doc(client, "file:///work/f/complete.vllm.yaml", "model: x\n")
     await doc.diagnostics()
 
-    items = await _complete(client, doc, "model: x\ndtype: auto\nmax-num§\n")
+    items = await complete_at(client, doc, "model: x\ndtype: auto\nmax-num§\n")
     labels = [item.label for item in items]
     assert "max-num-seqs" in labels and "tensor-parallel-size" in labels
-    assert labels.index("model") > labels.index("tensor-parallel-size")  # present ones last
-    assert labels.index("dtype") > labels.index("tensor-parallel-size")
+    assert "model" not in labels and "dtype" not in labels  # already in the file
     seqs = next(item for item in items if item.label == "max-num-seqs")
     assert seqs.detail and seqs.detail.startswith("int")
     documentation = seqs.documentation
@@ -128,7 +101,8 @@ async def test_completion(client: LanguageClient) -> None:
     assert seqs.text_edit.new_text == "max-num-seqs: "
     assert seqs.text_edit.range.start == types.Position(line=2, character=0)
     with_snippets = [i for i in items if i.insert_text_format == types.InsertTextFormat.Snippet]
-    assert bool(with_snippets) == snippets  # choice placeholders only where supported
+    # choice placeholders only where supported, and not where the values are suggested next
+    assert bool(with_snippets) == (snippets and editor_of(client) != "visual-studio-code")
     old = next(item for item in items if item.label == "disable-cascade-attn")
     assert (
         old.tags
@@ -136,22 +110,25 @@ async def test_completion(client: LanguageClient) -> None:
         or not (item_caps and (item_caps.tag_support or item_caps.deprecated_support))
     )
 
-    values = [i.label for i in await _complete(client, doc, "model: x\ndtype: §\n")]
+    values = [i.label for i in await complete_at(client, doc, "model: x\ndtype: §\n")]
     assert values == ["auto", "bfloat16", "float", "float16", "float32", "half"]
-    assert [i.label for i in await _complete(client, doc, "enable-prefix-caching: §\n")] == ["true"]
+    assert [i.label for i in await complete_at(client, doc, "enable-prefix-caching: §\n")] == [
+        "true"
+    ]
     fields = [
-        i.label for i in await _complete(client, doc, "compilation-config:\n  mode: 3\n  §\n")
+        i.label for i in await complete_at(client, doc, "compilation-config:\n  mode: 3\n  §\n")
     ]
     assert "cudagraph_mode" in fields and fields.index("mode") > fields.index("cudagraph_mode")
     members = [
-        i.label for i in await _complete(client, doc, "compilation-config:\n  cudagraph_mode: §\n")
+        i.label
+        for i in await complete_at(client, doc, "compilation-config:\n  cudagraph_mode: §\n")
     ]
     assert "FULL_AND_PIECEWISE" in members
-    in_json = await _complete(client, doc, 'compilation-config: \'{"mode": 3, "cu§\'\n')
+    in_json = await complete_at(client, doc, 'compilation-config: \'{"mode": 3, "cu§\'\n')
     assert "cudagraph_mode" in [i.label for i in in_json]
-    nested_json = await _complete(client, doc, 'compilation-config: |\n  {"pass_config": {"§\n')
+    nested_json = await complete_at(client, doc, 'compilation-config: |\n  {"pass_config": {"§\n')
     assert "fuse_norm_quant" in [i.label for i in nested_json]
-    assert await _complete(client, doc, "model: x  # max§\n") == []
+    assert await complete_at(client, doc, "model: x  # max§\n") == []
 
 
 async def test_symbols(client: LanguageClient) -> None:
@@ -185,4 +162,4 @@ async def test_symbols(client: LanguageClient) -> None:
 async def test_nothing_for_other_yaml(client: LanguageClient) -> None:
     doc = Doc(client, "file:///work/f/deployment.yaml", "apiVersion: v1\nkind: Pod\n")
     assert await hover_text(client, doc, "kind") is None
-    assert await _complete(client, doc, "apiVersion: v1\nkind: Pod\n§", checked=False) == []
+    assert await complete_at(client, doc, "apiVersion: v1\nkind: Pod\n§", checked=False) == []

@@ -74,6 +74,8 @@ class VllmConfigServer(LanguageServer):
         self.settings = Settings()
         #: What the last settings received got wrong (`settings.parse`), for the status item.
         self.settings_problems: tuple[str, ...] = ()
+        #: `clientInfo.name` (completion asks VS Code to suggest again after a key).
+        self.client_name: str | None = None
         self._generation = 0  # bumped by settings changes: cached analyses become stale
         self._analyses: dict[str, tuple[int, Analysis]] = {}
         self._pending: dict[str, asyncio.Task[None]] = {}
@@ -437,6 +439,7 @@ SERVER = VllmConfigServer()
 @SERVER.feature(types.INITIALIZE)
 def initialize(ls: VllmConfigServer, params: types.InitializeParams) -> None:
     ls.apply_settings(params.initialization_options, "initializationOptions")
+    ls.client_name = params.client_info.name if params.client_info else None
     if params.process_id:
         ls.watcher = asyncio.ensure_future(ls.watch_client(params.process_id))
 
@@ -589,7 +592,7 @@ async def completion(
     analysis = await ls.current(params.text_document.uri)
     if analysis is None or analysis.result is None:
         return None
-    return complete(analysis, params.position, ls.client_capabilities)
+    return complete(analysis, params.position, ls.client_capabilities, ls.client_name)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_HOVER)
