@@ -6,6 +6,8 @@ export interface DocumentInfo {
   vllmVersion?: string | null;
   versionSource?: string | null;
   reason?: string | null;
+  /** Settings the server could not use (an unknown `vllmVersion`…): shown, not ignored. */
+  problems?: string[] | null;
 }
 
 /** `# vllm-config: version=0.33.0` in the first 10 lines (files.marker_options). */
@@ -82,10 +84,11 @@ export function statusView(info: DocumentInfo | null, origin: StatusOrigin = 'do
   const version = info.vllmVersion || '?';
   const why = info.reason && REASONS[info.reason] ? ` Checked as a vLLM config because ${REASONS[info.reason]}.` : '';
   const phrase = versionPhrase(version, info.versionSource, origin).replace(/`/g, '');
+  const problems = info.problems?.length ? ` Settings ignored: ${info.problems.join('; ')}.` : '';
   return {
     visible: true,
-    text: `$(check) vLLM ${version}`,
-    tooltip: `vLLM Config: this file is checked against ${phrase}.${why.replace(/`/g, '')} Click to show the server output.`,
+    text: `${problems ? '$(warning)' : '$(check)'} vLLM ${version}`,
+    tooltip: `vLLM Config: this file is checked against ${phrase}.${why.replace(/`/g, '')}${problems} Click to show the server output.`,
     origin,
   };
 }

@@ -55,6 +55,16 @@ test('status bar from vllmConfig/documentInfo: the version, why, and why the fil
   assert.deepEqual([hidden.visible, hidden.origin], [false, 'documentInfo']);
 });
 
+test('status bar says which settings the server ignored', () => {
+  const problem = "vllmVersion: unknown vLLM version '0.99', ignored; known releases: 0.32.0, 0.33.0";
+  const view = statusView({ isConfig: true, reason: 'file name', vllmVersion: '0.33.0', versionSource: 'x', problems: [problem] });
+  assert.equal(view.text, '$(warning) vLLM 0.33.0');
+  assert.ok(view.tooltip.includes(`Settings ignored: ${problem}.`), view.tooltip);
+  const clean = statusView({ isConfig: true, reason: 'file name', vllmVersion: '0.33.0', versionSource: 'x', problems: [] });
+  assert.equal(clean.text, '$(check) vLLM 0.33.0');
+  assert.ok(!clean.tooltip.includes('Settings ignored'));
+});
+
 test('version phrase', () => {
   assert.equal(versionPhrase('0.33.0', 'vLLM 0.33.0, from vLLM installed in /w/.venv', 'documentInfo'), 'vLLM 0.33.0, from vLLM installed in /w/.venv');
   assert.equal(versionPhrase('0.33.0', 'vllmVersion setting', 'fallback'), 'vLLM 0.33.0 (vllmVersion setting)');

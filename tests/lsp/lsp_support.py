@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any, Union
 
 from cattrs import Converter
@@ -32,6 +34,8 @@ class Recorder:
     """Every publishDiagnostics per URI, in order (pytest-lsp keeps only the last list)."""
 
     by_uri: dict[str, list[Published]] = field(default_factory=dict)
+    #: What the server asked to watch (`client/registerCapability`), by method.
+    registrations: dict[str, list[types.Registration]] = field(default_factory=dict)
 
 
 RECORDERS: dict[int, Recorder] = {}
@@ -43,6 +47,17 @@ def _record(client: LanguageClient, params: types.PublishDiagnosticsParams) -> N
     recorder.by_uri.setdefault(params.uri, []).append(
         Published(params.version, list(params.diagnostics))
     )
+
+
+def _register(client: LanguageClient, params: types.RegistrationParams) -> None:
+    """The client side of dynamic registration (pytest-lsp answers it with an error)."""
+    recorder = RECORDERS.setdefault(id(client), Recorder())
+    for registration in params.registrations:
+        recorder.registrations.setdefault(registration.method, []).append(registration)
+
+
+def registrations(client: LanguageClient, method: str) -> list[types.Registration]:
+    return RECORDERS.setdefault(id(client), Recorder()).registrations.get(method, [])
 
 
 def _converter() -> Converter:
@@ -70,6 +85,7 @@ def _client_factory() -> LanguageClient:
     client = LanguageClient(converter_factory=_converter)
     features = dict(DEFAULT_CLIENT_FEATURES)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record
+    features[types.CLIENT_REGISTER_CAPABILITY] = _register
     register_lsp_features(client, features)
     return client
 
@@ -142,6 +158,12 @@ def change_doc(
 
 
 ENCODINGS: dict[int, str] = {}
+EDITORS_OF: dict[int, str] = {}
+
+
+def editor_of(client: LanguageClient) -> str:
+    """Which of `EDITORS` this client plays."""
+    return EDITORS_OF[id(client)]
 
 
 def encoding(client: LanguageClient) -> str:
@@ -272,14 +294,27 @@ class Doc:
         close_doc(self.client, self.uri)
 
 
+def client_info(editor: str) -> types.ClientInfo:
+    """The `clientInfo` the editor sends, from the snapshot its capabilities come from
+    (pytest-lsp's `client_capabilities` keeps only those; the name is every version's)."""
+    snapshots = resources.files("pytest_lsp.clients")
+    name = editor.replace("-", "_") + "_v"
+    snapshot = next(f for f in snapshots.iterdir() if f.name.startswith(name))
+    info = json.loads(snapshot.read_text(encoding="utf-8"))["clientInfo"]
+    return types.ClientInfo(name=info["name"], version=info.get("version"))
+
+
 async def start_session(client: LanguageClient, editor: str, options: object) -> None:
     result = await client.initialize_session(
         types.InitializeParams(
-            capabilities=client_capabilities(editor), initialization_options=options
+            capabilities=client_capabilities(editor),
+            client_info=client_info(editor),
+            initialization_options=options,
         )
     )
     chosen = result.capabilities.position_encoding or "utf-16"
     ENCODINGS[id(client)] = str(getattr(chosen, "value", chosen))
+    EDITORS_OF[id(client)] = editor
 
 
 async def hover_text(client: LanguageClient, doc: Doc, needle: str, skip: int = 0) -> str | None:
@@ -298,3 +333,43 @@ async def hover_text(client: LanguageClient, doc: Doc, needle: str, skip: int = 
         return None
     assert isinstance(result.contents, types.MarkupContent)
     return result.contents.value
+
+
+async def document_info(client: LanguageClient, uri: str) -> dict[str, Any]:
+    """`vllmConfig/documentInfo` for `uri` (what the VS Code status item shows)."""
+    result = await asyncio.wait_for(
+        client.protocol.send_request_async(  # type: ignore[no-untyped-call]
+            "vllmConfig/documentInfo", {"textDocument": {"uri": uri}}
+        ),
+        TIMEOUT,
+    )
+    # pygls hands a custom request's result back as a named tuple: compare as a dict
+    return result._asdict() if hasattr(result, "_asdict") else dict(result)
+
+
+async def complete_at(
+    client: LanguageClient, doc: Doc, text: str, checked: bool = True
+) -> list[types.CompletionItem]:
+    """Complete at the `§` in `text` (after telling the server about the new text), items
+    in the client's order."""
+    offset = text.index("§")
+    text = text.replace("§", "")
+    if checked:
+        await doc.replace(text)
+    else:  # not a vLLM config: no diagnostics to wait for
+        doc.version += 1
+        doc.text = text
+        change_doc(client, doc.uri, doc.version, text)
+    result = await asyncio.wait_for(
+        client.text_document_completion_async(
+            types.CompletionParams(
+                text_document=types.TextDocumentIdentifier(uri=doc.uri),
+                position=position_of(text, offset, encoding(client)),
+            )
+        ),
+        TIMEOUT,
+    )
+    if result is None:
+        return []
+    items = result.items if isinstance(result, types.CompletionList) else result
+    return sorted(items, key=lambda item: item.sort_text or item.label)

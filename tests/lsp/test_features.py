@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from lsp_support import TIMEOUT, Doc, change_doc, encoding, hover_text, position_of
+from lsp_support import TIMEOUT, Doc, complete_at, editor_of, hover_text
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+from vllm_config_lsp.vllm.catalogue import load_catalogue
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -47,33 +48,35 @@ async def test_hover(client: LanguageClient) -> None:
     assert rule is not None and "deprecated-flag" in rule
     model = await hover_text(client, doc, "Qwen/Qwen3-8B")  # its files (test_models: found)
     assert model is not None and "Model files not found" in model and "modelDirs" in model
+    key = await hover_text(client, doc, "model")  # the flag's documentation, then a short note
+    assert key is not None
+    assert key.index("--model") < key.index("Model files not found") < key.index("vLLM 0.33.0")
+    assert "modelDirs" not in key  # how to make them findable: on the model's name
     assert await hover_text(client, doc, "模型") is None  # a comment
 
 
-async def _complete(
-    client: LanguageClient, doc: Doc, text: str, checked: bool = True
-) -> list[types.CompletionItem]:
-    """Complete at the `§` in `text` (after telling the server about the new text)."""
-    offset = text.index("§")
-    text = text.replace("§", "")
-    if checked:
-        await doc.replace(text)
-    else:  # not a vLLM config: no diagnostics to wait for
-        doc.version += 1
-        change_doc(client, doc.uri, doc.version, text)
-    result = await asyncio.wait_for(
-        client.text_document_completion_async(
-            types.CompletionParams(
-                text_document=types.TextDocumentIdentifier(uri=doc.uri),
-                position=position_of(text, offset, encoding(client)),
-            )
-        ),
-        TIMEOUT,
-    )
-    if result is None:
-        return []
-    items = result.items if isinstance(result, types.CompletionList) else result
-    return sorted(items, key=lambda item: item.sort_text or item.label)
+FLAGGED = (
+    "# vllm-config: version=0.33.0\nmodel: m\ntensor-parallel: 2\ncompilation-config:\n  level: 3\n"
+)
+
+
+async def test_hover_on_a_flagged_key_documents_what_it_stands_for(
+    client: LanguageClient,
+) -> None:
+    doc = Doc(client, "file:///work/f/flagged.vllm.yaml", FLAGGED)
+    assert {"VC103", "VC204"} <= {str(d.code) for d in await doc.diagnostics()}
+    catalogue = load_catalogue("0.33.0")
+    prefix = await hover_text(client, doc, "tensor-parallel")
+    assert prefix is not None and "read as `--tensor-parallel-size`" in prefix
+    assert catalogue.flags["tensor-parallel-size"].help.strip() in prefix
+    renamed = await hover_text(client, doc, "level")
+    assert renamed is not None and "renames it `mode`" in renamed
+    mode = catalogue.classes["CompilationConfig"].fields["mode"]
+    assert "CompilationConfig.mode" in renamed and mode.doc.strip() in renamed
+    await doc.replace(FLAGGED.replace("compilation-config:\n  level", "compilation-config.level"))
+    dotted = await hover_text(client, doc, "level")
+    assert dotted is not None and "**compilation-config.mode** (CompilationConfig.mode)" in dotted
+    assert "vLLM 0.33.0" in dotted
 
 
 async def test_completion(client: LanguageClient) -> None:
@@ -84,11 +87,10 @@ async def test_completion(client: LanguageClient) -> None:
     doc = Doc(client, "file:///work/f/complete.vllm.yaml", "model: x\n")
     await doc.diagnostics()
 
-    items = await _complete(client, doc, "model: x\ndtype: auto\nmax-num§\n")
+    items = await complete_at(client, doc, "model: x\ndtype: auto\nmax-num§\n")
     labels = [item.label for item in items]
     assert "max-num-seqs" in labels and "tensor-parallel-size" in labels
-    assert labels.index("model") > labels.index("tensor-parallel-size")  # present ones last
-    assert labels.index("dtype") > labels.index("tensor-parallel-size")
+    assert "model" not in labels and "dtype" not in labels  # already in the file
     seqs = next(item for item in items if item.label == "max-num-seqs")
     assert seqs.detail and seqs.detail.startswith("int")
     documentation = seqs.documentation
@@ -99,7 +101,8 @@ async def test_completion(client: LanguageClient) -> None:
     assert seqs.text_edit.new_text == "max-num-seqs: "
     assert seqs.text_edit.range.start == types.Position(line=2, character=0)
     with_snippets = [i for i in items if i.insert_text_format == types.InsertTextFormat.Snippet]
-    assert bool(with_snippets) == snippets  # choice placeholders only where supported
+    # choice placeholders only where supported, and not where the values are suggested next
+    assert bool(with_snippets) == (snippets and editor_of(client) != "visual-studio-code")
     old = next(item for item in items if item.label == "disable-cascade-attn")
     assert (
         old.tags
@@ -107,22 +110,25 @@ async def test_completion(client: LanguageClient) -> None:
         or not (item_caps and (item_caps.tag_support or item_caps.deprecated_support))
     )
 
-    values = [i.label for i in await _complete(client, doc, "model: x\ndtype: §\n")]
+    values = [i.label for i in await complete_at(client, doc, "model: x\ndtype: §\n")]
     assert values == ["auto", "bfloat16", "float", "float16", "float32", "half"]
-    assert [i.label for i in await _complete(client, doc, "enable-prefix-caching: §\n")] == ["true"]
+    assert [i.label for i in await complete_at(client, doc, "enable-prefix-caching: §\n")] == [
+        "true"
+    ]
     fields = [
-        i.label for i in await _complete(client, doc, "compilation-config:\n  mode: 3\n  §\n")
+        i.label for i in await complete_at(client, doc, "compilation-config:\n  mode: 3\n  §\n")
     ]
     assert "cudagraph_mode" in fields and fields.index("mode") > fields.index("cudagraph_mode")
     members = [
-        i.label for i in await _complete(client, doc, "compilation-config:\n  cudagraph_mode: §\n")
+        i.label
+        for i in await complete_at(client, doc, "compilation-config:\n  cudagraph_mode: §\n")
     ]
     assert "FULL_AND_PIECEWISE" in members
-    in_json = await _complete(client, doc, 'compilation-config: \'{"mode": 3, "cu§\'\n')
+    in_json = await complete_at(client, doc, 'compilation-config: \'{"mode": 3, "cu§\'\n')
     assert "cudagraph_mode" in [i.label for i in in_json]
-    nested_json = await _complete(client, doc, 'compilation-config: |\n  {"pass_config": {"§\n')
+    nested_json = await complete_at(client, doc, 'compilation-config: |\n  {"pass_config": {"§\n')
     assert "fuse_norm_quant" in [i.label for i in nested_json]
-    assert await _complete(client, doc, "model: x  # max§\n") == []
+    assert await complete_at(client, doc, "model: x  # max§\n") == []
 
 
 async def test_symbols(client: LanguageClient) -> None:
@@ -156,4 +162,4 @@ async def test_symbols(client: LanguageClient) -> None:
 async def test_nothing_for_other_yaml(client: LanguageClient) -> None:
     doc = Doc(client, "file:///work/f/deployment.yaml", "apiVersion: v1\nkind: Pod\n")
     assert await hover_text(client, doc, "kind") is None
-    assert await _complete(client, doc, "apiVersion: v1\nkind: Pod\n§", checked=False) == []
+    assert await complete_at(client, doc, "apiVersion: v1\nkind: Pod\n§", checked=False) == []

@@ -83,8 +83,8 @@ async def test_hover_on_model_describes_the_checkpoint(client: LanguageClient) -
     ):
         assert expected in value, (expected, value)
     key = await _hover(client, doc, "model")
-    assert "Qwen2ForCausalLM" in key and "--model" in key  # the model, then the flag
-    assert key.index("Qwen2ForCausalLM") < key.index("--model")
+    assert "Qwen2ForCausalLM" in key and "--model" in key  # the flag, then the model
+    assert key.index("--model") < key.index("Qwen2ForCausalLM")
     other = await _hover(client, doc, "tensor-parallel-size")
     assert "Qwen2ForCausalLM" not in other
 

@@ -4,10 +4,17 @@ and "Migrate this config to vLLM X" with its report."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
-from lsp_support import TIMEOUT, Doc, apply_workspace_edit, code_actions, encoding, position_of
+from lsp_support import (
+    TIMEOUT,
+    Doc,
+    apply_workspace_edit,
+    code_actions,
+    document_info,
+    encoding,
+    position_of,
+)
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 from vllm_config_lsp.migrate import migrate
@@ -21,39 +28,30 @@ WHOLE = types.Range(
 )
 
 
-async def _info(client: LanguageClient, uri: str) -> dict[str, Any]:
-    result = await asyncio.wait_for(
-        client.protocol.send_request_async(  # type: ignore[no-untyped-call]
-            "vllmConfig/documentInfo", {"textDocument": {"uri": uri}}
-        ),
-        TIMEOUT,
-    )
-    # pygls hands a custom request's result back as a named tuple: compare as a dict
-    return result._asdict() if hasattr(result, "_asdict") else dict(result)
-
-
 async def test_document_info(client: LanguageClient) -> None:
     marked = Doc(client, "file:///work/r/info/a.yaml", "# vllm-config: version=0.10\nmodel: m\n")
     await marked.diagnostics()
-    assert await _info(client, marked.uri) == {
+    assert await document_info(client, marked.uri) == {
         "isConfig": True,
         "reason": "marker comment",
         "vllmVersion": "0.10.2",
         "versionSource": "vLLM 0.10.2 (for 0.10), from the `# vllm-config: version=` comment",
+        "problems": [],
     }
     named = Doc(client, "file:///work/r/info/serve.vllm.yaml", "model: m\n")
     await named.diagnostics()
-    info = await _info(client, named.uri)
+    info = await document_info(client, named.uri)
     assert info["isConfig"] and info["reason"] == "file name"
     assert info["vllmVersion"] == DEFAULT_VERSION
     assert info["versionSource"].startswith("newest known release")
     other = Doc(client, "file:///work/r/info/pod.yaml", "apiVersion: v1\nkind: Pod\n")
-    assert (await _info(client, other.uri))["isConfig"] is False
-    assert (await _info(client, "file:///work/r/info/never-opened.yaml")) == {
+    assert (await document_info(client, other.uri))["isConfig"] is False
+    assert (await document_info(client, "file:///work/r/info/never-opened.yaml")) == {
         "isConfig": False,
         "reason": None,
         "vllmVersion": None,
         "versionSource": None,
+        "problems": [],
     }
 
 
@@ -170,7 +168,7 @@ async def test_document_info_names_the_release_of_the_image(client: LanguageClie
         'FROM vllm/vllm-openai:v0.10.2\nCMD ["--model", "m"]\n',
     )
     await dockerfile.diagnostics()
-    info = await _info(client, dockerfile.uri)
+    info = await document_info(client, dockerfile.uri)
     assert info["reason"] == "vLLM command line"
     assert info["vllmVersion"] == "0.10.2"
     assert "vllm/vllm-openai:v0.10.2" in info["versionSource"]

@@ -9,9 +9,19 @@ from collections.abc import AsyncIterator
 
 import pytest
 import pytest_lsp
-from lsp_support import CONFIG, EDITORS, Doc, open_doc, published, start_session, wait_until
+from lsp_support import (
+    CONFIG,
+    EDITORS,
+    Doc,
+    document_info,
+    open_doc,
+    published,
+    start_session,
+    wait_until,
+)
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+from vllm_config_lsp.vllm.catalogue import DEFAULT_VERSION, available_versions
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -52,6 +62,18 @@ async def test_initialization_options(client: LanguageClient) -> None:
     assert any("unknown vLLM version '9.9.9'" in message for message in warnings)
 
 
+async def test_an_unknown_release_is_said_where_the_user_looks(client: LanguageClient) -> None:
+    """A warning pop-up naming the known releases (once, although VS Code's settings are
+    pulled again after `initialized`), and the status item's answer carries it."""
+    [shown] = [m for m in client.messages if "'9.9.9'" in m.message]
+    assert shown.type == types.MessageType.Warning
+    assert all(release in shown.message for release in available_versions())
+    doc = Doc(client, "file:///work/s/status.vllm.yaml", "model: m\n")
+    await doc.diagnostics()
+    [problem] = (await document_info(client, doc.uri))["problems"]
+    assert "unknown vLLM version '9.9.9'" in problem and DEFAULT_VERSION in problem
+
+
 async def test_association_settings(client: LanguageClient) -> None:
     globbed = Doc(client, "file:///work/s/deploy/serve.yaml", "swap-space: 1\n")
     assert [d.code for d in await globbed.diagnostics()] == ["VC101"]
@@ -89,3 +111,4 @@ async def test_changed_settings_recheck_open_documents(client: LanguageClient) -
     # detection is on again: a document with vLLM keys is now checked
     detected = Doc(client, "file:///work/s/detected-now.yaml", "tensor-parallel-size: x\n")
     assert [d.code for d in await detected.diagnostics()] == ["VC201"]
+    assert (await document_info(client, detected.uri))["problems"] == []  # no version set now

@@ -1,15 +1,23 @@
 """Completion: flag names, flag values, and fields/values inside mapping-valued flags.
 
 Works on the text around the cursor, not on the parsed model: while a key is being typed
-the document is usually not valid YAML yet. Four places are recognised:
+the document is usually not valid YAML yet. Five places are recognised:
 
-* a top-level key (`max-num-` → flag names, flags not yet in the file first; a dotted key
+* a top-level key (`max-num-` → flag names, except those already in the file; a dotted key
   `compilation-config.` → fields of that config class);
-* a top-level value (`dtype: ` → choices; `enable-prefix-caching: ` → `true`);
+* a top-level value (`dtype: ` → choices, each with what vLLM's help says of it;
+  `enable-prefix-caching: ` → `true`);
 * a key or value in a block mapping under a JSON-valued flag (`compilation-config:` then an
   indented `mo` → `mode`, `cudagraph_mode`, …), at any depth;
 * inside a JSON object or YAML flow mapping written as the flag's value (`'{"mo`, block
-  scalars, `{mode: …}`), found with a small tolerant scanner of the text before the cursor.
+  scalars, `{mode: …}`), found with a small tolerant scanner of the text before the cursor;
+* the `# vllm-config:` comment: its options, the releases after `version=`, rule codes
+  after `disable=`.
+
+Clients of the VS Code family run `editor.action.triggerSuggest` after an accepted key whose
+value can be completed, so its values (or fields) are offered without Ctrl+Space; other
+clients would send the command back to the server, which has none: they get a snippet with
+the choices where they take snippets.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from vllm_config_lsp.lsp.describe import (
+    choice_doc,
     choices,
     class_at,
     field_detail,
@@ -60,6 +69,8 @@ class Context:
     snippets: bool
     deprecated_tag: bool
     deprecated_flag: bool
+    #: The client runs `editor.action.triggerSuggest` (`runs_trigger_suggest`).
+    retrigger: bool
     start: int  # offset where the replaced word starts
     end: int  # offset where it ends (the word may continue after the cursor)
     items: list[types.CompletionItem] = field(default_factory=list)
@@ -85,19 +96,26 @@ class Context:
         present: bool = False,
         deprecated: bool = False,
         snippet: bool = False,
+        suggest_next: bool = False,
+        order: int | None = None,
     ) -> None:
+        """`suggest_next`: what follows the inserted text can be completed (asked for at
+        once where the client can be told to); `order`: a place in the list other than by
+        label (releases newest first)."""
         positions = self.analysis.positions
+        rank = label if order is None else f"{order:05d}"
         item = types.CompletionItem(
             label=label,
             kind=kind,
             detail=detail,
             documentation=self.doc(doc) if doc else None,
-            sort_text=("1" if present or deprecated else "0") + label,
+            sort_text=("1" if present or deprecated else "0") + rank,
             filter_text=label,
             text_edit=types.TextEdit(
                 range=positions.range(self.start, self.end), new_text=new_text
             ),
             insert_text_format=types.InsertTextFormat.Snippet if snippet else None,
+            command=TRIGGER_SUGGEST if suggest_next and self.retrigger else None,
         )
         if deprecated and self.deprecated_tag:
             item.tags = [types.CompletionItemTag.Deprecated]
@@ -106,8 +124,21 @@ class Context:
         self.items.append(item)
 
 
+#: VS Code's command that opens the suggestions again (after a key: its values).
+TRIGGER_SUGGEST = types.Command(title="Suggest", command="editor.action.triggerSuggest")
+#: `clientInfo.name` of the editors built on VS Code (its `env.appName`), which have it.
+VS_CODE_FAMILY = ("Visual Studio Code", "code-server", "VSCodium", "Cursor", "Windsurf")
+
+
+def runs_trigger_suggest(client_name: str | None) -> bool:
+    return bool(client_name) and str(client_name).startswith(VS_CODE_FAMILY)
+
+
 def complete(
-    analysis: Analysis, position: types.Position, capabilities: types.ClientCapabilities
+    analysis: Analysis,
+    position: types.Position,
+    capabilities: types.ClientCapabilities,
+    client_name: str | None = None,
 ) -> types.CompletionList | None:
     model = analysis.result.model if analysis.result else None
     if model is None:
@@ -120,11 +151,13 @@ def complete(
     after = _WORD.match(text, offset)
     word_end = after.end() if after else offset
     ctx = _context(analysis, model.catalogue, capabilities, offset, word_end)
+    ctx.retrigger = runs_trigger_suggest(client_name)
     if analysis.result is not None and analysis.result.invocations:
         _command_line(ctx, analysis.result.invocations, text, offset)
         return types.CompletionList(is_incomplete=False, items=ctx.items) if ctx.items else None
     if _in_comment(prefix):
-        return None
+        _marker_comment(ctx, prefix, line)
+        return types.CompletionList(is_incomplete=False, items=ctx.items) if ctx.items else None
     if _WORD.fullmatch(prefix):
         _top_key(ctx, text, prefix, line_start, offset)
     elif (top := _TOP_VALUE.fullmatch(prefix)) is not None:
@@ -162,6 +195,7 @@ def _context(
         snippets=bool(item and item.snippet_support),
         deprecated_tag=types.CompletionItemTag.Deprecated in tags,
         deprecated_flag=bool(item and item.deprecated_support),
+        retrigger=False,
         start=offset,
         end=word_end,
     )
@@ -220,7 +254,12 @@ def _command_line(ctx: Context, models: list[ConfigModel], text: str, offset: in
     before = [w for w in model.invocation.args if w.end <= start]
     option = model.catalogue.option_index.get(before[-1].text) if before else None
     for value in choices(option) if option is not None and option.takes_value else []:
-        ctx.add(str(value), str(value), kind=types.CompletionItemKind.EnumMember)
+        ctx.add(
+            str(value),
+            str(value),
+            kind=types.CompletionItemKind.EnumMember,
+            doc=choice_doc(option.help, value) if option is not None else None,
+        )
 
 
 def _command_line_json(ctx: Context, model: ConfigModel, text: str, offset: int) -> bool:
@@ -263,40 +302,45 @@ def _top_key(ctx: Context, text: str, prefix: str, line_start: int, offset: int)
         return
     ctx.start = line_start
     has_colon = text[ctx.end : ctx.end + 1] == ":"
-    present = {
+    line_end = text.find("\n", offset)
+    others = text[:line_start] + (text[line_end:] if line_end != -1 else "")
+    present = {  # written on another line (dotted keys may name a flag several times)
         spec.name
-        for key in top_level_keys(text) or ()
-        if (spec := flag_for_key(ctx.catalogue, key)[0]) is not None
+        for key in top_level_keys(others) or ()
+        if "." not in key and (spec := flag_for_key(ctx.catalogue, key)[0]) is not None
     }
     note = version_note(ctx.analysis)
     for spec in ctx.catalogue.flags.values():
         if spec.positional or spec.action in ("help", "version") or spec.name == "config":
             continue
-        new_text, snippet = spec.name, False
+        if spec.name in present:
+            continue
+        new_text, snippet, more = spec.name, False, False
         if not has_colon:
-            new_text, snippet = _key_insert(ctx, spec)
+            new_text, snippet, more = _key_insert(ctx, spec)
         ctx.add(
             spec.name,
             new_text,
             kind=types.CompletionItemKind.Property,
             detail=flag_detail(spec),
             doc=flag_doc(spec, note),
-            present=spec.name in present,
             deprecated=bool(spec.deprecated),
             snippet=snippet,
+            suggest_next=more,
         )
 
 
-def _key_insert(ctx: Context, spec: FlagSpec) -> tuple[str, bool]:
+def _key_insert(ctx: Context, spec: FlagSpec) -> tuple[str, bool, bool]:
+    """(text, whether a snippet, whether its value can be completed next)."""
     if not spec.takes_value:
-        return f"{spec.name}: true", False
+        return f"{spec.name}: true", False, False
     if spec.dataclass_name:
-        return f"{spec.name}:\n  ", False
+        return f"{spec.name}:\n  ", False, True
     values = choices(spec)
-    if ctx.snippets and values and spec.choices:
+    if ctx.snippets and values and spec.choices and not ctx.retrigger:
         options = ",".join(_snippet_escape(_yaml_scalar(v)) for v in values)
-        return f"{spec.name}: ${{1|{options}|}}", True
-    return f"{spec.name}: ", False
+        return f"{spec.name}: ${{1|{options}|}}", True, False
+    return f"{spec.name}: ", False, bool(values)
 
 
 def _top_value(ctx: Context, key: str, quoted: bool) -> None:
@@ -324,6 +368,7 @@ def _top_value(ctx: Context, key: str, quoted: bool) -> None:
             _yaml_scalar(value) if not quoted else shown,
             kind=types.CompletionItemKind.EnumMember,
             detail=("choice of" if spec.choices else "known value of") + f" --{spec.name}",
+            doc=choice_doc(spec.help, value),
         )
 
 
@@ -395,7 +440,13 @@ def _fields(ctx: Context, cls: ClassSpec, where: str, present: set[str], style: 
             detail=field_detail(spec),
             doc=field_doc(cls, spec, f"{where}.{spec.name}", note),
             present=spec.name in present,
+            suggest_next=style != "bare" and _has_values(ctx.catalogue, spec.type),
         )
+
+
+def _has_values(catalogue: Catalogue, tree: dict[str, Any]) -> bool:
+    """Whether a field's values are worth suggesting (a lone `null` is not)."""
+    return any(value is not None for value, _ in type_values(catalogue, tree))
 
 
 def _field_values(ctx: Context, spec: FlagSpec, path: list[str], style: str) -> None:
@@ -410,7 +461,94 @@ def _field_values(ctx: Context, spec: FlagSpec, path: list[str], style: str) -> 
             label = new_text = json.dumps(value)
         else:
             label = new_text = _yaml_scalar(value)
-        ctx.add(label, new_text, kind=types.CompletionItemKind.EnumMember, detail=what)
+        ctx.add(
+            label,
+            new_text,
+            kind=types.CompletionItemKind.EnumMember,
+            detail=what,
+            doc=choice_doc(target.doc, value),
+        )
+
+
+# -- the `# vllm-config:` comment ------------------------------------------------------------
+
+_MARKER_TYPED = re.compile(r"#\s*vllm-config\b(?P<colon>\s*:)?(?P<options>[^#]*)$")
+_DISABLE_LIST = re.compile(r"(?:^|[\s,])disable(?:-next-line|-file)?\s*=[\w\s,]*,\s*$")
+DISABLE_KINDS = ("disable", "disable-next-line", "disable-file")
+MARKER_WORD = "vllm-config"
+
+
+def _marker_comment(ctx: Context, prefix: str, line: int) -> None:
+    """Options of a `# vllm-config:` comment (`version=` only where it counts: a comment
+    line in the first lines), releases after `version=`, rule codes after `disable=`."""
+    from vllm_config_lsp.document.markers import MARKER_LINES
+
+    typed = _MARKER_TYPED.search(prefix)
+    if typed is None:
+        begun = re.search(r"#\s*(?P<word>[\w-]+)$", prefix)
+        if begun is not None and MARKER_WORD.startswith(begun.group("word")):
+            ctx.start -= len(begun.group("word"))
+            ctx.add(
+                MARKER_WORD,
+                f"{MARKER_WORD}: ",
+                kind=types.CompletionItemKind.Keyword,
+                detail="options of vllm-config-lsp for this file",
+                suggest_next=True,
+            )
+        return
+    options = typed.group("options")
+    token = re.search(r"[^\s,]*$", options)
+    word = token.group() if token else ""
+    key, equals, value = word.partition("=")
+    ctx.start = ctx.start - len(value if equals else word)
+    if equals and key == "version":
+        _releases(ctx)
+    elif equals and key in DISABLE_KINDS:
+        _rule_codes(ctx)
+    elif not equals:
+        if _DISABLE_LIST.search(options[: len(options) - len(word)]):
+            _rule_codes(ctx)  # a list goes on, or the next option starts
+        names = list(DISABLE_KINDS)
+        if line < MARKER_LINES and prefix.lstrip().startswith("#"):
+            names.insert(0, "version")
+        lead = "" if typed.group("colon") else ": "
+        for order, name in enumerate(names):
+            ctx.add(
+                f"{name}=",
+                f"{lead}{name}=",
+                kind=types.CompletionItemKind.Keyword,
+                detail=_OPTION_DETAILS[name],
+                order=order,
+                suggest_next=True,
+            )
+
+
+_OPTION_DETAILS = {
+    "version": "the vLLM release this file is checked against",
+    "disable": "rule codes not reported on this line",
+    "disable-next-line": "rule codes not reported on the next line",
+    "disable-file": "rule codes not reported in this file",
+}
+
+
+def _releases(ctx: Context) -> None:
+    from vllm_config_lsp.vllm.catalogue import available_versions
+
+    for order, release in enumerate(reversed(available_versions())):
+        ctx.add(release, release, kind=types.CompletionItemKind.Value, detail="vLLM", order=order)
+
+
+def _rule_codes(ctx: Context) -> None:
+    from vllm_config_lsp.rules import all_rules
+
+    for rule in all_rules():
+        ctx.add(
+            rule.code,
+            rule.code,
+            kind=types.CompletionItemKind.Value,
+            detail=rule.name,
+            doc=rule.summary,
+        )
 
 
 # -- JSON strings and flow mappings ----------------------------------------------------------

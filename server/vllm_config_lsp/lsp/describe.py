@@ -7,6 +7,7 @@ documentation and the hover on the same key say the same thing.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -150,3 +151,35 @@ def type_values(catalogue: Catalogue, tree: dict[str, Any]) -> list[tuple[Any, s
             out.extend(v for v in type_values(catalogue, option) if v not in out)
         return out
     return []
+
+
+#: Where vLLM's help describes one value: a bullet (`- "auto" will use…`, `- NONE, no…`), a
+#: line opening with the value quoted (`'throughput' favors…`), or a paragraph opening with
+#: it (`FULL mode: Capture…`).
+_BULLET = re.compile(r"\s*[-*]\s+[`\"']*(?P<value>[\w.+-]+)")
+_QUOTED = re.compile(r"[`\"']+(?P<value>[\w.+-]+)[`\"']+")  # not indented: not a continuation
+_PARAGRAPH = re.compile(r"(?P<value>[\w.+-]+)(?: mode)?:?\s")
+
+
+def choice_doc(help_text: str, value: Any) -> str | None:
+    """What vLLM's help (a flag's, a field's) says about one of its values, or None."""
+    wanted = "true" if value is True else "false" if value is False else str(value)
+    lines = help_text.splitlines()
+    found: list[str] = []
+    item: list[str] | None = None
+    for number, line in enumerate(lines):
+        starts = _BULLET.match(line) or _QUOTED.match(line)
+        if starts is None and (number == 0 or not lines[number - 1].strip()):
+            starts = _PARAGRAPH.match(line)
+        if starts is not None:
+            item = [line.strip().lstrip("-* ")] if starts.group("value") == wanted else None
+            if item is not None:
+                found.append("")
+        elif not line.strip():
+            item = None
+        elif item is not None:
+            item.append(line.strip())
+        if item is not None:
+            found[-1] = " ".join(item)
+    described = [text for text in found if text.strip(" .,`\"'") != wanted]
+    return "\n\n".join(described) or None

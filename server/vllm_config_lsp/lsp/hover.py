@@ -4,12 +4,19 @@ offline), and the rule behind
 a code in a suppression comment. Every hover ends with the vLLM release used and why
 (`versions.choose_version`'s reason).
 
+The documentation comes first: on the `model:` key the flag's, the model's files after it
+(one sentence when they are not found). A key that names no flag or field is documented as
+what it stands for: the flag argparse reads it as (an abbreviation), else the name its quick
+fix renames it to (`level` → `mode`), so the user learns what to write, not only that it is
+wrong.
+
 Works on the positioned model of the current text: top-level pairs for flags, the JSON
 trees of mapping-valued flags (YAML mappings, JSON strings, dotted keys alike) for fields.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -17,6 +24,7 @@ from lsprotocol import types
 
 from vllm_config_lsp.document.value_tree import ValueNode
 from vllm_config_lsp.document.yaml_edits import content_end
+from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.lsp.describe import (
     choices,
     class_at,
@@ -25,7 +33,7 @@ from vllm_config_lsp.lsp.describe import (
     flag_for_key,
 )
 from vllm_config_lsp.sources.config_file import Pair
-from vllm_config_lsp.vllm.catalogue import Catalogue, FlagSpec
+from vllm_config_lsp.vllm.catalogue import Catalogue, ClassSpec, FieldSpec, FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 if TYPE_CHECKING:
@@ -54,13 +62,13 @@ async def hover(
         return None
     model, offset = analysis.result.model, analysis.positions.offset(params.position)
     draft = on_draft(model, offset)
+    part = None if draft is not None else on_model(model, offset)
     summary = None
-    if draft is not None or on_model(model, offset):
+    if draft is not None or part is not None:
         folders = model_folders(ls.settings, ls.workspace.root_path)
         path = _fs_path(analysis.uri)
-        summary = await ls.run_on_lint_thread(
-            partial(describe_model, draft=draft is not None), analysis.text, path, folders
-        )
+        describe = partial(describe_model, draft=draft is not None, brief=part == "key")
+        summary = await ls.run_on_lint_thread(describe, analysis.text, path, folders)
     if draft is not None and summary is not None:
         text = f"{summary}\n\n{version_note(analysis)}"
         return markdown_hover(analysis, text, draft, ls.client_capabilities)
@@ -77,16 +85,18 @@ def on_draft(model: ConfigModel, offset: int) -> tuple[int, int] | None:
     return ref.where
 
 
-def on_model(model: ConfigModel, offset: int) -> bool:
-    """Whether `offset` is on the top-level `model:` key or its value."""
+def on_model(model: ConfigModel, offset: int) -> str | None:
+    """ "key" or "value" when `offset` is on the top-level `model:` key or its value."""
     for pair in model.pairs:
         spec, _ = flag_for_key(model.catalogue, pair.key)
         if spec is None or spec.name != MODEL_FLAG or "." in pair.key:
             continue
-        start = pair.key_node.start_mark.index
-        if start <= offset <= max(pair.key_node.end_mark.index, _value_end(model, pair)):
-            return True
-    return False
+        start, key_end = pair.key_node.start_mark.index, pair.key_node.end_mark.index
+        if start <= offset <= key_end:
+            return "key"
+        if key_end < offset <= _value_end(model, pair):
+            return "value"
+    return None
 
 
 def _value_end(model: ConfigModel, pair: Pair) -> int:
@@ -106,10 +116,11 @@ def hover_at(
     offset = analysis.positions.offset(position)
     note = version_note(analysis)
     invocations = analysis.result.invocations if analysis.result else []
+    findings = analysis.result.findings if analysis.result else []
     found = _suppression_code(model, offset, docs_url, note) or (
-        _on_command_line(invocations, offset, note)
+        _on_command_line(invocations, offset, note, findings)
         if invocations
-        else _describe(analysis, model, offset, model_summary)
+        else _describe(analysis, model, offset, findings, model_summary)
     )
     if found is None:
         return None
@@ -162,30 +173,20 @@ def _suppression_code(
 
 
 def _describe(
-    analysis: Analysis, model: ConfigModel, offset: int, model_summary: str | None = None
+    analysis: Analysis,
+    model: ConfigModel,
+    offset: int,
+    findings: Sequence[Finding],
+    model_summary: str | None = None,
 ) -> tuple[str, tuple[int, int]] | None:
     note = version_note(analysis)
     catalogue = model.catalogue
     for pair in model.pairs:  # keys first: a block value's end mark is the next key
-        spec, negative = flag_for_key(catalogue, pair.key)
         key_start, key_end = pair.key_node.start_mark.index, pair.key_node.end_mark.index
-        if spec is None or not key_start <= offset <= key_end:
+        if not key_start <= offset <= key_end:
             continue
-        dotted = pair.key.split(".")
-        index = pair.key[: offset - key_start].count(".")
-        if index == 0:
-            text = flag_doc(spec, note)
-            if negative:
-                text = f"`{pair.key}: true` turns the flag off.\n\n" + text
-            if model_summary and spec.name == MODEL_FLAG and index == 0:
-                text = f"{model_summary}\n\n---\n\n{text}"
-            return text, (key_start, key_end)
-        path = dotted[1 : index + 1]
-        cls = class_at(catalogue, spec, path[:-1])
-        field = cls.fields.get(path[-1]) if cls else None
-        if cls is None or field is None:
-            return None
-        return field_doc(cls, field, ".".join(dotted[: index + 1]), note), (key_start, key_end)
+        found = _key_doc(model, pair, offset - key_start, findings, note, model_summary)
+        return (found, (key_start, key_end)) if found is not None else None
     for pair in model.pairs:
         spec, _ = flag_for_key(catalogue, pair.key)
         start = pair.value_node.start_mark.index
@@ -196,7 +197,7 @@ def _describe(
             return f"{model_summary}\n\n{note}", (start, end)
         tree = _tree_of(model, pair)
         if tree is not None and spec.dataclass_name:
-            return _in_tree(catalogue, spec, tree, offset, note)
+            return _in_tree(model, spec, tree, offset, note, findings)
         values = choices(spec)
         written = str(pair.value)
         if values and written in map(str, values):
@@ -208,8 +209,87 @@ def _describe(
     return None
 
 
+def _key_doc(
+    model: ConfigModel,
+    pair: Pair,
+    at: int,
+    findings: Sequence[Finding],
+    note: str,
+    model_summary: str | None,
+) -> str | None:
+    """The documentation of the flag, or of the field of a dotted key, under the cursor
+    (`at` characters into the key)."""
+    catalogue, written = model.catalogue, pair.key
+    index = written[:at].count(".")
+    key, lead = written, ""
+    if flag_for_key(catalogue, key)[0] is None and (read_as := _read_as(model, pair)):
+        key = read_as.name + key[len(key.split(".", 1)[0]) :]
+        lead = (
+            f"`{written}` is read as `--{read_as.name}` "
+            "(argparse accepts a unique prefix of a flag).\n\n"
+        )
+
+    def documented(key: str, lead: str) -> str | None:
+        spec, negative = flag_for_key(catalogue, key)
+        if spec is None:
+            return None
+        if index == 0:
+            if negative:
+                lead += f"`{key}: true` turns the flag off.\n\n"
+            ending = note
+            if model_summary and spec.name == MODEL_FLAG:
+                ending = f"---\n\n{model_summary}\n\n{note}"
+            return lead + flag_doc(spec, ending)
+        dotted = key.split(".")
+        field = _field_of(catalogue, spec, dotted[1 : index + 1])
+        where = ".".join(dotted[: index + 1])
+        return lead + field_doc(*field, where, note) if field is not None else None
+
+    found = documented(key, lead)
+    span = (pair.key_node.start_mark.index, pair.key_node.end_mark.index)
+    if found is None and (renamed := _renamed(findings, model.text, span)):
+        return documented(renamed, _renamed_lead(written, renamed))
+    return found
+
+
+def _renamed_lead(written: str, renamed: str) -> str:
+    return f"`{written}`: its quick fix renames it `{renamed}`.\n\n"
+
+
+def _field_of(
+    catalogue: Catalogue, spec: FlagSpec, path: list[str]
+) -> tuple[ClassSpec, FieldSpec] | None:
+    """The config class and field at `path` inside a JSON-valued flag."""
+    cls = class_at(catalogue, spec, path[:-1])
+    field = cls.fields.get(path[-1]) if cls else None
+    return (cls, field) if cls is not None and field is not None else None
+
+
+def _read_as(model: ConfigModel, pair: Pair) -> FlagSpec | None:
+    """The flag argparse took a top-level key for (`tensor-parallel`: an abbreviation)."""
+    for value in model.values:
+        if value.use.token.pair is pair:
+            return value.use.spec
+    return None
+
+
+def _renamed(findings: Sequence[Finding], text: str, span: tuple[int, int]) -> str | None:
+    """The key at `span` of `text` as a quick fix renames it: a fix whose one edit replaces
+    a part of it by a name (a removal or a wider rewrite is no rename)."""
+    start, end = span
+    for finding in findings:
+        for fix in finding.fixes:
+            if len(fix.edits) != 1:
+                continue
+            [edit] = fix.edits
+            new = edit.new_text
+            if start <= edit.start < edit.end <= end and new and not any(c in new for c in " :\n"):
+                return (text[start : edit.start] + new + text[edit.end : end]).strip("'\"")
+    return None
+
+
 def _on_command_line(
-    models: list[ConfigModel], offset: int, note: str
+    models: list[ConfigModel], offset: int, note: str, findings: Sequence[Finding]
 ) -> tuple[str, tuple[int, int]] | None:
     """A flag word, its value, or a field inside its JSON value, on any host's command
     line; a value written as a variable says where it comes from."""
@@ -232,7 +312,7 @@ def _on_command_line(
                     text = f"value comes from {said}: not known here\n\n"
                     return text + flag_doc(use.spec, note), (written.start, written.end)
                 if value.tree is not None and use.spec.dataclass_name:
-                    return _in_tree(model.catalogue, use.spec, value.tree, offset, note)
+                    return _in_tree(model, use.spec, value.tree, offset, note, findings)
                 return flag_doc(use.spec, note), (written.start, written.end)
     return None
 
@@ -248,19 +328,30 @@ def _tree_of(model: ConfigModel, pair: Pair) -> ValueNode | None:
 
 
 def _in_tree(
-    catalogue: Catalogue, spec: FlagSpec, tree: ValueNode, offset: int, note: str
+    model: ConfigModel,
+    spec: FlagSpec,
+    tree: ValueNode,
+    offset: int,
+    note: str,
+    findings: Sequence[Finding],
 ) -> tuple[str, tuple[int, int]] | None:
+    catalogue = model.catalogue
     path: list[str] = []
     node = tree
     while node.entries:
         for entry in node.entries:
             if entry.key_start <= offset <= entry.key_end and entry.key_end > entry.key_start:
-                cls = class_at(catalogue, spec, path)
-                field = cls.fields.get(entry.key) if cls else None
-                if cls is None or field is None:
+                name, lead = entry.key, ""
+                field = _field_of(catalogue, spec, [*path, name])
+                span = (entry.key_start, entry.key_end)
+                if field is None and (renamed := _renamed(findings, model.text, span)):
+                    name, lead = renamed, _renamed_lead(entry.key, renamed)
+                    field = _field_of(catalogue, spec, [*path, name])
+                if field is None:
                     return None
-                where = ".".join([spec.name, *path, entry.key])
-                return field_doc(cls, field, where, note), (entry.key_start, entry.key_end)
+                where = ".".join([spec.name, *path, name])
+                text = lead + field_doc(*field, where, note)
+                return text, (entry.key_start, entry.key_end)
             inner = entry.value
             if inner.start <= offset <= inner.end and inner.end > inner.start:
                 if not inner.entries:

@@ -5,9 +5,12 @@ Request params: `{"textDocument": {"uri": "file:///…"}}`. Result:
     {"isConfig": true,              # checked as a vLLM config?
      "reason": "file name",         # association.Reason value, or null when not a config
      "vllmVersion": "0.33.0",       # the release the file is (or would be) checked against
-     "versionSource": "vLLM 0.33.0, from the `# vllm-config: version=` comment"}
+     "versionSource": "vLLM 0.33.0, from the `# vllm-config: version=` comment",
+     "problems": ["vllmVersion: unknown vLLM version '0.99', ignored; known releases: …"]}
 
 `versionSource` is `versions.choose_version`'s reason, the sentence hovers end with too.
+`problems` are the settings the server could not use (`settings.parse`), whatever the
+document: a user who set a release and sees another in the status item learns why there.
 A document the server does not have open gets `isConfig: false` and nulls. Other clients
 may use the request as well; a server without it answers MethodNotFound (-32601).
 """
@@ -42,12 +45,20 @@ def requested_uri(params: Any) -> str | None:
 async def document_info(ls: VllmConfigServer, params: Any) -> dict[str, Any]:
     uri = requested_uri(params)
     analysis = await ls.current(uri) if uri else None
+    problems = list(ls.settings_problems)
     if analysis is None:
-        return {"isConfig": False, "reason": None, "vllmVersion": None, "versionSource": None}
+        return {
+            "isConfig": False,
+            "reason": None,
+            "vllmVersion": None,
+            "versionSource": None,
+            "problems": problems,
+        }
     is_config = analysis.result is not None
     return {
         "isConfig": is_config,
         "reason": analysis.reason.value if is_config and analysis.reason else None,
         "vllmVersion": analysis.vllm_version,
         "versionSource": analysis.version_source,
+        "problems": problems,
     }

@@ -37,6 +37,7 @@ from vllm_config_lsp.lsp.info import DOCUMENT_INFO
 from vllm_config_lsp.lsp.migrate import MIGRATE_KIND, MIGRATION_REPORT
 from vllm_config_lsp.lsp.positions import Positions
 from vllm_config_lsp.lsp.settings import SECTION, Settings, model_folders, parse
+from vllm_config_lsp.lsp.watched import release_files_changed, watch_release_files
 
 if TYPE_CHECKING:
     from vllm_config_lsp.engine import LintResult
@@ -71,12 +72,17 @@ class VllmConfigServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("vllm-config-lsp", __version__)
         self.settings = Settings()
+        #: What the last settings received got wrong (`settings.parse`), for the status item.
+        self.settings_problems: tuple[str, ...] = ()
+        #: `clientInfo.name` (completion asks VS Code to suggest again after a key).
+        self.client_name: str | None = None
         self._generation = 0  # bumped by settings changes: cached analyses become stale
         self._analyses: dict[str, tuple[int, Analysis]] = {}
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._logged: set[tuple[str, str]] = set()
         self._checked: set[str] = set()  # documents treated as vLLM configs when last checked
-        #: (marker version, folder) → (release, why); cleared when settings change.
+        #: (marker version, file) → (release, why), as `check` chooses it for that file;
+        #: cleared when settings change, an entry when a file it was read from changes.
         self._versions: dict[tuple[str | None, str | None], tuple[str, str]] = {}
         #: How long each document's last check took (seconds of the lint thread).
         self._took: dict[str, float] = {}
@@ -136,6 +142,13 @@ class VllmConfigServer(LanguageServer):
         settings = parse(raw, problems)
         for problem in problems:
             self.log(f"settings ({origin}): {problem}", types.MessageType.Warning)
+        news = [problem for problem in problems if problem not in self.settings_problems]
+        self.settings_problems = tuple(problems)
+        if news:  # a pop-up once, not again each time the same settings are pulled
+            message = f"vLLM Config settings: {'; '.join(news)}"
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=message)
+            )
         if settings == self.settings:
             return
         self.settings = settings
@@ -186,9 +199,9 @@ class VllmConfigServer(LanguageServer):
             )
         )
         path = _fs_path(uri)
-        key = (marker_options(text).get("version"), str(path.parent) if path else None)
+        key = (marker_options(text).get("version"), str(path) if path else None)
         choice = self._versions.get(key)
-        if choice is None:  # the file system part (venv, image tags) is read once per folder
+        if choice is None:  # the file system part (venv, image tags) is read once per file
             from vllm_config_lsp.vllm.versions import choose_version
 
             choice = choose_version(text, setting=settings.vllm_version, file_path=path)
@@ -235,6 +248,25 @@ class VllmConfigServer(LanguageServer):
             last = detail.strip().splitlines()[-1]
             crash = Finding(INTERNAL_ERROR, Severity.WARNING, 0, 0, f"internal error: {last}")
             return LintResult([crash], None)
+
+    def forget_releases(self, changed: list[Path]) -> list[str]:
+        """The open documents whose release `changed` files may alter, their choices
+        forgotten. Runs on the lint thread, so after any check that read the old files."""
+        from vllm_config_lsp.vllm.versions import depends_on
+
+        def stale(path: Path | None) -> bool:
+            return path is not None and any(depends_on(file, path) for file in changed)
+
+        for key in [key for key in self._versions if stale(Path(key[1]) if key[1] else None)]:
+            del self._versions[key]
+        return [uri for uri in list(self.workspace.text_documents) if stale(_fs_path(uri))]
+
+    def recheck(self, uris: list[str]) -> None:
+        """Check these documents again although their text did not change."""
+        if uris:
+            self._generation += 1
+        for uri in uris:
+            self.schedule(uri, 0.0)
 
     def fix_all_text(self, analysis: Analysis) -> str:
         """`check --fix` for the editor: safe fixes, re-checked, up to five rounds."""
@@ -407,6 +439,7 @@ SERVER = VllmConfigServer()
 @SERVER.feature(types.INITIALIZE)
 def initialize(ls: VllmConfigServer, params: types.InitializeParams) -> None:
     ls.apply_settings(params.initialization_options, "initializationOptions")
+    ls.client_name = params.client_info.name if params.client_info else None
     if params.process_id:
         ls.watcher = asyncio.ensure_future(ls.watch_client(params.process_id))
 
@@ -425,6 +458,7 @@ def exit_(ls: VllmConfigServer, params: None) -> None:
 async def initialized(ls: VllmConfigServer, params: types.InitializedParams) -> None:
     warm = asyncio.ensure_future(ls.run_on_lint_thread(ls.warm_up))
     await pull_settings(ls)
+    await watch_release_files(ls)
     await warm
 
 
@@ -464,6 +498,18 @@ def did_change(ls: VllmConfigServer, params: types.DidChangeTextDocumentParams) 
     uri = params.text_document.uri
     fixed = ls.settings.debounce_ms
     ls.schedule(uri, auto_delay(ls.last_check(uri)) if fixed is None else fixed / 1000)
+
+
+@SERVER.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+async def did_change_watched_files(
+    ls: VllmConfigServer, params: types.DidChangeWatchedFilesParams
+) -> None:
+    await release_files_changed(ls, [change.uri for change in params.changes])
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_SAVE)
+async def did_save(ls: VllmConfigServer, params: types.DidSaveTextDocumentParams) -> None:
+    await release_files_changed(ls, [params.text_document.uri])
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -546,7 +592,7 @@ async def completion(
     analysis = await ls.current(params.text_document.uri)
     if analysis is None or analysis.result is None:
         return None
-    return complete(analysis, params.position, ls.client_capabilities)
+    return complete(analysis, params.position, ls.client_capabilities, ls.client_name)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_HOVER)

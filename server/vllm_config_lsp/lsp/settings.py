@@ -70,7 +70,10 @@ def parse(raw: Any, problems: list[str]) -> Settings:
 
         if nearest_release(version) is None:
             known = ", ".join(available_versions())
-            problems.append(f"vllmVersion: unknown vLLM version {version!r}; known: {known}")
+            problems.append(
+                f"vllmVersion: unknown vLLM version {version!r}, ignored; known releases: "
+                f"{known} (any patch of these minors)"
+            )
             version = None
     assoc = raw.get("associations")
     if assoc is not None and not isinstance(assoc, Mapping):

@@ -838,10 +838,16 @@ def describe(config: HfConfig) -> str:
 
 
 def describe_model(
-    text: str, path: Path | None = None, model_dirs: Sequence[Path] = (), *, draft: bool = False
+    text: str,
+    path: Path | None = None,
+    model_dirs: Sequence[Path] = (),
+    *,
+    draft: bool = False,
+    brief: bool = False,
 ) -> str | None:
     """Hover text for the `model:` of a config file, or with `draft` for the speculative
-    draft (markdown), or None when the file names none. Pure: reads only the model's files
+    draft (markdown), or None when the file names none; `brief`: files not found in one
+    sentence (a note after the flag's documentation). Pure: reads only the model's files
     (cached), never the network."""
     from vllm_config_lsp.vllm.catalogue import DEFAULT_VERSION, load_catalogue
     from vllm_config_lsp.vllm.config_model import build_model
@@ -853,7 +859,8 @@ def describe_model(
     if resolved is None or resolved.name is None:
         return None
     if resolved.config is None:
-        return f"**{resolved.name}**\n\nModel files not found: {resolved.problem}.\n\n" + HOW_TO
+        missing = f"Model files not found: {resolved.problem}."
+        return missing if brief else f"**{resolved.name}**\n\n{missing}\n\n{HOW_TO}"
     return describe(resolved.config)
 
 

@@ -40,6 +40,14 @@ MAX_PARENTS = 8
 MAX_DEPLOY_FILES = 40
 MAX_DEPLOY_BYTES = 256 * 1024
 DEPLOY_SUFFIXES = (".yaml", ".yml", ".json", ".dockerfile")
+DEPLOY_PREFIXES = ("dockerfile", "containerfile")
+#: LSP glob patterns of every file `choose_version` reads: an editor watching them can tell
+#: when a choice is stale (`depends_on`).
+WATCHED_GLOBS = (
+    "**/*.{" + ",".join(suffix.lstrip(".") for suffix in DEPLOY_SUFFIXES) + "}",
+    "**/{Dockerfile,dockerfile,Containerfile,containerfile}*",  # DEPLOY_PREFIXES as written
+    "**/vllm-*.dist-info/METADATA",
+)
 
 
 def choose_version(
@@ -202,11 +210,31 @@ def _deployment_files(folder: Path, exclude: Path | None) -> list[Path]:
         return []
     out = []
     for child in children:
-        name = child.name.lower()
-        if child == exclude or not child.is_file():
-            continue
-        if name.startswith(("dockerfile", "containerfile")) or name.endswith(DEPLOY_SUFFIXES):
+        if child != exclude and _is_deployment_file(child.name) and child.is_file():
             out.append(child)
         if len(out) >= MAX_DEPLOY_FILES:
             break
     return out
+
+
+def _is_deployment_file(name: str) -> bool:
+    name = name.lower()
+    return name.startswith(DEPLOY_PREFIXES) or name.endswith(DEPLOY_SUFFIXES)
+
+
+def depends_on(changed: Path, file_path: Path) -> bool:
+    """Whether `choose_version(…, file_path=file_path)` may answer otherwise once `changed`
+    was created, edited or deleted: a deployment file beside it (not itself: it is never
+    read for its own choice), or a vLLM install's METADATA (any environment: they are rare
+    and found upwards or through `$VIRTUAL_ENV`)."""
+    if changed.name == "METADATA" and _is_vllm_dist_info(changed.parent.name):
+        return True
+    return (
+        _is_deployment_file(changed.name)
+        and changed.parent.resolve() == file_path.parent.resolve()
+        and changed.resolve() != file_path.resolve()
+    )
+
+
+def _is_vllm_dist_info(name: str) -> bool:
+    return name.startswith("vllm-") and name.endswith(".dist-info")
