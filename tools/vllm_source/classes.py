@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .modules import Ref, SourceIndex
@@ -31,6 +31,8 @@ class FieldInfo:
     source: str
     before_validator: str | None = None
     validator_input: TNode | None = None
+    #: `file:line` of a `mode="wrap"` validator that returns None without validating it.
+    none_validator: str | None = None
 
 
 @dataclass
@@ -51,6 +53,56 @@ class EnumInfo:
     members: dict[str, Any]
     value_type: str  # "int", "str" or "object": what the members' values are
     mixin: str | None  # "int"/"str" for IntEnum/StrEnum/(str, Enum): values are that type
+
+
+def _returns_none_unvalidated(function: ast.FunctionDef) -> bool:
+    """The function's first statement (after its docstring) returns None untouched: `if
+    <value> is None: return <value>`, or `return None if <value> is None else ...`, with
+    <value> its first argument after `cls`."""
+    params = function.args.args
+    if len(params) < 2:
+        return False
+    value = params[1].arg
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    if not body:
+        return False
+    first = body[0]
+    if isinstance(first, ast.If):
+        then = first.body
+        return (
+            _is_none_test(first.test, value)
+            and len(then) == 1
+            and isinstance(then[0], ast.Return)
+            and _is_none_or(then[0].value, value)
+        )
+    return (
+        isinstance(first, ast.Return)
+        and isinstance(first.value, ast.IfExp)
+        and _is_none_test(first.value.test, value)
+        and _is_none_or(first.value.body, value)
+    )
+
+
+def _is_none_test(test: ast.expr, value: str) -> bool:
+    """`<value> is None`."""
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == value
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
+
+
+def _is_none_or(expr: ast.expr | None, value: str) -> bool:
+    """`None` or `<value>` (which is None where this is returned)."""
+    if isinstance(expr, ast.Constant):
+        return expr.value is None
+    return isinstance(expr, ast.Name) and expr.id == value
 
 
 def _docstring_after(body: list[ast.stmt], i: int) -> str:
@@ -113,6 +165,7 @@ class ClassExtractor:
             if base.kind == "class" and self.types.is_dataclass(base):
                 info.fields.update(self.extract(base).fields)
         validators = self._before_validators(ref)
+        none_passes = self._none_passing_validators(ref)
         for i, st in enumerate(node.body):
             if not isinstance(st, ast.AnnAssign) or not isinstance(st.target, ast.Name):
                 continue
@@ -124,9 +177,16 @@ class ClassExtractor:
             elif f.name in info.fields and info.fields[f.name].before_validator:
                 f.before_validator = info.fields[f.name].before_validator
                 f.validator_input = info.fields[f.name].validator_input
+            if f.name in none_passes:
+                f.none_validator = none_passes[f.name]
+            elif f.name in info.fields:
+                f.none_validator = info.fields[f.name].none_validator
             if not f.doc and f.name in info.fields:
                 f.doc = info.fields[f.name].doc
             info.fields[f.name] = f
+        for name, source in none_passes.items():  # validators on inherited fields
+            if name in info.fields and info.fields[name].none_validator is None:
+                info.fields[name] = replace(info.fields[name], none_validator=source)
         return info
 
     def _annotation_head(self, module: str, ann: ast.expr) -> str:
@@ -213,6 +273,29 @@ class ClassExtractor:
                 for a in d.args:
                     if isinstance(a, ast.Constant) and isinstance(a.value, str):
                         out[a.value] = (src, tin)
+        return out
+
+    def _none_passing_validators(self, ref: Ref) -> dict[str, str]:
+        """Fields whose ``@field_validator(..., mode="wrap")`` starts with ``if value is
+        None: return value`` (vLLM's ``_skip_none_validation``, for fields set later in
+        ``__post_init__``): None is accepted whatever the declared type."""
+        assert isinstance(ref.node, ast.ClassDef)
+        out: dict[str, str] = {}
+        for st in ref.node.body:
+            if not isinstance(st, ast.FunctionDef) or not _returns_none_unvalidated(st):
+                continue
+            for d in st.decorator_list:
+                if not (
+                    isinstance(d, ast.Call) and ast.unparse(d.func).endswith("field_validator")
+                ):
+                    continue
+                modes = [kw.value for kw in d.keywords if kw.arg == "mode"]
+                if not (modes and isinstance(modes[0], ast.Constant) and modes[0].value == "wrap"):
+                    continue
+                src = self.index.source_of(ref.module, st)
+                for a in d.args:
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str):
+                        out[a.value] = src
         return out
 
     def extract_enum(self, ref: Ref) -> EnumInfo:

@@ -42,7 +42,9 @@ _OPTIONAL = {"typing.Optional", "typing_extensions.Optional"}
 _UNION = {"typing.Union", "typing_extensions.Union"}
 _LITERAL = {"typing.Literal", "typing_extensions.Literal"}
 _ANNOTATED = {"typing.Annotated", "typing_extensions.Annotated"}
-_TRANSPARENT = {"dataclasses.InitVar", "pydantic.SkipValidation", "typing.Final"}
+_TRANSPARENT = {"dataclasses.InitVar", "typing.Final"}
+#: `SkipValidation[T]`: pydantic takes any input as it is; T still says what is meant.
+_SKIP_VALIDATION = "pydantic.SkipValidation"
 _ENUM_BASES = {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"}
 _VALIDATOR_META = {"GetPydanticSchema", "PlainValidator", "BeforeValidator", "WrapValidator"}
 _DATACLASS_DECOS = {
@@ -205,6 +207,8 @@ class TypeResolver:
             return {**inner, "_constraints": cons} if cons else inner
         if q in _TRANSPARENT:
             return r(args[0])
+        if q == _SKIP_VALIDATION:
+            return {**r(args[0]), "skip_validation": True}
         if q in _LIST:
             return {"kind": "list", "item": r(args[0])}
         if q in _SET:

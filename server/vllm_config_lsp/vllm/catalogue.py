@@ -103,6 +103,8 @@ class FlagSpec:
     source: str | None
     validates_as: str | None
     positional: bool
+    #: The `type=` function's source text where vLLM wrote its own (`parse == "custom"`).
+    parse_source: str | None = None
 
     @property
     def takes_value(self) -> bool:
@@ -134,6 +136,9 @@ class FieldSpec:
     #: A `mode="before"` validator reshapes the input first (vLLM accepts e.g. enum names
     #: in any case), so the declared type says little about what the file may hold.
     before_validator: str | None = None
+    #: A `mode="wrap"` validator returns None unvalidated (vLLM's `_skip_none_validation`,
+    #: for fields `__post_init__` fills in): null passes whatever the declared type.
+    none_validator: str | None = None
 
 
 @dataclass(frozen=True)
@@ -200,6 +205,7 @@ class Catalogue:
                 source=raw.get("source"),
                 validates_as=raw.get("validates_as"),
                 positional=bool(raw.get("positional")),
+                parse_source=raw.get("parse_source"),
             )
         return out
 
@@ -250,6 +256,7 @@ class Catalogue:
                     doc=f.get("doc") or "",
                     source=f.get("source"),
                     before_validator=f.get("before_validator"),
+                    none_validator=f.get("none_validator"),
                 )
                 for fname, f in raw.get("fields", {}).items()
             }

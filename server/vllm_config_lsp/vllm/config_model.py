@@ -301,6 +301,12 @@ def _is_option(text: str) -> bool:
     return text.startswith("-") and len(text) > 1 and not _NEGATIVE_NUMBER.match(text)
 
 
+#: Config classes `EngineArgs.create_engine_config` builds only when a flag is on, as
+#: `LoRAConfig(...) if self.enable_lora else None` (vllm/engine/arg_utils.py:2691): without
+#: it, the bounds of their fields' plain flags are never checked.
+_BUILT_ONLY_WITH = {"LoRAConfig": "enable_lora"}
+
+
 def _parse_tokens(model: ConfigModel, tokens: list[Token]) -> None:
     """`parse_args` rewriting, argparse, conversion and validation, whichever host wrote
     the tokens."""
@@ -316,6 +322,14 @@ def _parse_tokens(model: ConfigModel, tokens: list[Token]) -> None:
         issues = _validate(model, validator, flag_value)
         if issues:
             model.field_issues[id(flag_value)] = issues
+    for class_name, dest in _BUILT_ONLY_WITH.items():
+        if any(value.spec.dest == dest and value.value for value in model.values):
+            continue
+        for value in model.values:
+            if not value.spec.dataclass_name and (value.spec.field or "").startswith(
+                f"{class_name}."
+            ):
+                model.field_issues.pop(id(value), None)
 
 
 def _validate(model: ConfigModel, validator: Validator, flag_value: FlagValue) -> list[FieldIssue]:

@@ -7,9 +7,12 @@ error (`argument --x: …`) and vLLM exits before anything else runs.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from vllm_config_lsp.document.human_numbers import human_readable_int, human_readable_int_or_auto
@@ -18,10 +21,53 @@ from vllm_config_lsp.vllm.catalogue import FlagSpec
 _LOADS_REPR = "<function loads at 0x…>"
 
 
+#: The str methods a `type=` lambda may chain for this module to apply it.
+_STR_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "replace"})
+
+
 @dataclass
 class Converted:
     value: Any = None
     error: str | None = None
+    #: What vLLM's own `type=` function makes of the text is not known here.
+    unknown: bool = False
+
+
+@lru_cache(maxsize=64)
+def _string_transform(source: str) -> Callable[[str], str] | None:
+    """A `type=` lambda that only chains str methods with constant arguments on its
+    parameter, such as `lambda s: s.lower().replace("-", "_")` (vllm/engine/arg_utils.py:1844,
+    before the `choices` check of `--moe-backend`): read from the catalogue's source text
+    with `ast` and applied step by step. Anything else gives None: its result is unknown."""
+    try:
+        tree = ast.parse(source.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(tree, ast.Lambda) or len(tree.args.args) != 1:
+        return None
+    steps: list[tuple[str, tuple[str, ...]]] = []
+    node = tree.body
+    while isinstance(node, ast.Call):
+        func = node.func
+        if not isinstance(func, ast.Attribute) or func.attr not in _STR_METHODS or node.keywords:
+            return None
+        arguments = tuple(
+            a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+        )
+        if len(arguments) != len(node.args):
+            return None
+        steps.append((func.attr, arguments))
+        node = func.value
+    if not steps or not (isinstance(node, ast.Name) and node.id == tree.args.args[0].arg):
+        return None
+    steps.reverse()
+
+    def apply(text: str) -> str:
+        for method, arguments in steps:
+            text = getattr(str, method)(text, *arguments)
+        return text
+
+    return apply
 
 
 def _builtin_error(kind: str, text: str) -> str:
@@ -65,7 +111,10 @@ def _convert_one(spec: FlagSpec, text: str) -> Converted:
             return Converted(json.loads(text))
         except json.JSONDecodeError:
             return Converted(error=f"Value {text} cannot be converted to {_LOADS_REPR}.")
-    # str, bool_or_str, dataclass:* (validated separately, with positions), custom
+    if parse == "custom":
+        transform = _string_transform(spec.parse_source or "")
+        return Converted(transform(text)) if transform else Converted(text, unknown=True)
+    # str, bool_or_str, dataclass:* (validated separately, with positions)
     return Converted(text)
 
 
@@ -74,7 +123,7 @@ def convert_values(spec: FlagSpec, texts: list[str]) -> list[Converted]:
     results = [_convert_one(spec, text) for text in texts]
     if spec.choices is not None:
         for result in results:
-            if result.error is None and result.value not in spec.choices:
+            if result.error is None and not result.unknown and result.value not in spec.choices:
                 shown = ", ".join(repr(c) for c in spec.choices)
                 result.error = f"invalid choice: {result.value!r} (choose from {shown})"
     return results

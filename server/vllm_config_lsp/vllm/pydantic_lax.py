@@ -111,6 +111,8 @@ class Validator:
     def validate_field(
         self, field: FieldSpec, node: ValueNode, path: list[str]
     ) -> list[FieldIssue]:
+        if field.none_validator and node.value is None:
+            return []
         if field.before_validator and isinstance(node.value, str):
             # vLLM reshapes text first (enum names in any case, `auto`, comma lists,
             # shorthand names) and words its own errors: the field's rule module says them.
@@ -134,7 +136,7 @@ class Validator:
     ) -> list[FieldIssue]:
         kind = tree.get("kind")
         value = node.value
-        if kind in ("any", "unknown", None):
+        if kind in ("any", "unknown", None) or tree.get("skip_validation"):
             return []
         if kind == "union":
             options = tree.get("options") or []
