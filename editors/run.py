@@ -11,8 +11,12 @@ examples/qwen2.5-vl-encoder-budgets.vllm.yaml; `k8s`: examples/k8s-deployment.ya
 the mistake is in a JSON string of the container's `args:`), waits for the server's VC301
 diagnostic, applies the preferred quick fix through the editor's own code-action command
 (VS Code: vscode.executeCodeActionProvider + workspace.applyEdit), saves, and compares the
-file. Each runs under a timeout in its own session; whatever it started and left running is
-reported as a failure and killed. Results and logs go to artifacts/editors/EDITOR-CASE/
+file. VS Code also goes through what only it shows (editors/vscode/suite.js, steps 7-10): a
+rule's bundled page in the Markdown preview from the diagnostic's link, the status item's
+release picker, the palette's commands, and the notification when no Python can run the
+server (driver.js types, clicks and reads the workbench for those). Each runs under a timeout
+in its own session; whatever it started and left running is reported as a failure and killed.
+Results and logs go to artifacts/editors/EDITOR-CASE/
 (gitignored); the VS Code run also saves a screenshot there.
 
 Needs: nvim / emacs + elpa-eglot + elpa-yaml-mode / code-server from
@@ -133,7 +137,7 @@ CASES = {case.name: case for case in _CASES}
 #: The file type each editor must give both examples (and attach the server for).
 LANGUAGES = {"nvim": "yaml", "emacs": "yaml-mode", "vscode": "yaml"}
 
-DEFAULT_TIMEOUT = {"nvim": 60.0, "emacs": 60.0, "vscode": 240.0}
+DEFAULT_TIMEOUT = {"nvim": 60.0, "emacs": 60.0, "vscode": 420.0}
 
 
 class Failed(Exception):

@@ -1,5 +1,9 @@
 // `npm run package`: one .vsix per platform, in one command, the same bytes for the same inputs.
-//   1. LICENSE from the repository root; 2. esbuild bundle (dist/extension.js);
+//   1. LICENSE from the repository root; 2. esbuild bundle (dist/extension.js) and the rule
+//      pages (docs/rules/, scripts/build.mjs); the README with its images inlined as data:
+//      URIs (dist/readme.md): VS Code shows an installed extension's README offline and loads
+//      only https: and data: images there, so a relative image would be broken and a link to
+//      the repository needs the network (and a repository that exists);
 //   3. the Python server and its dependencies for every target (scripts/bundle_python.py,
 //      run with $PYTHON or python3), staged in a temporary folder: the native wheels
 //      (tree-sitter, PyYAML with libyaml, tree-sitter-bash) differ per platform;
@@ -9,11 +13,12 @@
 // vllm-config-linux-x64-0.1.0.vsix (the one CI installs in code-server). The machine's own
 // target is packaged last, so bundled/libs is left holding the bundle that runs here.
 // No marketplace access: vsce packages locally; --no-dependencies because esbuild bundled
-// the node dependencies. Options: --target T (repeatable; default all five),
+// the node dependencies; --no-rewrite-relative-links: nothing in the README points to the
+// repository. Options: --target T (repeatable; default all five),
 // --wheelhouse DIR (build without the package index).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
@@ -22,7 +27,11 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const REPO_URL = manifest.repository.url.replace(/\.git$/, '');
+/** The README that goes into each package (vsce --readme-path; the .vscodeignore keeps the
+ * original out). */
+const PACKAGED_README = join('dist', 'readme.md');
+/** Markdown images `![alt](target)` and HTML `<img src="target">`. */
+const IMAGE = /!\[([^\]]*)\]\(([^)\s]+)\)|<img\s[^>]*src=["']([^"']+)["']/g;
 /** VS Code targets, and the file names of their native extension modules for CPython 3.NN. */
 const TARGETS = {
   'linux-x64': { module: (nn) => `.cpython-3${nn}-x86_64-linux-gnu.so`, abi3: '.abi3.so' },
@@ -64,6 +73,18 @@ function filesUnder(dir) {
     .map((entry) => relative(dir, join(entry.parentPath ?? entry.path, entry.name)).split(sep).join('/'));
 }
 
+/** README.md with each image (a file of the extension, e.g. images/screenshot.png) as a data:
+ * URI; an image from elsewhere fails the build. */
+function packagedReadme() {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  return readme.replace(IMAGE, (whole, alt, target, src) => {
+    const file = target ?? src;
+    if (/^[a-z][\w+.-]*:/i.test(file) || !/\.png$/i.test(file)) throw new Error(`README.md: image ${file} is not a PNG file of the extension`);
+    const data = `data:image/png;base64,${readFileSync(join(root, file)).toString('base64')}`;
+    return target ? `![${alt}](${data})` : whole.replace(file, data);
+  });
+}
+
 const yauzl = require(require.resolve('yauzl', { paths: [require.resolve('@vscode/vsce/package.json')] }));
 function zipEntries(file) {
   return new Promise((resolve, reject) => {
@@ -77,6 +98,33 @@ function zipEntries(file) {
   });
 }
 
+function zipText(file, name) {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
+      if (error) return reject(error);
+      zip.on('entry', (entry) => {
+        if (entry.fileName !== name) return zip.readEntry();
+        zip.openReadStream(entry, (failed, stream) => {
+          if (failed) return reject(failed);
+          const parts = [];
+          stream.on('data', (part) => parts.push(part));
+          stream.on('end', () => { zip.close(); resolve(Buffer.concat(parts).toString('utf8')); });
+        });
+      });
+      zip.on('end', () => resolve(null));
+      zip.readEntry();
+    });
+  });
+}
+
+/** What in the packaged README would need the network or a file outside it: images that are
+ * not data: URIs, links that are neither web addresses nor anchors. */
+function readmeProblems(readme) {
+  const problems = [...readme.matchAll(IMAGE)].map((m) => m[2] ?? m[3]).filter((target) => !target.startsWith('data:image/png;base64,'));
+  const links = [...readme.matchAll(/(?<!!)\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+  return [...problems.map((t) => `image ${t.slice(0, 80)}`), ...links.filter((t) => !/^(https:\/\/|#)/.test(t)).map((t) => `link ${t}`)];
+}
+
 /** What must be inside the .vsix of `target`, and what must not. */
 async function check(file, target, libsDir) {
   const entries = await zipEntries(file);
@@ -87,6 +135,8 @@ async function check(file, target, libsDir) {
     'extension/readme.md',
     'extension/LICENSE.txt',
     'extension/dist/extension.js',
+    `extension/${manifest.icon}`,
+    ...readdirSync(join(root, 'docs', 'rules')).map((page) => `extension/docs/rules/${page}`),
     'extension/bundled/tool/launcher.py',
     `${libs}/vllm_config_lsp/__init__.py`,
     `${libs}/vllm_config_lsp/__main__.py`,
@@ -115,10 +165,13 @@ async function check(file, target, libsDir) {
     (e) => /\/(src|test|node_modules|scripts|__pycache__)\/|\.(ts|map|pyc)$/.test(e) || wrongKind.test(e),
   );
   const manifestXml = entries.includes('extension.vsixmanifest');
-  if (missing.length || dropped.length || unwanted.length || !manifestXml) {
+  const readme = await zipText(file, 'extension/readme.md');
+  const offline = readme === null ? ['no readme'] : readmeProblems(readme);
+  const pages = entries.filter((e) => /^extension\/docs\/rules\/VC\d{3}\.md$/.test(e)).length;
+  if (missing.length || dropped.length || unwanted.length || !manifestXml || offline.length || pages < 100) {
     throw new Error(
       `bad ${file}: missing ${JSON.stringify(missing)}, left out ${JSON.stringify(dropped.slice(0, 10))}, ` +
-        `unwanted ${JSON.stringify(unwanted.slice(0, 10))}`,
+        `unwanted ${JSON.stringify(unwanted.slice(0, 10))}, README needs ${JSON.stringify(offline)}, ${pages} rule pages`,
     );
   }
   const bytes = readFileSync(file);
@@ -136,6 +189,7 @@ const [wheelhouse] = option('--wheelhouse');
 const started = Date.now();
 copyFileSync(join(root, '..', 'LICENSE'), join(root, 'LICENSE'));
 run(process.execPath, [join(root, 'scripts', 'build.mjs')]);
+writeFileSync(join(root, PACKAGED_README), packagedReadme());
 const stage = mkdtempSync(join(tmpdir(), 'vllm-config-bundle-'));
 try {
   run(process.env.PYTHON || (process.platform === 'win32' ? 'python' : 'python3'), [
@@ -153,7 +207,7 @@ try {
     const out = vsixPath(target);
     rmSync(out, { force: true });
     run(process.execPath, [require.resolve('@vscode/vsce/vsce'), 'package', '--no-dependencies', '--target', target, '--out', out,
-      '--baseContentUrl', `${REPO_URL}/blob/main/client-vscode`, '--baseImagesUrl', `${REPO_URL}/raw/main/client-vscode`], {
+      '--readme-path', PACKAGED_README.split(sep).join('/'), '--no-rewrite-relative-links'], {
       env: { ...process.env, SOURCE_DATE_EPOCH: epoch },
     });
     await check(out, target, libsDir);

@@ -7,6 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
   RevealOutputChannelOn,
@@ -14,9 +15,32 @@ import {
   State,
 } from 'vscode-languageclient/node';
 import { documentSelector, isServed } from './languages';
-import { Choice, Probe, PROBE_CODE, candidates, chooseInterpreter, expandVariables, parseProbe } from './interpreter';
+import {
+  Choice,
+  Probe,
+  PROBE_CODE,
+  candidates,
+  chooseInterpreter,
+  expandVariables,
+  interpreterSettings,
+  parseProbe,
+} from './interpreter';
+import {
+  FIX_ALL_IN_FILE,
+  MIGRATE_KIND,
+  MIGRATE_TO_RELEASE,
+  RESTART_SERVER,
+  SELECT_RELEASE,
+  SERVER_FIX_ALL,
+  SERVER_SHOW_COMMAND,
+  SHOW_COMMAND_LINE,
+  SHOW_OUTPUT,
+  SHOW_RULE_DOCS,
+} from './commands';
+import { canHoldMarker, knownReleases, markerEdit } from './releases';
+import { INDEX_PAGE, RULE_DOCS_DIR, docsCommandUri, pageName, ruleCode, ruleIndex } from './ruleDocs';
 import { SettingGetter, needsRestart, serverSettings } from './settings';
-import { DocumentInfo, HIDDEN, StatusOrigin, StatusView, fallbackInfo, newestSchemaVersion, statusView } from './status';
+import { DocumentInfo, HIDDEN, StatusOrigin, StatusView, failedView, fallbackInfo, markerVersion, statusView } from './status';
 
 const SECTION = 'vllmConfig';
 const CLIENT_ID = 'vllmConfig'; // the client reads `vllmConfig.trace.server` by this id
@@ -33,6 +57,12 @@ let lifecycle: Promise<void> = Promise.resolve();
 let documentInfoSupported = true;
 let statusTimer: NodeJS.Timeout | undefined;
 let lastStatus: StatusView = HIDDEN;
+/** What the server said about the active document at the last status update. */
+let lastInfo: DocumentInfo | null = null;
+/** Error messages already shown as a notification: each is said once per window. */
+const announced = new Set<string>();
+/** File names of the bundled rule pages (docs/rules/). */
+let rulePages = new Set<string>();
 
 /** What the extension exports (used by the end-to-end test and other extensions). */
 export interface Api {
@@ -47,12 +77,17 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<Api> {
   output = vscode.window.createOutputChannel('vLLM Config');
   statusItem = vscode.window.createStatusBarItem('vllmConfig.status', vscode.StatusBarAlignment.Right, 100);
   statusItem.name = 'vLLM Config';
-  statusItem.command = 'vllmConfig.showOutput';
+  rulePages = new Set(listDir(ctx.asAbsolutePath(path.join(...RULE_DOCS_DIR))));
   ctx.subscriptions.push(
     output,
     statusItem,
-    vscode.commands.registerCommand('vllmConfig.restartServer', () => queue(restart)),
-    vscode.commands.registerCommand('vllmConfig.showOutput', () => output.show(true)),
+    vscode.commands.registerCommand(RESTART_SERVER, () => queue(restart)),
+    vscode.commands.registerCommand(SHOW_OUTPUT, () => output.show(true)),
+    vscode.commands.registerCommand(SHOW_RULE_DOCS, showRuleDocs),
+    vscode.commands.registerCommand(SELECT_RELEASE, selectRelease),
+    vscode.commands.registerCommand(FIX_ALL_IN_FILE, fixAllInFile),
+    vscode.commands.registerCommand(MIGRATE_TO_RELEASE, migrateToRelease),
+    vscode.commands.registerCommand(SHOW_COMMAND_LINE, showCommandLine),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (needsRestart((s) => event.affectsConfiguration(s))) {
         void queue(restart);
@@ -115,9 +150,12 @@ async function start(): Promise<void> {
   for (const line of interpreter.log) output.appendLine(`[interpreter] ${line}`);
   if (!interpreter.ok) {
     output.appendLine(interpreter.message);
-    showStatus({ visible: true, text: '$(error) vLLM Config', tooltip: interpreter.message, origin: 'none' });
+    showStatus(failedView(interpreter.message));
+    if (announced.has(interpreter.message)) return; // restarts and new documents repeat nothing
+    announced.add(interpreter.message);
     void vscode.window.showErrorMessage(interpreter.message, 'Open Settings', 'Show Output').then((pick) => {
-      if (pick === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'vllmConfig.interpreter');
+      const settings = interpreterSettings(vscode.env.remoteName);
+      if (pick === 'Open Settings') void vscode.commands.executeCommand(settings.command, ...settings.args);
       if (pick === 'Show Output') output.show(true);
     });
     return;
@@ -137,6 +175,7 @@ async function start(): Promise<void> {
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     initializationOptions: { [SECTION]: settingsFor() },
     middleware: {
+      handleDiagnostics: (uri, diagnostics, next) => next(uri, diagnostics.map(linkToBundledPage)),
       workspace: {
         // answer the server's `vllmConfig` pulls with the mapped settings (no client-only keys)
         configuration: async (params, token, next) => {
@@ -267,6 +306,7 @@ function showStatus(view: StatusView): void {
   lastStatus = view;
   statusItem.text = view.text;
   statusItem.tooltip = view.tooltip;
+  statusItem.command = view.command;
   if (view.visible) statusItem.show();
   else statusItem.hide();
 }
@@ -276,12 +316,21 @@ function scheduleStatus(delayMs: number): void {
   statusTimer = setTimeout(() => void updateStatus(), delayMs);
 }
 
-function defaultVersion(): string | null {
+function listDir(folder: string): string[] {
   try {
-    return newestSchemaVersion(fs.readdirSync(context.asAbsolutePath(path.join('bundled', 'libs', 'vllm_config_lsp', 'schemas'))));
+    return fs.readdirSync(folder);
   } catch {
-    return null;
+    return [];
   }
+}
+
+/** The releases the bundled server has catalogues of, newest first. */
+function bundledReleases(): string[] {
+  return knownReleases(listDir(context.asAbsolutePath(path.join('bundled', 'libs', 'vllm_config_lsp', 'schemas'))));
+}
+
+function defaultVersion(): string | null {
+  return bundledReleases()[0] ?? null;
 }
 
 interface Answer {
@@ -316,8 +365,175 @@ async function updateStatus(): Promise<void> {
   }
   try {
     const { info, origin } = await documentInfo(current, document);
-    if (vscode.window.activeTextEditor?.document === document) showStatus(statusView(info, origin));
+    if (vscode.window.activeTextEditor?.document !== document) return;
+    lastInfo = info;
+    showStatus(statusView(info, origin));
   } catch (error) {
     output.appendLine(`[client] status: ${String(error)}`);
   }
+}
+
+// -- rule documentation -------------------------------------------------------------------------
+
+/** A diagnostic's code links to its bundled page, opened in the editor (not a web page). */
+function linkToBundledPage(diagnostic: vscode.Diagnostic): vscode.Diagnostic {
+  const value = typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code;
+  const code = ruleCode(value);
+  if (code && rulePages.has(pageName(code))) diagnostic.code = { value: code, target: vscode.Uri.parse(docsCommandUri(code)) };
+  return diagnostic;
+}
+
+/** SHOW_RULE_DOCS: the page of `value` (a code, from a code action or a diagnostic's link) in
+ * the Markdown preview; from the palette (no argument), a pick of the rules first. */
+async function showRuleDocs(value?: unknown): Promise<void> {
+  const code = value === undefined ? await pickRule() : ruleCode(value);
+  if (!code) {
+    if (value !== undefined) void vscode.window.showWarningMessage(`vLLM Config: ${JSON.stringify(value)} is not a rule code.`);
+    return;
+  }
+  if (!rulePages.has(pageName(code))) {
+    void vscode.window.showWarningMessage(`vLLM Config: this extension has no documentation for ${code}.`);
+    return;
+  }
+  const page = vscode.Uri.file(context.asAbsolutePath(path.join(...RULE_DOCS_DIR, pageName(code))));
+  await vscode.commands.executeCommand('markdown.showPreview', page);
+}
+
+async function pickRule(): Promise<string | null> {
+  let index = '';
+  try {
+    index = fs.readFileSync(context.asAbsolutePath(path.join(...RULE_DOCS_DIR, INDEX_PAGE)), 'utf8');
+  } catch {
+    // no pages bundled (a development checkout before `npm run build`): an empty pick
+  }
+  const pick = await vscode.window.showQuickPick(
+    ruleIndex(index).map((rule) => ({ label: rule.code, description: rule.name, detail: rule.summary })),
+    { placeHolder: 'The rule whose documentation to open', matchOnDescription: true, matchOnDetail: true },
+  );
+  return pick ? pick.label : null;
+}
+
+// -- the release picker (the status item) -------------------------------------------------------
+
+interface ReleaseItem extends vscode.QuickPickItem {
+  release?: string;
+}
+
+interface TargetItem extends vscode.QuickPickItem {
+  target: 'marker' | 'setting';
+}
+
+/** SELECT_RELEASE: pick a release, then pin it in the file's comment or the workspace setting. */
+async function selectRelease(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  const releases = bundledReleases();
+  if (!editor || !releases.length) return output.show(true);
+  const document = editor.document;
+  const now = lastInfo?.isConfig ? lastInfo.vllmVersion : null;
+  const items: ReleaseItem[] = releases.map((release, i) => ({
+    label: release,
+    release,
+    description: [i === 0 ? 'newest' : '', release === now ? 'checked against now' : ''].filter(Boolean).join(', '),
+  }));
+  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: '$(output) Show the server output' });
+  const chosen = await vscode.window.showQuickPick(items, {
+    placeHolder: `vLLM release to check ${path.basename(document.uri.path)} against${now ? ` (now ${now})` : ''}`,
+  });
+  if (!chosen) return;
+  const release = chosen.release;
+  if (!release) return output.show(true);
+  const pinned = markerVersion(document.getText());
+  const marker: TargetItem = {
+    label: `$(comment) Write "# vllm-config: version=${release}" in this file`,
+    description: 'this file only; the comment wins over the setting',
+    target: 'marker',
+  };
+  const setting: TargetItem = {
+    label: `$(settings-gear) Set vllmConfig.vllmVersion to ${release} in the workspace settings`,
+    description: pinned ? `not for this file: its comment says ${pinned}` : 'the files without a version comment',
+    target: 'setting',
+  };
+  const targets = !canHoldMarker(document.languageId) ? [setting] : pinned ? [marker, setting] : [setting, marker];
+  const where = await vscode.window.showQuickPick(targets, { placeHolder: `Where to choose vLLM ${release}` });
+  if (where?.target === 'marker') {
+    const change = markerEdit(document.getText(), release);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(document.uri, new vscode.Range(change.line, change.start, change.line, change.end), change.newText);
+    await vscode.workspace.applyEdit(edit);
+  } else if (where?.target === 'setting') {
+    const scope = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    await config(document.uri).update('vllmVersion', release, scope);
+  }
+  scheduleStatus(300);
+}
+
+// -- palette commands that run the server's features on the active document ---------------------
+
+/** The running client and the active editor's document, when the server has it. */
+function activeServed(): { current: LanguageClient; editor: vscode.TextEditor } | undefined {
+  const editor = vscode.window.activeTextEditor;
+  const current = client;
+  if (!editor || !current || current.state !== State.Running || !isServed(editor.document.languageId, editor.document.uri.path)) {
+    void vscode.window.showInformationMessage('vLLM Config: open a file the extension checks first.');
+    return undefined;
+  }
+  return { current, editor };
+}
+
+async function fixAllInFile(): Promise<void> {
+  const served = activeServed();
+  if (!served) return;
+  const uri = served.current.code2ProtocolConverter.asUri(served.editor.document.uri);
+  try {
+    await served.current.sendRequest(ExecuteCommandRequest.type, { command: SERVER_FIX_ALL, arguments: [uri] });
+  } catch (error) {
+    output.appendLine(`[client] ${SERVER_FIX_ALL}: ${String(error)}`);
+    void vscode.window.showErrorMessage(`vLLM Config: Fix all failed: ${(error as Error).message ?? String(error)}`);
+  }
+}
+
+/** The server's "Migrate this config to vLLM X" action, picked and applied with its report. */
+async function migrateToRelease(): Promise<void> {
+  const served = activeServed();
+  if (!served) return;
+  const document = served.editor.document;
+  const whole = new vscode.Range(0, 0, document.lineCount, 0);
+  const actions =
+    (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', document.uri, whole, MIGRATE_KIND)) ?? [];
+  const kind = vscode.CodeActionKind.Empty.append(MIGRATE_KIND);
+  const offered = actions.filter((a): a is vscode.CodeAction => 'kind' in a && !!a.kind && kind.contains(a.kind));
+  if (!offered.length) {
+    const release = lastInfo?.isConfig && lastInfo.vllmVersion ? `vLLM ${lastInfo.vllmVersion}` : 'its release';
+    void vscode.window.showInformationMessage(`vLLM Config: nothing to migrate: this file is checked against ${release} and the newest release needs no change.`);
+    return;
+  }
+  const pick = await vscode.window.showQuickPick(offered.map((action) => ({ label: action.title, action })), { placeHolder: 'Migrate to release' });
+  if (!pick) return;
+  if (pick.action.edit) await vscode.workspace.applyEdit(pick.action.edit);
+  if (pick.action.command) await vscode.commands.executeCommand(pick.action.command.command, ...(pick.action.command.arguments ?? []));
+}
+
+/** The server's "show the command vLLM runs" lens of the command line at the cursor (or
+ * picked, when the file starts vLLM several times). */
+async function showCommandLine(): Promise<void> {
+  const served = activeServed();
+  if (!served) return;
+  const { editor } = served;
+  const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri)) ?? [];
+  const ours = lenses.filter((lens) => lens.command?.command === SERVER_SHOW_COMMAND);
+  if (!ours.length) {
+    void vscode.window.showInformationMessage('vLLM Config: no command line that starts vLLM in this file.');
+    return;
+  }
+  const cursor = editor.selection.active;
+  let lens = ours.find((l) => l.range.contains(cursor)) ?? (ours.length === 1 ? ours[0] : undefined);
+  if (!lens) {
+    const pick = await vscode.window.showQuickPick(
+      ours.map((l) => ({ label: `line ${l.range.start.line + 1}`, description: editor.document.lineAt(l.range.start.line).text.trim(), lens: l })),
+      { placeHolder: 'The command line to show' },
+    );
+    lens = pick?.lens;
+  }
+  const command = lens?.command;
+  if (command) await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
 }

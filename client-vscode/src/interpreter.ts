@@ -92,6 +92,18 @@ export async function chooseInterpreter(list: Candidate[], probe: Probe): Promis
   return { ok: false, message, log };
 }
 
+/**
+ * What "Open Settings" of the no-interpreter message runs. `vllmConfig.interpreter` is
+ * machine-overridable: in a remote window (SSH, WSL, a container, code-server) a value in the
+ * User settings does not reach the machine the server runs on, so the Remote settings open,
+ * filtered to the setting.
+ */
+export function interpreterSettings(remoteName: string | undefined): { command: string; args: unknown[] } {
+  const query = 'vllmConfig.interpreter';
+  if (remoteName) return { command: 'workbench.action.openRemoteSettings', args: [{ query }] };
+  return { command: 'workbench.action.openSettings', args: [query] };
+}
+
 /** Python code run by the probe: prints the executable and the version. */
 export const PROBE_CODE = "import sys; print(sys.executable); print('%d.%d.%d' % sys.version_info[:3])";
 

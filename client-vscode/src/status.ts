@@ -1,4 +1,5 @@
-// What the status-bar item says. Pure, for node --test.
+// What the status-bar item says and does. Pure, for node --test.
+import { SELECT_RELEASE, SHOW_OUTPUT } from './commands';
 
 /** The server's answer to `vllmConfig/documentInfo` (see README "Editors" → protocol). */
 export interface DocumentInfo {
@@ -26,17 +27,6 @@ export function hasMarker(text: string): boolean {
   return /^\s*#\s*vllm-config\b/m.test(text.split(/\r?\n/, 10).join('\n'));
 }
 
-/** Newest version among `vllm-X.Y.Z.schema.json` names (what the server defaults to). */
-export function newestSchemaVersion(fileNames: string[]): string | null {
-  const versions = fileNames
-    .map((n) => /^vllm-(\d+)\.(\d+)\.(\d+)\.schema\.json$/.exec(n))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => [+m[1], +m[2], +m[3]]);
-  versions.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
-  const last = versions[versions.length - 1];
-  return last ? last.join('.') : null;
-}
-
 /**
  * Fallback when the server does not answer `vllmConfig/documentInfo`: the version the server
  * would use (marker comment, else the setting, else its default). Whether the file is a config
@@ -57,9 +47,16 @@ export interface StatusView {
   text: string;
   tooltip: string;
   origin: StatusOrigin;
+  /** What a click runs: the release picker for a checked file, else the output. */
+  command: string;
 }
 
-export const HIDDEN: StatusView = { visible: false, text: '', tooltip: '', origin: 'none' };
+export const HIDDEN: StatusView = { visible: false, text: '', tooltip: '', origin: 'none', command: SHOW_OUTPUT };
+
+/** The item when the server cannot run (`message` says why). */
+export function failedView(message: string): StatusView {
+  return { visible: true, text: '$(error) vLLM Config', tooltip: `${message} Click to show the output.`, origin: 'none', command: SHOW_OUTPUT };
+}
 
 /** What each association reason (association.Reason) means, for the tooltip. */
 const REASONS: Record<string, string> = {
@@ -88,7 +85,8 @@ export function statusView(info: DocumentInfo | null, origin: StatusOrigin = 'do
   return {
     visible: true,
     text: `${problems ? '$(warning)' : '$(check)'} vLLM ${version}`,
-    tooltip: `vLLM Config: this file is checked against ${phrase}.${why.replace(/`/g, '')}${problems} Click to show the server output.`,
+    tooltip: `vLLM Config: this file is checked against ${phrase}.${why.replace(/`/g, '')}${problems} Click to choose another release.`,
     origin,
+    command: SELECT_RELEASE,
   };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Candidate, ProbeResult, candidates, chooseInterpreter, expandVariables, parseProbe, settingCommand, tooOld } from '../src/interpreter';
+import { Candidate, ProbeResult, candidates, chooseInterpreter, expandVariables, interpreterSettings, parseProbe, settingCommand, tooOld } from '../src/interpreter';
 
 const found = (version: [number, number, number], executable = '/usr/bin/python3'): ProbeResult => ({ ok: true, version, executable });
 
@@ -87,4 +87,12 @@ test('versions and probe output', () => {
   assert.deepEqual(parseProbe('/usr/bin/python3\n3.11.2\n'), { ok: true, executable: '/usr/bin/python3', version: [3, 11, 2] });
   assert.deepEqual(parseProbe('C:\\Python312\\python.exe\r\n3.12.4\r\n'), { ok: true, executable: 'C:\\Python312\\python.exe', version: [3, 12, 4] });
   assert.equal(parseProbe('garbage').ok, false);
+});
+
+test('"Open Settings" opens the Remote settings in a remote window, else the User settings', () => {
+  assert.deepEqual(interpreterSettings('ssh-remote'), {
+    command: 'workbench.action.openRemoteSettings',
+    args: [{ query: 'vllmConfig.interpreter' }],
+  });
+  assert.deepEqual(interpreterSettings(undefined), { command: 'workbench.action.openSettings', args: ['vllmConfig.interpreter'] });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -41,4 +42,14 @@ test('bundled-requirements.txt: every pin exact, with hashes; per-Python pins ha
     assert.equal(hashes, TARGETS.length * pythons.length, `${name}: one wheel per platform and Python`);
   }
   for (const name of ['tree-sitter-bash', 'markdown-it-py', 'mdurl']) assert.ok(pins.has(name), name);
+});
+
+test('the icon: a 128x128 PNG, what scripts/make_icon.mjs draws', () => {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  assert.equal(manifest.icon, 'images/icon.png');
+  const png = readFileSync(join(root, manifest.icon));
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.equal(png.toString('ascii', 12, 16), 'IHDR');
+  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
+  execFileSync(process.execPath, [join(root, 'scripts', 'make_icon.mjs'), '--check'], { stdio: 'pipe' });
 });

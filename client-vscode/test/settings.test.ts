@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { CLIENT_COMMANDS, FILE_COMMANDS, SERVER_FIX_ALL, SERVER_SHOW_COMMAND, fileCommandsWhen } from '../src/commands';
 import { CLIENT_ONLY, LEVELS, needsRestart, serverSettings } from '../src/settings';
 import { activationEvents, documentSelector, isServed } from '../src/languages';
 
@@ -100,10 +101,27 @@ test('only an interpreter change restarts the server', () => {
 
 test('no yamlValidation contribution: the server alone reports (nothing twice with Red Hat YAML)', () => {
   assert.equal(manifest.contributes.yamlValidation, undefined);
+});
+
+test('the palette: every command the client registers, the file ones only for the files it serves', () => {
+  const commands: { command: string; title: string; category: string }[] = manifest.contributes.commands;
   assert.deepEqual(
-    manifest.contributes.commands.map((c: { command: string; title: string; category: string }) => `${c.category}: ${c.title}`),
-    ['vLLM Config: Restart Server', 'vLLM Config: Show Server Output'],
+    commands.map((c) => `${c.category}: ${c.title}`),
+    [
+      'vLLM Config: Restart Server',
+      'vLLM Config: Show Server Output',
+      'vLLM Config: Fix All Problems in This File',
+      'vLLM Config: Migrate to Release…',
+      'vLLM Config: Show the Command vLLM Runs',
+      'vLLM Config: Choose the vLLM Release…',
+      'vLLM Config: Show Rule Documentation…',
+    ],
   );
+  assert.deepEqual(commands.map((c) => c.command), [...CLIENT_COMMANDS]);
+  const when = fileCommandsWhen();
+  assert.deepEqual(manifest.contributes.menus.commandPalette, FILE_COMMANDS.map((command) => ({ command, when })));
+  // none is a server command: vscode-languageclient registers those under their own names
+  for (const server of [SERVER_FIX_ALL, SERVER_SHOW_COMMAND]) assert.ok(!(CLIENT_COMMANDS as readonly string[]).includes(server), server);
 });
 
 test('the client serves YAML, Compose, shell, Dockerfile and Markdown files, saved or untitled, and Triton model.json', () => {

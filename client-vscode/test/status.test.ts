@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fallbackInfo, hasMarker, markerVersion, newestSchemaVersion, statusView, versionPhrase } from '../src/status';
+import { failedView, fallbackInfo, hasMarker, markerVersion, statusView, versionPhrase } from '../src/status';
 
 test('the marker comment gives the version, like files.marker_options', () => {
   assert.equal(markerVersion('# vllm-config: version=0.32.1\nmodel: x\n'), '0.32.1');
@@ -9,11 +9,6 @@ test('the marker comment gives the version, like files.marker_options', () => {
   assert.equal(markerVersion('model: x\n'.repeat(10) + '# vllm-config: version=1.0.0\n'), null);
   assert.equal(hasMarker('# vllm-config\n'), true);
   assert.equal(hasMarker('# vllm-configs\n'), false);
-});
-
-test('newest bundled schema version is the default', () => {
-  assert.equal(newestSchemaVersion(['vllm-0.9.2.schema.json', 'vllm-0.33.0.schema.json', 'vllm-0.10.1.schema.json', 'x.json']), '0.33.0');
-  assert.equal(newestSchemaVersion([]), null);
 });
 
 test('fallback order: marker, setting, default', () => {
@@ -42,8 +37,9 @@ test('status bar from vllmConfig/documentInfo: the version, why, and why the fil
   assert.equal(
     marker.tooltip,
     'vLLM Config: this file is checked against vLLM 0.10.2 (for 0.10), from the # vllm-config: version= comment. ' +
-      'Checked as a vLLM config because it has a # vllm-config comment. Click to show the server output.',
+      'Checked as a vLLM config because it has a # vllm-config comment. Click to choose another release.',
   );
+  assert.equal(marker.command, 'vllmConfig.selectRelease'); // the release picker, not the log
   const newest = statusView({
     isConfig: true,
     reason: 'file name',
@@ -63,6 +59,12 @@ test('status bar says which settings the server ignored', () => {
   const clean = statusView({ isConfig: true, reason: 'file name', vllmVersion: '0.33.0', versionSource: 'x', problems: [] });
   assert.equal(clean.text, '$(check) vLLM 0.33.0');
   assert.ok(!clean.tooltip.includes('Settings ignored'));
+});
+
+test('without a server the item opens the output', () => {
+  const failed = failedView('vLLM Config: no Python 3.10 or newer found to run the server.');
+  assert.deepEqual([failed.visible, failed.text, failed.command], [true, '$(error) vLLM Config', 'vllmConfig.showOutput']);
+  assert.match(failed.tooltip, /^vLLM Config: no Python .* Click to show the output\.$/);
 });
 
 test('version phrase', () => {

@@ -18,12 +18,15 @@ SERVER_COMMAND = [sys.executable, "-m", "vllm_config_lsp", "--stdio"]
 
 
 class RawClient:
-    def __init__(self, command: list[str] | None = None, options: Any = None) -> None:
+    def __init__(
+        self, command: list[str] | None = None, options: Any = None, stderr: Any = None
+    ) -> None:
+        """`stderr`: where the server's stderr goes (a file), by default nowhere."""
         self.process = subprocess.Popen(
             command or SERVER_COMMAND,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=stderr if stderr is not None else subprocess.DEVNULL,
         )
         self._id = 0
         self._lock = threading.Lock()

@@ -131,8 +131,8 @@ async def test_completion(client: LanguageClient) -> None:
     assert await complete_at(client, doc, "model: x  # max§\n") == []
 
 
-async def test_symbols(client: LanguageClient) -> None:
-    doc = Doc(client, "file:///work/f/symbols.vllm.yaml", TEXT)
+async def _outline(client: LanguageClient, doc: Doc) -> list[types.DocumentSymbol]:
+    """The document's symbols, once it is checked (all three editors take them nested)."""
     await doc.diagnostics()
     result = await asyncio.wait_for(
         client.text_document_document_symbol_async(
@@ -142,6 +142,13 @@ async def test_symbols(client: LanguageClient) -> None:
     )
     assert result
     symbols = [s for s in result if isinstance(s, types.DocumentSymbol)]
+    assert len(symbols) == len(result)
+    return symbols
+
+
+async def test_symbols(client: LanguageClient) -> None:
+    doc = Doc(client, "file:///work/f/symbols.vllm.yaml", TEXT)
+    symbols = await _outline(client, doc)
     assert [s.name for s in symbols] == [
         "model",
         "dtype",
@@ -157,6 +164,29 @@ async def test_symbols(client: LanguageClient) -> None:
     kv = symbols[5]
     assert [c.name for c in kv.children or []] == ["kv_connector", "kv_role"]
     assert kv.selection_range.start == types.Position(line=9, character=0)
+
+
+async def test_symbols_show_values_as_written(client: LanguageClient) -> None:
+    """The outline says `true` where the file says `true` (not Python's `True`)."""
+    text = (
+        "model: Qwen/Qwen3-8B\n"
+        "enforce-eager: true\n"
+        "max-num-seqs: 0x10\n"
+        "served-model-name: 'qwen'\n"
+        'compilation-config: \'{"use_inductor": false, "level": 3e0, "x": null}\'\n'
+    )
+    doc = Doc(client, "file:///work/f/symbols-written.vllm.yaml", text)
+    symbols = {s.name: s for s in await _outline(client, doc)}
+    shown = [
+        symbols[name].detail for name in ("enforce-eager", "max-num-seqs", "served-model-name")
+    ]
+    assert shown == ["true", "0x10", "qwen"]
+    fields = symbols["compilation-config"].children or []
+    assert [(f.name, f.detail) for f in fields] == [
+        ("use_inductor", "false"),
+        ("level", "3e0"),
+        ("x", "null"),
+    ]
 
 
 async def test_nothing_for_other_yaml(client: LanguageClient) -> None:

@@ -34,6 +34,7 @@ from vllm_config_lsp import __version__
 from vllm_config_lsp.lsp.command_lines import INLINE_CONFIG_KIND, MOVE_TO_CONFIG_KIND, SHOW_COMMAND
 from vllm_config_lsp.lsp.diagnostics import FIX_ALL_KIND, RULE_DOCS_URL
 from vllm_config_lsp.lsp.info import DOCUMENT_INFO
+from vllm_config_lsp.lsp.log_noise import quiet_pygls
 from vllm_config_lsp.lsp.migrate import MIGRATE_KIND, MIGRATION_REPORT
 from vllm_config_lsp.lsp.positions import Positions
 from vllm_config_lsp.lsp.settings import SECTION, Settings, model_folders, parse
@@ -438,6 +439,7 @@ SERVER = VllmConfigServer()
 
 @SERVER.feature(types.INITIALIZE)
 def initialize(ls: VllmConfigServer, params: types.InitializeParams) -> None:
+    ls.log(f"vllm-config-lsp {__version__}, Python {sys.version.split()[0]} ({sys.executable})")
     ls.apply_settings(params.initialization_options, "initializationOptions")
     ls.client_name = params.client_info.name if params.client_info else None
     if params.process_id:
@@ -617,6 +619,7 @@ async def document_symbol(
 def serve(*, tcp: bool = False, host: str = "127.0.0.1", port: int = 2087) -> None:
     """The server loop (stdout is the protocol channel: Python logging goes to stderr)."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    quiet_pygls()
     if tcp:
         SERVER.start_tcp(host, port)
     else:

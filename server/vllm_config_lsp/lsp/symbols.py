@@ -1,5 +1,7 @@
 """Document symbols (the outline): one symbol per top-level key, with the fields of
 mapping-valued flags nested under it, wherever they are written (YAML mapping, JSON string).
+A value is shown as the document writes it (`true`, `0x10`, `null`), not as Python loaded it
+(`True`, `16`, `None`); strings are shown loaded, without their quotes.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from vllm_config_lsp.document.yaml_edits import content_end
 from vllm_config_lsp.lsp.positions import Positions
 
 if TYPE_CHECKING:
+    from yaml.nodes import Node
+
     from vllm_config_lsp.lsp.server import Analysis
 
 #: Nesting shown in the outline; deeper config trees are rare and only add noise.
@@ -45,7 +49,9 @@ def symbols(
                 else types.SymbolKind.Property,
                 range=positions.range(key_start, end),
                 selection_range=positions.range(key_start, key_end),
-                detail=None if tree and tree.entries else _detail(pair.value),
+                detail=None
+                if tree and tree.entries
+                else _detail(pair.value, _written(model.text, pair.value_node)),
                 children=_children(positions, tree, key_start, end, 1) if tree else None,
             )
         )
@@ -72,17 +78,31 @@ def _children(
                 kind=types.SymbolKind.Object if entry.value.entries else types.SymbolKind.Field,
                 range=positions.range(entry.key_start, min(entry_end, end)),
                 selection_range=positions.range(entry.key_start, entry.key_end),
-                detail=_detail(entry.value.value),
+                detail=_detail(
+                    entry.value.value, positions.text[entry.value.start : entry.value.end]
+                ),
                 children=_children(positions, entry.value, entry.key_start, end, depth + 1),
             )
         )
     return out or None
 
 
-def _detail(value: object) -> str | None:
+def _written(text: str, node: Node) -> str:
+    return text[node.start_mark.index : node.end_mark.index]
+
+
+def _detail(value: object, written: str) -> str | None:
+    """`written` is the value's text in the document; strings show loaded (no quotes or
+    escapes), other scalars as written when that is one line (`key:` alone shows nothing)."""
     if isinstance(value, (dict, list)):
         return None
-    text = str(value)
+    written = written.strip()
+    if isinstance(value, str) or "\n" in written:
+        text = str(value)
+    elif written:
+        text = written
+    else:
+        return None
     return text if len(text) <= 40 else text[:39] + "…"
 
 
