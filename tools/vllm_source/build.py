@@ -16,6 +16,7 @@ from .interp import (
     Opaque,
     ParserVal,
     SubparsersVal,
+    TypeExpr,
 )
 from .kwargs import KwargsComputer, Suggested, TypeFn
 from .modules import SourceIndex
@@ -161,6 +162,8 @@ class Extraction:
             return {"expr": v.qualname}
         if isinstance(v, Opaque):
             return {"expr": v.text}
+        if isinstance(v, TypeExpr):  # its source text, not the AST object's address
+            return {"expr": ast.unparse(v.node)}
         return {"expr": str(v)}
 
     def _flag(self, call: ArgCall) -> tuple[str, dict[str, Any]]:
