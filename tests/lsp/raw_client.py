@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import queue
+import resource
 import subprocess
 import sys
 import threading
@@ -17,42 +18,70 @@ TIMEOUT = 20.0
 SERVER_COMMAND = [sys.executable, "-m", "vllm_config_lsp", "--stdio"]
 
 
+def frame(message: dict[str, Any] | bytes) -> bytes:
+    """A message (or a body as given) with its header."""
+    body = message if isinstance(message, bytes) else json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
 class RawClient:
+    """`initialize=False` leaves the handshake to the test; `memory` (bytes) limits the
+    server's address space (RLIMIT_AS), so that reading without a bound fails fast; `stderr`
+    is where the server's stderr goes (a file), by default nowhere."""
+
     def __init__(
-        self, command: list[str] | None = None, options: Any = None, stderr: Any = None
+        self,
+        command: list[str] | None = None,
+        options: Any = None,
+        *,
+        initialize: bool = True,
+        memory: int | None = None,
+        stderr: Any = None,
     ) -> None:
-        """`stderr`: where the server's stderr goes (a file), by default nowhere."""
+        limit = (
+            (lambda: resource.setrlimit(resource.RLIMIT_AS, (memory, memory))) if memory else None
+        )
         self.process = subprocess.Popen(
             command or SERVER_COMMAND,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr if stderr is not None else subprocess.DEVNULL,
+            preexec_fn=limit,
         )
         self._id = 0
         self._lock = threading.Lock()
-        self._answers: dict[int, queue.Queue[dict[str, Any]]] = {}
+        self._answers: dict[object, queue.Queue[dict[str, Any]]] = {}
         self._changed = threading.Condition()
         self.published: dict[str, list[dict[str, Any]]] = {}
         self.logs: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
+        if initialize:
+            self.initialize(options if options is not None else {"vllmConfig": {"debounceMs": 0}})
+
+    def initialize(self, options: Any) -> None:
         self.request(
             "initialize",
             {
                 "processId": None,
                 "rootUri": None,
                 "capabilities": {"general": {"positionEncodings": ["utf-16"]}},
-                "initializationOptions": options
-                if options is not None
-                else {"vllmConfig": {"debounceMs": 0}},
+                "initializationOptions": options,
             },
         )
         self.notify("initialized", {})
 
-    def _write(self, message: dict[str, Any]) -> None:
-        body = json.dumps(message).encode()
+    def write_raw(self, data: bytes) -> None:
+        """Bytes as given: broken frames, garbage, a body without its header."""
         assert self.process.stdin is not None
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.write(data)
         self.process.stdin.flush()
+
+    def _write(self, message: dict[str, Any]) -> None:
+        self.write_raw(frame(message))
+
+    def _box(self, ident: object) -> queue.Queue[dict[str, Any]]:
+        with self._lock:
+            return self._answers.setdefault(ident, queue.Queue())
 
     def _read(self) -> None:
         stream = self.process.stdout
@@ -81,22 +110,19 @@ class RawClient:
                 with self._changed:
                     self.logs.append(message["params"]["message"])
                     self._changed.notify_all()
-            elif "id" in message:
-                with self._lock:
-                    box = self._answers.get(message["id"])
-                if box is not None:
-                    box.put(message)
+            elif "id" in message:  # an answer (to no request when its id is null)
+                self._box(message["id"]).put(message)
 
     def send_request(self, method: str, params: Any) -> int:
         with self._lock:
             self._id += 1
-            self._answers[self._id] = queue.Queue()
             ident = self._id
         self._write({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
         return ident
 
-    def answer(self, ident: int) -> dict[str, Any]:
-        return self._answers[ident].get(timeout=TIMEOUT)
+    def answer(self, ident: object) -> dict[str, Any]:
+        """The answer to request `ident` (None: an answer with a null id)."""
+        return self._box(ident).get(timeout=TIMEOUT)
 
     def request(self, method: str, params: Any) -> Any:
         """The result (an error answer fails the test)."""

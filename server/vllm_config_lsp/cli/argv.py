@@ -23,7 +23,12 @@ from vllm_config_lsp.sources.files import discover, read_config
 from vllm_config_lsp.sources.hosts import find_invocations, host_of
 from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue
 from vllm_config_lsp.vllm.config_model import build_model
-from vllm_config_lsp.vllm.versions import choose_version, invocation_release, release_stated
+from vllm_config_lsp.vllm.versions import (
+    DeploymentFolders,
+    choose_version,
+    invocation_release,
+    release_stated,
+)
 
 
 @dataclass
@@ -37,10 +42,10 @@ class Entry:
     version_source: str
 
 
-def entries(path: Path, text: str, version: str | None = None) -> list[Entry]:
+def entries(path: Path, text: str, version: str | None, folders: DeploymentFolders) -> list[Entry]:
     """The invocations of one document; a `--config` file is one, its own argv."""
     chosen, why = choose_version(
-        text, setting=version, file_path=path, setting_label="--vllm-version"
+        text, setting=version, file_path=path, setting_label="--vllm-version", folders=folders
     )
     index = TextIndex(text)
     host = host_of(str(path), text, flag_names=detection_flag_names())
@@ -87,13 +92,14 @@ def run_argv(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     found: list[Entry] = []
     status = 0
+    folders = DeploymentFolders()
     for path in discover(args.paths, detection_flag_names()):
         read = read_config(path)
         if read.text is None:
             print(printable(f"{path}: {read.error}"), file=sys.stderr)
             status = 2
             continue
-        found.extend(entries(path, read.text, args.vllm_version))
+        found.extend(entries(path, read.text, args.vllm_version, folders))
     if args.format == "json":
         print(json.dumps([entry.__dict__ for entry in found], indent=2))
     else:

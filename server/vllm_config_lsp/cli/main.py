@@ -76,7 +76,7 @@ def _run_check(argv: Sequence[str]) -> int:
 
     args = _check_parser().parse_args(argv)
     from vllm_config_lsp.vllm.catalogue import nearest_release
-    from vllm_config_lsp.vllm.versions import choose_version, release_stated
+    from vllm_config_lsp.vllm.versions import DeploymentFolders, choose_version, release_stated
 
     versions = available_versions()
     for given in (args.vllm_version, args.migrate_to):
@@ -89,6 +89,7 @@ def _run_check(argv: Sequence[str]) -> int:
     threshold = Severity[args.fail_on.upper()]
     reports: list[FileReport] = []
     io_error = False
+    folders = DeploymentFolders()
     for path in discover(args.paths, detection_flag_names()):
         read = read_config(path)
         if read.text is None:
@@ -99,7 +100,11 @@ def _run_check(argv: Sequence[str]) -> int:
         host = host_of(str(path), text, flag_names=detection_flag_names())
         stated = release_stated(text, args.vllm_version)
         version, _why = choose_version(
-            text, setting=args.vllm_version, file_path=path, setting_label="--vllm-version"
+            text,
+            setting=args.vllm_version,
+            file_path=path,
+            setting_label="--vllm-version",
+            folders=folders,
         )
         if args.migrate_to is not None:
             migrated = _migrate(path, on_disk, text, args.migrate_to, args.model_on_cli)

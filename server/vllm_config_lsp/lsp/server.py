@@ -25,18 +25,21 @@ import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from lsprotocol import types
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from vllm_config_lsp import __version__
 from vllm_config_lsp.lsp.command_lines import INLINE_CONFIG_KIND, MOVE_TO_CONFIG_KIND, SHOW_COMMAND
 from vllm_config_lsp.lsp.diagnostics import FIX_ALL_KIND, RULE_DOCS_URL
+from vllm_config_lsp.lsp.framing import FrameReader
 from vllm_config_lsp.lsp.info import DOCUMENT_INFO
 from vllm_config_lsp.lsp.log_noise import quiet_pygls
 from vllm_config_lsp.lsp.migrate import MIGRATE_KIND, MIGRATION_REPORT
 from vllm_config_lsp.lsp.positions import Positions
+from vllm_config_lsp.lsp.protocol import VllmConfigProtocol
 from vllm_config_lsp.lsp.settings import SECTION, Settings, model_folders, parse
 from vllm_config_lsp.lsp.watched import release_files_changed, watch_release_files
 
@@ -70,8 +73,10 @@ class Analysis:
 
 
 class VllmConfigServer(LanguageServer):
+    protocol: VllmConfigProtocol
+
     def __init__(self) -> None:
-        super().__init__("vllm-config-lsp", __version__)
+        super().__init__("vllm-config-lsp", __version__, protocol_cls=VllmConfigProtocol)
         self.settings = Settings()
         #: What the last settings received got wrong (`settings.parse`), for the status item.
         self.settings_problems: tuple[str, ...] = ()
@@ -132,6 +137,29 @@ class VllmConfigServer(LanguageServer):
                 stream.flush()
         logging.shutdown()
         os._exit(code)
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """pygls' stdio loop, reading frames within a bound and finding the next one after
+        a bad one (`framing`), every request answered (`protocol`)."""
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        reader = FrameReader(stdin or sys.stdin.buffer)
+        try:
+            asyncio.run(self._serve_frames(reader))
+        except BrokenPipeError:
+            log.error("the connection to the client is lost")
+        finally:
+            self.shutdown()
+
+    async def _serve_frames(self, reader: FrameReader) -> None:
+        loop = asyncio.get_running_loop()
+        while (
+            frame := await loop.run_in_executor(self.thread_pool, reader.next_frame)
+        ) is not None:
+            try:
+                self.protocol.receive(frame, reader)
+            except Exception as error:  # one message's failure is not the server's (as pygls)
+                log.exception("unable to handle a message")
+                self.report_server_error(error, None)
 
     @property
     def encoding(self) -> str:

@@ -56,11 +56,13 @@ def choose_version(
     setting: str | None = None,
     file_path: str | Path | None = None,
     setting_label: str = "the vllmVersion setting",
+    folders: DeploymentFolders | None = None,
 ) -> tuple[str, str]:
     """(release to check against, why), following the order in the module docstring.
 
     `setting` is the user's configured version (None or "" for none); `file_path` locates
-    the workspace (None for an unsaved buffer: the filesystem is not consulted).
+    the workspace (None for an unsaved buffer: the filesystem is not consulted). A run
+    that checks many files passes one `folders` for all of them.
     """
     ignored: list[str] = []
     marker = marker_options(text).get("version")
@@ -82,7 +84,7 @@ def choose_version(
             release = nearest_release(version, clamp=True)
             if release:
                 return release, _why(release, version, f"vLLM installed in {where}")
-        image = image_tag(path.parent, exclude=path)
+        image = (folders or DeploymentFolders()).image_tag(path.parent, exclude=path)
         if image is not None:
             version, where = image
             release = nearest_release(version, clamp=True)
@@ -185,34 +187,64 @@ def _metadata_version(path: Path) -> str | None:
 
 
 # -- deployment files -----------------------------------------------------------------------
-def image_tag(folder: Path, *, exclude: Path | None = None) -> tuple[str, str] | None:
-    """(version, file name) of the first `vllm/vllm-openai:vX.Y` tag naming a release in a
-    Dockerfile, compose file or manifest of `folder` (tags like `latest` name none)."""
-    for path in _deployment_files(folder, exclude):
-        try:
-            with path.open("rb") as handle:
-                text = handle.read(MAX_DEPLOY_BYTES).decode("utf-8", errors="replace")
-        except OSError:
-            continue
-        for line in text.splitlines():
-            if line.lstrip().startswith("#"):
-                continue  # a comment is no declaration (a corpus header, a note)
-            for match in IMAGE_RE.finditer(line):
-                if minor_of(match.group(1)) is not None:
-                    return match.group(1), path.name
+class DeploymentFolders:
+    """The deployment files of folders, each folder listed and each file read once.
+
+    `check DIR` asks about the same folder for every file in it: listing (and sorting) it
+    anew each time made a folder of n files cost n² (10,000 files took over 10 minutes).
+    One instance serves one run: the CLI keeps one per command; the server asks with a fresh
+    one per file (it keeps each file's choice until a file the choice depends on changes).
+    """
+
+    def __init__(self) -> None:
+        self._listed: dict[Path, list[Path]] = {}
+        self._tags: dict[Path, str | None] = {}
+
+    def image_tag(self, folder: Path, *, exclude: Path | None = None) -> tuple[str, str] | None:
+        """(version, file name) of the first `vllm/vllm-openai:vX.Y` tag naming a release in
+        a Dockerfile, compose file or manifest of `folder` (tags like `latest` name none)."""
+        for path in self._deployment_files(folder, exclude):
+            if path not in self._tags:
+                self._tags[path] = _file_tag(path)
+            tag = self._tags[path]
+            if tag is not None:
+                return tag, path.name
+        return None
+
+    def _deployment_files(self, folder: Path, exclude: Path | None) -> list[Path]:
+        listed = self._listed.get(folder)
+        if listed is None:
+            listed = self._listed[folder] = _list_deployment_files(folder)
+        return [path for path in listed if path != exclude][:MAX_DEPLOY_FILES]
+
+
+def _file_tag(path: Path) -> str | None:
+    try:
+        with path.open("rb") as handle:
+            text = handle.read(MAX_DEPLOY_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.lstrip().startswith("#"):
+            continue  # a comment is no declaration (a corpus header, a note)
+        for match in IMAGE_RE.finditer(line):
+            if minor_of(match.group(1)) is not None:
+                return match.group(1)
     return None
 
 
-def _deployment_files(folder: Path, exclude: Path | None) -> list[Path]:
+def _list_deployment_files(folder: Path) -> list[Path]:
+    """The first deployment files of `folder` in name order: one more than are read, so
+    that leaving out the file being checked still leaves `MAX_DEPLOY_FILES`."""
     try:
         children = sorted(folder.iterdir())
     except OSError:
         return []
     out = []
     for child in children:
-        if child != exclude and _is_deployment_file(child.name) and child.is_file():
+        if _is_deployment_file(child.name) and child.is_file():
             out.append(child)
-        if len(out) >= MAX_DEPLOY_FILES:
+        if len(out) > MAX_DEPLOY_FILES:
             break
     return out
 
