@@ -7,8 +7,9 @@ any further one (or the first, when the model is given on the command line) stop
 with `unrecognized arguments`. A stray word that cannot name a model (a number, `None`,
 `true`/`false`) then stops the start too: no repository or folder is called that, and
 loading it fails with `Invalid repository ID or local directory specified`
-(vllm/transformers_utils/config.py:911). Any other word is a warning: it may name a model. Typical causes: a value for an on/off flag
-(`enable-chunked-prefill: 'false'`), or a list given to a flag that takes one value.
+(vllm/transformers_utils/config.py:911). Any other word is a warning: it may name a model.
+Typical causes: a value for an on/off flag (`enable-chunked-prefill: 'false'`), or a list
+given to a flag that takes one value.
 
 ## Example
 ```yaml
@@ -71,7 +72,9 @@ def check(model: ConfigModel) -> Iterator[Finding]:
                 source="vllm/transformers_utils/config.py:911",
             )
         else:
-            yield finding(CODE, Severity.WARNING, token_span(model, tag), message, source=VLLM_SOURCE)
+            yield finding(
+                CODE, Severity.WARNING, token_span(model, tag), message, source=VLLM_SOURCE
+            )
     for token in model.result.extras:
         if token.is_key or token.pair is None or id(token.pair) in unknown:
             continue
