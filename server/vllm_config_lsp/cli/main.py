@@ -59,7 +59,7 @@ def _run_check(argv: Sequence[str]) -> int:
     from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_text
     from vllm_config_lsp.engine import fix_all, lint
     from vllm_config_lsp.findings import Finding, Severity
-    from vllm_config_lsp.sources.files import discover, read_config
+    from vllm_config_lsp.sources.files import discover
     from vllm_config_lsp.sources.hosts import host_of
     from vllm_config_lsp.vllm.catalogue import available_versions, detection_flag_names
 
@@ -79,8 +79,7 @@ def _run_check(argv: Sequence[str]) -> int:
     threshold = Severity[args.fail_on.upper()]
     reports: list[FileReport] = []
     io_error = False
-    for path in discover(args.paths, detection_flag_names()):
-        read = read_config(path)
+    for path, read in discover(args.paths, detection_flag_names()):
         if read.text is None:
             print(f"{path}: {read.error}", file=sys.stderr)
             io_error = True

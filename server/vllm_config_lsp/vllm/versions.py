@@ -25,6 +25,7 @@ from pathlib import Path
 
 from vllm_config_lsp.document.markers import marker_options
 from vllm_config_lsp.sources.invocation import Invocation
+from vllm_config_lsp.sources.safe_read import is_dir, is_file, read_bytes
 from vllm_config_lsp.vllm.catalogue import (
     DEFAULT_VERSION,
     minor_of,
@@ -40,6 +41,8 @@ MAX_PARENTS = 8
 MAX_DEPLOY_FILES = 40
 MAX_DEPLOY_BYTES = 256 * 1024
 DEPLOY_SUFFIXES = (".yaml", ".yml", ".json", ".dockerfile")
+#: What is read of a METADATA file: its header comes first (`Version:` is the third line).
+METADATA_HEAD_BYTES = 65536
 
 
 def choose_version(
@@ -67,7 +70,7 @@ def choose_version(
             return release, _why(release, setting, setting_label)
         ignored.append(f"{setting_label} {setting!r} names no known release")
     if file_path is not None:
-        path = Path(file_path).resolve()
+        path = _resolved(Path(file_path))
         found = installed_vllm(path.parent)
         if found is not None:
             version, where = found
@@ -84,6 +87,13 @@ def choose_version(
     if ignored:
         reason += "; " + "; ".join(ignored)
     return DEFAULT_VERSION, reason
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a loop of symbolic links: the folder as written
+        return Path(os.path.abspath(path))
 
 
 def release_stated(text: str, setting: str | None) -> bool:
@@ -140,7 +150,7 @@ def _environments(start: Path) -> Iterator[Path]:
     for _ in range(MAX_PARENTS):
         for name in VENV_NAMES:
             candidate = folder / name
-            if candidate.is_dir():
+            if is_dir(candidate):
                 yield candidate
         if folder.parent == folder:
             break
@@ -164,15 +174,12 @@ def _dist_info_version(env: Path) -> str | None:
 
 
 def _metadata_version(path: Path) -> str | None:
-    try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                if line.startswith("Version:"):
-                    return line.split(":", 1)[1].strip()
-                if not line.strip():  # end of the header block
-                    break
-    except OSError:
-        return None
+    head = read_bytes(path, METADATA_HEAD_BYTES, head=True)
+    for line in (head or b"").decode("utf-8", errors="replace").splitlines():
+        if line.startswith("Version:"):
+            return line.split(":", 1)[1].strip()
+        if not line.strip():  # end of the header block
+            break
     return None
 
 
@@ -181,12 +188,8 @@ def image_tag(folder: Path, *, exclude: Path | None = None) -> tuple[str, str] |
     """(version, file name) of the first `vllm/vllm-openai:vX.Y` tag naming a release in a
     Dockerfile, compose file or manifest of `folder` (tags like `latest` name none)."""
     for path in _deployment_files(folder, exclude):
-        try:
-            with path.open("rb") as handle:
-                text = handle.read(MAX_DEPLOY_BYTES).decode("utf-8", errors="replace")
-        except OSError:
-            continue
-        for line in text.splitlines():
+        head = read_bytes(path, MAX_DEPLOY_BYTES, head=True)
+        for line in (head or b"").decode("utf-8", errors="replace").splitlines():
             if line.lstrip().startswith("#"):
                 continue  # a comment is no declaration (a corpus header, a note)
             for match in IMAGE_RE.finditer(line):
@@ -203,7 +206,7 @@ def _deployment_files(folder: Path, exclude: Path | None) -> list[Path]:
     out = []
     for child in children:
         name = child.name.lower()
-        if child == exclude or not child.is_file():
+        if child == exclude or not is_file(child):
             continue
         if name.startswith(("dockerfile", "containerfile")) or name.endswith(DEPLOY_SUFFIXES):
             out.append(child)
