@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -38,6 +39,73 @@ def cli(
 def cli_command() -> list[str]:
     command = shutil.which("vllm-config-lsp")
     return [command] if command else [sys.executable, "-m", "vllm_config_lsp"]
+
+
+HF_CACHE = REPO / "tests" / "fixtures" / "models" / "hf-cache"
+#: A model in HF_CACHE (32 attention heads): tensor-parallel-size 3 is VC601 once its files
+#: are found.
+CACHED_MODEL = "model: Qwen/Qwen3-30B-A3B\ntensor-parallel-size: 3\n"
+#: Files that are no regular file: reading one waits for a writer forever, never ends, or
+#: reads the reader's own stdin.
+SPECIAL_FILES = ("dev-stdin", "dev-zero", "fifo")
+
+
+def cache_env(hub: Path) -> dict[str, str]:
+    """This environment with `hub` as the only Hugging Face cache, no virtual environment,
+    and a model folder configured, so VC600 says why a model was not found."""
+    drop = ("HF_HOME", "VIRTUAL_ENV", "VLLM_CONFIG_MODEL_DIRS")
+    environment = {k: v for k, v in os.environ.items() if k not in drop}
+    return {**environment, "HF_HUB_CACHE": str(hub), "VLLM_CONFIG_MODEL_DIRS": "/nonexistent"}
+
+
+def make_special_file(kind: str, path: Path) -> None:
+    """One of SPECIAL_FILES at `path`: a FIFO, or a symbolic link to the device."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/" + kind.removeprefix("dev-"))
+
+
+#: Address space a bounded CLI or server gets: a few times what a check needs, so a read
+#: that never ends fails at once (MemoryError) instead of filling the machine's memory.
+ADDRESS_SPACE = 1 << 30
+#: Catches a hang only: a check takes seconds.
+HANG_TIMEOUT = 60
+BOUNDED_PYTHON = [sys.executable, "-m", "vllm_config_lsp"]
+
+
+def limit_memory() -> None:
+    """`preexec_fn` of a bounded process: RLIMIT_AS at ADDRESS_SPACE."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+
+def bounded_cli(
+    *args: str,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    preexec: Callable[[], None] = limit_memory,
+) -> subprocess.CompletedProcess[str]:
+    """The CLI with bounded memory and time (a hang fails the test), its stdin a pipe that
+    stays open and empty, as an editor's or a CI runner's may: reading it would block.
+    `preexec` runs in the child, in `cwd`, before Python starts (it must limit_memory)."""
+    reader, writer = os.pipe()
+    try:
+        return subprocess.run(
+            [*BOUNDED_PYTHON, *args],
+            stdin=reader,
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=env,
+            timeout=HANG_TIMEOUT,
+            preexec_fn=preexec,
+            check=False,
+        )
+    finally:
+        os.close(reader)
+        os.close(writer)
 
 
 def codes(text: str, **kwargs: object) -> list[str]:

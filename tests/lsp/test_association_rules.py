@@ -64,7 +64,7 @@ def test_cli_directory_walk_uses_the_same_rules(tmp_path: Path) -> None:
     starting = sorted((FIXTURES / "command-lines").iterdir())
     for path in [*NEGATIVE, *POSITIVE, *starting]:
         (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
-    found = {path.name for path in discover([tmp_path], FLAGS)}
+    found = {path.name for path, _ in discover([tmp_path], FLAGS)}
     # configs, and the manifests, compose files and workflows that start vLLM; a manifest
     # that only names vLLM is read too, and says nothing
     assert {path.name for path in [*POSITIVE, *starting]} <= found

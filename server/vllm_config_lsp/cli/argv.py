@@ -19,7 +19,7 @@ from pathlib import Path
 from vllm_config_lsp.cli.formats import printable
 from vllm_config_lsp.document.text_index import TextIndex
 from vllm_config_lsp.sources.config_file import config_tokens
-from vllm_config_lsp.sources.files import discover, read_config
+from vllm_config_lsp.sources.files import discover
 from vllm_config_lsp.sources.hosts import find_invocations, host_of
 from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue
 from vllm_config_lsp.vllm.config_model import build_model
@@ -93,8 +93,7 @@ def run_argv(argv: Sequence[str]) -> int:
     found: list[Entry] = []
     status = 0
     folders = DeploymentFolders()
-    for path in discover(args.paths, detection_flag_names()):
-        read = read_config(path)
+    for path, read in discover(args.paths, detection_flag_names()):
         if read.text is None:
             print(printable(f"{path}: {read.error}"), file=sys.stderr)
             status = 2

@@ -70,7 +70,7 @@ def _run_check(argv: Sequence[str]) -> int:
     from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
     from vllm_config_lsp.engine import fix_all, lint
     from vllm_config_lsp.findings import Finding, Severity
-    from vllm_config_lsp.sources.files import discover, read_config
+    from vllm_config_lsp.sources.files import discover
     from vllm_config_lsp.sources.hosts import host_of
     from vllm_config_lsp.vllm.catalogue import available_versions, detection_flag_names
 
@@ -90,8 +90,7 @@ def _run_check(argv: Sequence[str]) -> int:
     reports: list[FileReport] = []
     io_error = False
     folders = DeploymentFolders()
-    for path in discover(args.paths, detection_flag_names()):
-        read = read_config(path)
+    for path, read in discover(args.paths, detection_flag_names()):
         if read.text is None:
             _say(f"{path}: {read.error}")
             io_error = True

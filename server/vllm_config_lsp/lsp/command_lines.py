@@ -20,6 +20,7 @@ from lsprotocol import types
 from vllm_config_lsp.sources.config_file import config_tokens
 from vllm_config_lsp.sources.invocation import Word
 from vllm_config_lsp.sources.rendering import quote, remove_words
+from vllm_config_lsp.sources.safe_read import read_text
 from vllm_config_lsp.vllm.config_model import ConfigModel, build_model
 from vllm_config_lsp.vllm.serve_parser import OptionUse
 
@@ -152,9 +153,10 @@ def inline_config(analysis: Analysis, offset: int, folder: Path | None) -> types
         return None
     value = use.values[-1]
     assert value.word is not None and use.token.word is not None
-    try:
-        text = (folder / value.text).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError):
+    from vllm_config_lsp.engine import MAX_BYTES
+
+    text = read_text(folder / value.text, MAX_BYTES)
+    if text is None:
         return None
     config = build_model(text, model.catalogue)
     if not config.pairs:

@@ -4,19 +4,27 @@ A directory walk must not lint every YAML file of a repository (Helm charts, wor
 only files the language server would check too are picked (named like vLLM configs, marked
 with a `# vllm-config` comment, or whose keys are vLLM flags: `association`; hosts that
 start vLLM and name it; a Triton `model.json` of engine arguments). Named files are always
-checked. Reading never raises: binary or undecodable files are reported.
+checked. Reading never raises, and nothing is skipped in silence: a folder that cannot be
+listed, an entry that cannot be read (a link loop or a dangling link, a FIFO, no
+permission), binary and undecodable files are reported, as a named file that cannot be
+read is.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from vllm_config_lsp.sources.association import DETECTION_BYTES, YAML_SUFFIXES, classify
 from vllm_config_lsp.sources.hosts import KEYED_HOSTS, host_of
+from vllm_config_lsp.sources.safe_read import is_dir, read_capped
 
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
+#: What is read of a file to check: the engine checks up to 2,000,000 characters (and says
+#: so of a longer file), which UTF-8 writes in at most four bytes each.
+MAX_CONFIG_BYTES = 8_000_000
 
 
 @dataclass
@@ -27,11 +35,15 @@ class ReadResult:
     data: bytes = b""
 
 
+def _cannot_read(error: OSError) -> ReadResult:
+    return ReadResult(None, f"cannot read: {error.strerror or error}")
+
+
 def read_config(path: Path) -> ReadResult:
     try:
-        data = path.read_bytes()
+        data = read_capped(path, MAX_CONFIG_BYTES)
     except OSError as error:
-        return ReadResult(None, f"cannot read: {error.strerror or error}")
+        return _cannot_read(error)
     if b"\x00" in data[:8192]:
         return ReadResult(None, "binary file (contains NUL bytes); not a YAML config")
     try:
@@ -41,15 +53,11 @@ def read_config(path: Path) -> ReadResult:
     return ReadResult(text, data=data)
 
 
-def looks_like_config(path: Path, flag_names: frozenset[str]) -> bool:
+def looks_like_config(path: Path, head: str, flag_names: frozenset[str]) -> bool:
     """A document that starts vLLM (a script, manifest, recipe… that names vLLM), or the
     language server's association rules for `--config` files with default settings (name,
-    marker comment, content), so `check DIR` picks exactly the files an editor would check."""
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(DETECTION_BYTES).decode("utf-8", errors="replace")
-    except OSError:
-        return False
+    marker comment, content), so `check DIR` picks exactly the files an editor would check.
+    `head` is the file's first DETECTION_BYTES."""
     host = host_of(path.as_posix(), head, flag_names=flag_names)
     if host is not None:
         return host in KEYED_HOSTS or "vllm" in head.lower()
@@ -58,14 +66,26 @@ def looks_like_config(path: Path, flag_names: frozenset[str]) -> bool:
     return classify(path.as_posix(), head, flag_names=flag_names) is not None
 
 
-def discover(paths: list[Path], flag_names: frozenset[str]) -> Iterator[Path]:
-    """Named files as given; directories walked in sorted order for stable output."""
+def discover(paths: list[Path], flag_names: frozenset[str]) -> Iterator[tuple[Path, ReadResult]]:
+    """Each file to check with what reading it gave: named files as given, directories
+    walked in sorted order for stable output, with every folder and entry of the walk that
+    could not be read (its ReadResult says why)."""
     for path in paths:
-        if path.is_dir():
-            for child in sorted(path.rglob("*")):
-                if any(part in SKIP_DIRS for part in child.relative_to(path).parts):
-                    continue
-                if child.is_file() and looks_like_config(child, flag_names):
-                    yield child
-        else:
-            yield path
+        if not is_dir(path):
+            yield path, read_config(path)
+            continue
+        unlisted: list[OSError] = []
+        entries: list[Path] = []
+        for root, dirs, files in os.walk(path, onerror=unlisted.append):
+            dirs[:] = [name for name in dirs if name not in SKIP_DIRS]
+            entries.extend(Path(root, name) for name in files)
+        for error in unlisted:
+            yield Path(error.filename), _cannot_read(error)
+        for entry in sorted(entries):
+            try:
+                head = read_capped(entry, DETECTION_BYTES, head=True)
+            except OSError as error:
+                yield entry, _cannot_read(error)
+                continue
+            if looks_like_config(entry, head.decode("utf-8", errors="replace"), flag_names):
+                yield entry, read_config(entry)

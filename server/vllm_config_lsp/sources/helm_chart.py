@@ -33,6 +33,7 @@ from yaml.nodes import MappingNode, Node
 from vllm_config_lsp.sources import kubernetes
 from vllm_config_lsp.sources.hosts import chart_folder
 from vllm_config_lsp.sources.invocation import Invocation, Word, elsewhere
+from vllm_config_lsp.sources.safe_read import read_text
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     documents,
@@ -95,17 +96,12 @@ def _templates(folder: Path) -> Iterator[str]:
             break
     total = 0
     for path in paths[:MAX_TEMPLATES]:
-        try:
-            if path.is_symlink() or not path.is_file():
-                continue
-            size = path.stat().st_size
-            if size > MAX_TEMPLATE_BYTES or total + size > MAX_TOTAL_BYTES:
-                continue
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        if os.path.islink(path):
             continue
-        total += size
-        yield text
+        text = read_text(path, min(MAX_TEMPLATE_BYTES, MAX_TOTAL_BYTES - total))
+        if text is not None:
+            total += len(text.encode("utf-8"))
+            yield text
 
 
 def _render(template: str, values: Node | None, values_text: str) -> Frame:

@@ -19,6 +19,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from vllm_config_lsp.sources.invocation import Invocation
+from vllm_config_lsp.sources.safe_read import is_dir, is_file
 
 SHELL_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch", ".pbs", ".job"}
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdx"}
@@ -109,12 +110,8 @@ def chart_folder(path: str | Path) -> Path | None:
     if not (given.name.startswith("values") and given.name.endswith(".yaml")):
         return None
     folder = given.parent
-    try:
-        if (folder / "Chart.yaml").is_file() and (folder / "templates").is_dir():
-            return folder
-    except (OSError, ValueError):  # an unreadable folder, a NUL in an editor's URI
-        pass
-    return None
+    # an unreadable folder, a NUL in an editor's URI: no chart
+    return folder if is_file(folder / "Chart.yaml") and is_dir(folder / "templates") else None
 
 
 def _is_model_json(text: str, flag_names: frozenset[str]) -> bool:

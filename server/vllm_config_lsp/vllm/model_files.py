@@ -13,13 +13,16 @@ Where a model is looked for, first hit wins:
    `VLLM_CONFIG_MODEL_DIRS` environment variable, `os.pathsep`-separated): `DIR/<name>`;
 3. the local Hugging Face cache (`HF_HUB_CACHE`, else `HF_HOME/hub`, else
    `~/.cache/huggingface/hub`): `models--ORG--NAME/snapshots/<commit>/`, the commit taken
-   from `revision:` (a commit hash, or a branch/tag under `refs/`), else `refs/main`.
+   from `revision:` (a commit hash, or a branch/tag under `refs/`), else `refs/main`. A
+   revision is a name, never a path: one that could leave `refs/` is not looked up.
 
 Nothing is executed: `trust-remote-code` checkpoints are read as JSON like any other. Files
 are cached by (path, mtime, size) so an editor re-linting on every keystroke re-reads
-nothing. Values that transformers would fill in from its own config classes (defaults not
-written in config.json) are unknown here: the properties return None for them and the rules
-then stay silent, because a config vLLM accepts must never get an error.
+nothing; every file is read through `sources.safe_read` (regular files only, at most
+MODEL_FILE_BYTES), and one that cannot be read is one that is not there. Values that
+transformers would fill in from its own config classes (defaults not written in
+config.json) are unknown here: the properties return None for them and the rules then stay
+silent, because a config vLLM accepts must never get an error.
 """
 
 from __future__ import annotations
@@ -35,12 +38,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
+from vllm_config_lsp.sources.safe_read import is_dir, is_file, read_text
+
 if TYPE_CHECKING:
     from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CONFIG_JSON = "config.json"
 MODEL_DIRS_ENV = "VLLM_CONFIG_MODEL_DIRS"
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
+#: What is read of a model's JSON files: config.json is a few KB, the largest
+#: tokenizer_config.json known (Gemma 3's, its added tokens listed) 1.2 MB.
+MODEL_FILE_BYTES = 4_000_000
+#: A file under `refs/` holds a 40-character commit hash.
+REF_BYTES = 1024
+#: Characters git's check-ref-format forbids in a ref name that would make one a path.
+_NOT_IN_REF = re.compile(r"[\x00-\x1f\x7f\\:]")
 
 #: transformers `get_text_config()` sub-config names (decoder side first).
 TEXT_CONFIG_KEYS = ("text_config", "decoder", "generator", "text_encoder")
@@ -135,10 +147,10 @@ CUSTOM_LAYERS = frozenset(
 @cache
 def _json_at(path: str, mtime_ns: int, size: int) -> dict[str, Any] | None:
     del mtime_ns, size  # cache key only: a changed file is read again
+    text = read_text(path, MODEL_FILE_BYTES)
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError):
+        data = json.loads(text) if text is not None else None
+    except (ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 
@@ -147,23 +159,30 @@ def read_json(path: Path) -> dict[str, Any] | None:
     """A JSON object file, cached until its mtime or size changes; None if unreadable."""
     try:
         stat = path.stat()
-    except OSError:
+    except (OSError, ValueError):
         return None
     return _json_at(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+def _expanded(name: str) -> Path:
+    try:
+        return Path(name).expanduser()
+    except RuntimeError:  # `~user/…` of no known user, or no home: the name as written
+        return Path(name)
 
 
 def hub_cache() -> Path:
     """Where huggingface_hub keeps downloads (`HF_HUB_CACHE` > `HF_HOME/hub` > default)."""
     if os.environ.get("HF_HUB_CACHE"):
-        return Path(os.environ["HF_HUB_CACHE"]).expanduser()
+        return _expanded(os.environ["HF_HUB_CACHE"])
     if os.environ.get("HF_HOME"):
-        return Path(os.environ["HF_HOME"]).expanduser() / "hub"
-    return Path("~/.cache/huggingface/hub").expanduser()
+        return _expanded(os.environ["HF_HOME"]) / "hub"
+    return _expanded("~/.cache/huggingface/hub")
 
 
 def env_model_dirs() -> list[Path]:
     raw = os.environ.get(MODEL_DIRS_ENV, "")
-    return [Path(part).expanduser() for part in raw.split(os.pathsep) if part.strip()]
+    return [_expanded(part) for part in raw.split(os.pathsep) if part.strip()]
 
 
 def looks_like_path(name: str) -> bool:
@@ -188,27 +207,42 @@ class ModelFolder:
         return read_json(self.folder / name)
 
     def has(self, name: str) -> bool:
-        return (self.folder / name).is_file()
+        return is_file(self.folder / name)
+
+
+def is_revision(revision: str) -> bool:
+    """A commit hash or a ref name (`main`, `v1.0`, `refs/pr/1`), never a path: not
+    absolute, no empty, `.` or `..` part, no NUL, control character, backslash or colon."""
+    return (
+        len(revision) <= 255
+        and not _NOT_IN_REF.search(revision)
+        and all(part not in ("", ".", "..") for part in revision.split("/"))
+    )
 
 
 def _snapshot(repo_dir: Path, revision: str | None) -> Path | None:
-    """The snapshot folder huggingface_hub would use offline for `revision`."""
+    """The snapshot folder huggingface_hub would use offline for `revision` (a name
+    `is_revision` accepts; the commit a ref holds must be one folder name)."""
     snapshots = repo_dir / "snapshots"
     if revision and _COMMIT.match(revision):
         commit: str | None = revision
     else:
-        ref = repo_dir / "refs" / (revision or "main")
-        try:
-            commit = ref.read_text(encoding="utf-8").strip()
-        except OSError:
-            commit = None
+        text = read_text(repo_dir / "refs" / (revision or "main"), REF_BYTES)
+        commit = text.strip() if text is not None else None
     if commit:
         folder = snapshots / commit
-        return folder if folder.is_dir() else None
+        return folder if "/" not in commit and is_revision(commit) and is_dir(folder) else None
     if revision:
         return None
-    found = sorted(p for p in snapshots.glob("*") if p.is_dir()) if snapshots.is_dir() else []
+    found = sorted(p for p in snapshots.glob("*") if is_dir(p)) if is_dir(snapshots) else []
     return found[0] if len(found) == 1 else None
+
+
+def _working_directory() -> Path | None:
+    try:
+        return Path.cwd()
+    except OSError:  # deleted while the server or the CLI runs in it
+        return None
 
 
 def find_folder(
@@ -221,25 +255,27 @@ def find_folder(
     """The folder with `name`'s config.json, or a sentence saying where it was looked for."""
     if not name or "\n" in name or len(name) > 1000:
         return "the model name is not a path or a repository id"
-    as_path = Path(name).expanduser()
+    as_path = _expanded(name)
     candidates: list[tuple[Path, str]] = []
     if as_path.is_absolute():
         candidates.append((as_path, "local folder"))
     else:
-        if base is not None:
-            candidates.append((base / as_path, "local folder"))
-        candidates.append((Path.cwd() / as_path, "local folder"))
+        for folder in (base, _working_directory()):
+            if folder is not None:
+                candidates.append((folder / as_path, "local folder"))
         for directory in [*model_dirs, *env_model_dirs()]:
             candidates.append((directory / as_path, f"model folder {directory}"))
     for folder, origin in candidates:
-        if (folder / CONFIG_JSON).is_file():
+        if is_file(folder / CONFIG_JSON):
             return ModelFolder(name, folder.resolve(), origin)
     if not looks_like_path(name) and name.count("/") <= 1:
+        if revision and not is_revision(revision):
+            return f"revision `{revision}` is not a commit hash or a ref name"
         repo_dir = hub_cache() / ("models--" + name.replace("/", "--"))
-        snapshot = _snapshot(repo_dir, revision) if repo_dir.is_dir() else None
-        if snapshot is not None and (snapshot / CONFIG_JSON).is_file():
+        snapshot = _snapshot(repo_dir, revision) if is_dir(repo_dir) else None
+        if snapshot is not None and is_file(snapshot / CONFIG_JSON):
             return ModelFolder(name, snapshot, f"Hugging Face cache ({snapshot.name[:12]})")
-        if repo_dir.is_dir():
+        if is_dir(repo_dir):
             wanted = f"revision `{revision}`" if revision else "`refs/main`"
             return f"{repo_dir} has no config.json for {wanted}"
     return f"no folder `{name}` with a config.json, and it is not in {hub_cache()}"

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from vllm_config_lsp.document.markers import marker_options
 from vllm_config_lsp.sources.invocation import Invocation
+from vllm_config_lsp.sources.safe_read import is_dir, is_file, read_bytes
 from vllm_config_lsp.vllm.catalogue import (
     DEFAULT_VERSION,
     minor_of,
@@ -48,6 +49,8 @@ WATCHED_GLOBS = (
     "**/{Dockerfile,dockerfile,Containerfile,containerfile}*",  # DEPLOY_PREFIXES as written
     "**/vllm-*.dist-info/METADATA",
 )
+#: What is read of a METADATA file: its header comes first (`Version:` is the third line).
+METADATA_HEAD_BYTES = 65536
 
 
 def choose_version(
@@ -77,7 +80,7 @@ def choose_version(
             return release, _why(release, setting, setting_label)
         ignored.append(f"{setting_label} {setting!r} names no known release")
     if file_path is not None:
-        path = Path(file_path).resolve()
+        path = _resolved(Path(file_path))
         found = installed_vllm(path.parent)
         if found is not None:
             version, where = found
@@ -94,6 +97,13 @@ def choose_version(
     if ignored:
         reason += "; " + "; ".join(ignored)
     return DEFAULT_VERSION, reason
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a loop of symbolic links: the folder as written
+        return Path(os.path.abspath(path))
 
 
 def release_stated(text: str, setting: str | None) -> bool:
@@ -150,7 +160,7 @@ def _environments(start: Path) -> Iterator[Path]:
     for _ in range(MAX_PARENTS):
         for name in VENV_NAMES:
             candidate = folder / name
-            if candidate.is_dir():
+            if is_dir(candidate):
                 yield candidate
         if folder.parent == folder:
             break
@@ -174,15 +184,12 @@ def _dist_info_version(env: Path) -> str | None:
 
 
 def _metadata_version(path: Path) -> str | None:
-    try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                if line.startswith("Version:"):
-                    return line.split(":", 1)[1].strip()
-                if not line.strip():  # end of the header block
-                    break
-    except OSError:
-        return None
+    head = read_bytes(path, METADATA_HEAD_BYTES, head=True)
+    for line in (head or b"").decode("utf-8", errors="replace").splitlines():
+        if line.startswith("Version:"):
+            return line.split(":", 1)[1].strip()
+        if not line.strip():  # end of the header block
+            break
     return None
 
 
@@ -219,12 +226,8 @@ class DeploymentFolders:
 
 
 def _file_tag(path: Path) -> str | None:
-    try:
-        with path.open("rb") as handle:
-            text = handle.read(MAX_DEPLOY_BYTES).decode("utf-8", errors="replace")
-    except OSError:
-        return None
-    for line in text.splitlines():
+    head = read_bytes(path, MAX_DEPLOY_BYTES, head=True)
+    for line in (head or b"").decode("utf-8", errors="replace").splitlines():
         if line.lstrip().startswith("#"):
             continue  # a comment is no declaration (a corpus header, a note)
         for match in IMAGE_RE.finditer(line):
@@ -242,7 +245,7 @@ def _list_deployment_files(folder: Path) -> list[Path]:
         return []
     out = []
     for child in children:
-        if _is_deployment_file(child.name) and child.is_file():
+        if _is_deployment_file(child.name) and is_file(child):
             out.append(child)
         if len(out) > MAX_DEPLOY_FILES:
             break
