@@ -348,10 +348,13 @@ def _validate(model: ConfigModel, validator: Validator, flag_value: FlagValue) -
         field_spec = model.catalogue.classes.get(class_name)
         target = field_spec.fields.get(field_name) if field_spec else None
         token = flag_value.use.values[-1] if flag_value.use.values else flag_value.use.token
-        if target is not None and target.constraints and (token.node or token.word):
+        if target is not None and (token.node or token.word):
             start, end = flag_value.value_span()
             node = ValueNode(start, end, flag_value.value)
-            return validator.constraint_issues(target, node, [field_name], class_name)
+            issues = validator.text_issues(target, node, [field_name], class_name)
+            if not issues and target.constraints:
+                issues = validator.constraint_issues(target, node, [field_name], class_name)
+            return issues
     return []
 
 

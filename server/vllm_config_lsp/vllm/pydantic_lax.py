@@ -131,6 +131,31 @@ class Validator:
             issue.class_name = class_name
         return issues
 
+    def text_issues(
+        self, field: FieldSpec, node: ValueNode, path: list[str], class_name: str
+    ) -> list[FieldIssue]:
+        """A plain flag whose argparse type is `str`, given to an enum field the config
+        class validates in python lax mode (`--optimization-level O2`, which
+        `VllmConfig.optimization_level: OptimizationLevel` refuses: pydantic takes member
+        values, `"2"` for 2, never names). Other field types are argparse's business."""
+        tree = field.type
+        members = self.catalogue.enums.get(tree.get("name", ""), {})
+        text = node.value
+        if tree.get("kind") != "enum" or field.before_validator or not isinstance(text, str):
+            return []
+        values = list(members.values())
+        if not values:
+            return []
+        if all(_is_int(v) for v in values):
+            if _INT_STR.match(text) and int(float(text.replace("_", ""))) in values:
+                return []
+            values.sort()
+        elif text in values:
+            return []
+        issue = FieldIssue("enum", f"Input should be {_join_choices(values)}", path, node)
+        issue.class_name = class_name
+        return [issue]
+
     def validate_type(
         self, tree: dict[str, Any], node: ValueNode, path: list[str]
     ) -> list[FieldIssue]:

@@ -1,7 +1,8 @@
 """A value inside a JSON-valued config has the wrong type or is not an allowed value.
 
 ## What vLLM does
-vLLM validates JSON configs with pydantic (lax mode: `"12"` is accepted for a number, `1` is
+vLLM validates JSON configs (and the text of a plain flag given to an enum field, such as
+`--optimization-level`) with pydantic (lax mode: `"12"` is accepted for a number, `1` is
 not accepted for text) and stops with pydantic's message, e.g. `Input should be a valid
 integer` or `Input should be 'binary' or 'unpacked'`.
 
@@ -38,7 +39,11 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         node = issue.node
         if node is None:
             continue
-        location = field_path(value.spec.name, issue.path)
+        location = (
+            field_path(value.spec.name, issue.path)
+            if value.spec.dataclass_name
+            else value.spec.name
+        )
         yield finding(
             CODE,
             Severity.ERROR,
