@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Union
 
 from cattrs import Converter
@@ -19,6 +20,7 @@ TIMEOUT = 10.0
 INITIALIZATION_OPTIONS = {"vllmConfig": {"debounceMs": 50}}
 EDITORS = ["visual-studio-code", "neovim", "emacs"]
 SERVER_COMMAND = [sys.executable, "-m", "vllm_config_lsp", "--stdio"]
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @dataclass
@@ -298,3 +300,16 @@ async def hover_text(client: LanguageClient, doc: Doc, needle: str, skip: int = 
         return None
     assert isinstance(result.contents, types.MarkupContent)
     return result.contents.value
+
+
+async def each_example(
+    client: LanguageClient, folder: str, extra: dict[str, str]
+) -> AsyncIterator[tuple[str, Doc, list[types.Diagnostic]]]:
+    """`extra` and every file of examples/, opened in turn under `folder` (and closed after
+    the caller's turn), with the diagnostics first published."""
+    texts = dict(extra)
+    texts.update({path.name: path.read_text(encoding="utf-8") for path in EXAMPLES.iterdir()})
+    for name, text in texts.items():
+        doc = Doc(client, f"file:///work/{folder}/{name}", text)
+        yield name, doc, await doc.diagnostics()
+        doc.close()

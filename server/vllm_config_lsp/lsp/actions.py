@@ -27,6 +27,7 @@ from vllm_config_lsp.lsp.command_lines import (
 from vllm_config_lsp.lsp.diagnostics import FIX_ALL_KIND, SOURCE, edit_from_json, finding_data
 from vllm_config_lsp.lsp.migrate import MIGRATE_KIND, planned
 from vllm_config_lsp.lsp.migrate import action as migrate_action
+from vllm_config_lsp.lsp.plain_text import plain
 
 if TYPE_CHECKING:
     from vllm_config_lsp.findings import Finding
@@ -119,7 +120,7 @@ def _can_create(ls: VllmConfigServer) -> bool:
 def fix_title(text: Any, code: str) -> str:
     """The fix's own words first (editors sort and filter the menu by title), the code last:
     "Remove the non-positive budget (keep [2048, 4096]) (VC301)"."""
-    words = " ".join(str(text or "").split()) or "Fix"
+    words = plain(" ".join(str(text or "").split())) or "Fix"
     return f"{words} ({code})" if code else words
 
 
@@ -183,7 +184,7 @@ def _under(
 def _diagnostic_for(analysis: Analysis, finding: Finding) -> types.Diagnostic:
     return types.Diagnostic(
         range=analysis.positions.range(finding.start, finding.end),
-        message=finding.message,
+        message=plain(finding.message),
         code=finding.code,
         source=SOURCE,
     )

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from vllm_config_lsp.findings import Finding, Fix, Severity
+from vllm_config_lsp.lsp.plain_text import plain
 from vllm_config_lsp.lsp.positions import Positions
 from vllm_config_lsp.lsp.settings import Settings
 
@@ -54,7 +55,7 @@ def diagnostics(analysis: Analysis, settings: Settings) -> list[types.Diagnostic
         out.append(
             types.Diagnostic(
                 range=analysis.positions.range(finding.start, finding.end),
-                message=finding.message,
+                message=plain(finding.message),
                 severity=severity,
                 code=finding.code,
                 code_description=types.CodeDescription(href=f"{RULE_DOCS_URL}{finding.code}.md"),
