@@ -67,11 +67,24 @@ def _converter() -> Converter:
     return converter
 
 
+#: Every `workspace/applyEdit` the server sent, per client (the test client applies them).
+APPLIED: dict[int, list[types.WorkspaceEdit]] = {}
+
+
+def _apply_edit(
+    client: LanguageClient, params: types.ApplyWorkspaceEditParams
+) -> types.ApplyWorkspaceEditResult:
+    APPLIED.setdefault(id(client), []).append(params.edit)
+    return types.ApplyWorkspaceEditResult(applied=True)
+
+
 def _client_factory() -> LanguageClient:
-    """pytest-lsp's client, recording every publishDiagnostics with its version."""
+    """pytest-lsp's client, recording every publishDiagnostics with its version and every
+    edit the server asks it to apply."""
     client = LanguageClient(converter_factory=_converter)
     features = dict(DEFAULT_CLIENT_FEATURES)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record
+    features[types.WORKSPACE_APPLY_EDIT] = _apply_edit
     register_lsp_features(client, features)
     return client
 

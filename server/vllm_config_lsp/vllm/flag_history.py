@@ -32,6 +32,8 @@ class Advice:
 
     text: str
     rename_to: str | None = None
+    #: The names that together replace it, each taking the same value (a split).
+    split_into: tuple[str, ...] = ()
 
     @property
     def delete(self) -> bool:
@@ -54,6 +56,8 @@ class Change:
     #: The one replacement that deprecation text names, when it exists in the chosen
     #: release; a suggestion only (the value's meaning may differ, e.g. enable/disable).
     suggested: str | None = None
+    #: The names that replace it together with the same value, all in the chosen release.
+    split_into: tuple[str, ...] = ()
 
 
 ADVICE: dict[str, Advice] = {
@@ -82,7 +86,10 @@ ADVICE: dict[str, Advice] = {
     "CompilationConfig.use_inductor": Advice("use `backend: eager` or `backend: inductor`"),
     "CompilationConfig.use_cudagraph": Advice("use `cudagraph_mode` (e.g. `NONE`)"),
     "CompilationConfig.full_cuda_graph": Advice("use `cudagraph_mode: FULL_AND_PIECEWISE`"),
-    "PassConfig.enable_fusion": Advice("split into `fuse_norm_quant` and `fuse_act_quant`"),
+    "PassConfig.enable_fusion": Advice(
+        "split into `fuse_norm_quant` and `fuse_act_quant`",
+        split_into=("fuse_norm_quant", "fuse_act_quant"),
+    ),
     "PassConfig.enable_attn_fusion": Advice("renamed `fuse_attn_quant`", "fuse_attn_quant"),
     "PassConfig.enable_noop": Advice("renamed `eliminate_noops`", "eliminate_noops"),
     "PassConfig.enable_fi_allreduce_fusion": Advice(
@@ -181,12 +188,15 @@ def _change(name: str, key: str, table: dict[str, _Presence], release: str) -> C
         rename = advice.rename_to if advice is not None else None
         if rename is not None and not exists(rename):
             rename = None
+        split = advice.split_into if advice is not None else ()
+        if not all(map(exists, split)):
+            split = ()
         suggested = None
         if deprecation and advice is None:
             named = _named(deprecation) - {name}
             alive = {n for n in named if exists(n)}
             suggested = alive.pop() if len(alive) == 1 else None
-        return Change(name, "removed", gone, message, rename, deprecation, suggested)
+        return Change(name, "removed", gone, message, rename, deprecation, suggested, split)
     first = later[0]
     message = f"added in vLLM {minor(first)}; this file is checked against vLLM {release}"
     old = _older_name(name, prefix, table, release)
