@@ -33,11 +33,12 @@ def merge_edits(text: str, moved: ValueNode, kept: ValueNode) -> list[TextEdit] 
         return None
     assert moved.entries is not None and kept.entries is not None
     extra = []
+    present = kept.kept_entries()
     for entry in moved.entries:
-        other = kept.get(entry.key)
+        other = present.get(entry.key)
         if other is None:
             extra.append(entry)
-        elif not same_value(entry.value, other):
+        elif not same_value(entry.value, other.value):
             return None
     spans = [entry.remove_span for entry in extra]
     last = kept.entries[-1].remove_span

@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 from yaml.nodes import Node
 
@@ -81,19 +82,66 @@ def rename_pair_fix(
         return rename_key_fix(model, pair, new_key, preferred=preferred, safe=safe)
     text = model.text
     removal = remove_lines(text, pair.key_node.start_mark.index, content_end(text, pair.value_node))
-    moved, kept = yaml_to_value(pair.value_node, text), yaml_to_value(other.value_node, text)
+    moved, kept = _value_of(pair.value_node, text), _value_of(other.value_node, text)
     return _merge_fix(text, (pair.key, other.key), moved, kept, removal, preferred, safe)
+
+
+@dataclass(frozen=True)
+class _Written:
+    """What a file sets, indexed once per model: a fix is built per finding, and a file
+    with thousands of findings must not cost thousands of scans."""
+
+    pairs: dict[str, list[Pair]]  # by option spelling (`max-num-seqs` for `max_num_seqs`)
+    uses: dict[int, list[OptionUse]]  # by id of the flag
+    use_of: dict[int, OptionUse]  # by id of the token written
+
+
+_WRITTEN: WeakKeyDictionary[ConfigModel, _Written] = WeakKeyDictionary()
+_KEYS: WeakKeyDictionary[ValueNode, dict[str, Entry]] = WeakKeyDictionary()
+
+
+def _option(key: str) -> str:
+    head, dot, tail = key.partition(".")
+    return head.replace("_", "-") + dot + tail
+
+
+def _written(model: ConfigModel) -> _Written:
+    found = _WRITTEN.get(model)
+    if found is None:
+        pairs: dict[str, list[Pair]] = {}
+        for pair in model.pairs:
+            pairs.setdefault(_option(pair.key), []).append(pair)
+        uses: dict[int, list[OptionUse]] = {}
+        for use in model.result.uses:
+            uses.setdefault(id(use.spec), []).append(use)
+        use_of = {id(use.token): use for use in model.result.uses}
+        found = _WRITTEN[model] = _Written(pairs, uses, use_of)
+    return found
 
 
 def _pair_named(model: ConfigModel, pair: Pair, key: str) -> Pair | None:
     """Another top-level key of the file naming the same option as `key` (either spelling)."""
+    named = _written(model).pairs.get(_option(key), [])
+    return next((other for other in named if other is not pair), None)
 
-    def option(name: str) -> str:
-        head, dot, tail = name.partition(".")
-        return head.replace("_", "-") + dot + tail
 
-    wanted = option(key)
-    return next((p for p in model.pairs if p is not pair and option(p.key) == wanted), None)
+_VALUES: WeakKeyDictionary[Node, ValueNode] = WeakKeyDictionary()
+
+
+def _value_of(node: Node, text: str) -> ValueNode:
+    """A top-level value as a tree, built once however many keys are merged into it."""
+    found = _VALUES.get(node)
+    if found is None:
+        found = _VALUES[node] = yaml_to_value(node, text)
+    return found
+
+
+def entry_named(container: ValueNode, key: str) -> Entry | None:
+    """The member of `container` vLLM keeps for `key` (indexed once per object)."""
+    keys = _KEYS.get(container)
+    if keys is None:
+        keys = _KEYS[container] = container.kept_entries()
+    return keys.get(key)
 
 
 def rename_entry_fix(
@@ -108,7 +156,7 @@ def rename_entry_fix(
 ) -> Fix | None:
     """Rename a key inside a JSON-valued config (whatever its quoting); into a key the
     object already has, merge instead, or offer nothing when the two disagree."""
-    other = container.entry(new_key)
+    other = entry_named(container, new_key)
     if other is None or other is entry:
         edit = rename_in_place(model.text, entry.key_start, entry.key_end, entry.key, new_key)
         if edit is None:
@@ -223,11 +271,11 @@ def rename_option_fix(
     if token.word is None:
         return None
     old = token.word.text.split("=", 1)[0]
-    spec = model.catalogue.option_index.get(new_option)
-    uses = model.result.uses
-    other = next((u for u in uses if u.spec is spec and u.token is not token), None)
+    written = _written(model)
+    same = written.uses.get(id(model.catalogue.option_index.get(new_option)), [])
+    other = next((u for u in same if u.token is not token), None)
     if other is not None:  # the command line sets it already: `--x` twice, the last wins
-        use = next((u for u in uses if u.token is token), None)
+        use = written.use_of.get(id(token))
         if use is None or _given(use) != _given(other):
             return None
         removal = remove_option_fix(model, token, use.values, safe=safe)

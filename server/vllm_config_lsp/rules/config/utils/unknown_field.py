@@ -28,6 +28,7 @@ from vllm_config_lsp.document.yaml_edits import remove_entry
 from vllm_config_lsp.findings import Finding, Fix, Severity
 from vllm_config_lsp.rules.support import (
     closest,
+    entry_named,
     field_issues,
     field_path,
     finding,
@@ -56,7 +57,7 @@ def _split_fix(text: str, container: ValueNode, entry: Entry, names: tuple[str, 
     """A field vLLM split in several (`enable_fusion` → `fuse_norm_quant` and
     `fuse_act_quant`): each new one takes the old value. Not when one of them is set
     already (which value should win is the user's call)."""
-    if any(container.get(name) is not None for name in names):
+    if any(entry_named(container, name) is not None for name in names):
         return None
     edits = [rename_in_place(text, entry.key_start, entry.key_end, entry.key, names[0])]
     edits += [copy_after(text, container, entry, name) for name in reversed(names[1:])]
