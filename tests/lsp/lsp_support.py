@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import Any, Union
 
 from cattrs import Converter
@@ -21,6 +22,7 @@ TIMEOUT = 10.0
 INITIALIZATION_OPTIONS = {"vllmConfig": {"debounceMs": 50}}
 EDITORS = ["visual-studio-code", "neovim", "emacs"]
 SERVER_COMMAND = [sys.executable, "-m", "vllm_config_lsp", "--stdio"]
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @dataclass
@@ -80,12 +82,25 @@ def _converter() -> Converter:
     return converter
 
 
+#: Every `workspace/applyEdit` the server sent, per client (the test client applies them).
+APPLIED: dict[int, list[types.WorkspaceEdit]] = {}
+
+
+def _apply_edit(
+    client: LanguageClient, params: types.ApplyWorkspaceEditParams
+) -> types.ApplyWorkspaceEditResult:
+    APPLIED.setdefault(id(client), []).append(params.edit)
+    return types.ApplyWorkspaceEditResult(applied=True)
+
+
 def _client_factory() -> LanguageClient:
-    """pytest-lsp's client, recording every publishDiagnostics with its version."""
+    """pytest-lsp's client, recording every publishDiagnostics with its version and every
+    edit the server asks it to apply."""
     client = LanguageClient(converter_factory=_converter)
     features = dict(DEFAULT_CLIENT_FEATURES)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record
     features[types.CLIENT_REGISTER_CAPABILITY] = _register
+    features[types.WORKSPACE_APPLY_EDIT] = _apply_edit
     register_lsp_features(client, features)
     return client
 
@@ -373,3 +388,16 @@ async def complete_at(
         return []
     items = result.items if isinstance(result, types.CompletionList) else result
     return sorted(items, key=lambda item: item.sort_text or item.label)
+
+
+async def each_example(
+    client: LanguageClient, folder: str, extra: dict[str, str]
+) -> AsyncIterator[tuple[str, Doc, list[types.Diagnostic]]]:
+    """`extra` and every file of examples/, opened in turn under `folder` (and closed after
+    the caller's turn), with the diagnostics first published."""
+    texts = dict(extra)
+    texts.update({path.name: path.read_text(encoding="utf-8") for path in EXAMPLES.iterdir()})
+    for name, text in texts.items():
+        doc = Doc(client, f"file:///work/{folder}/{name}", text)
+        yield name, doc, await doc.diagnostics()
+        doc.close()

@@ -320,3 +320,47 @@ def _inserted(item: types.CompletionItem) -> str:
     if isinstance(edit, (types.TextEdit, types.InsertReplaceEdit)):
         return edit.new_text
     return item.insert_text or item.label
+
+
+TWO_SPELLINGS = (
+    "#!/bin/bash\n"
+    "# one flag in two spellings, and a field vLLM split in two\n"
+    "vllm serve Qwen/Qwen3-8B \\\n"
+    "  --tensor-parallel 2 \\\n"
+    "  --tensor-parallel-size 2 \\\n"
+    '  --compilation-config \'{"pass_config": {"enable_fusion": true}}\'\n'
+)
+
+
+async def _apply_titled(client: LanguageClient, doc: Doc, title: str) -> list[types.Diagnostic]:
+    """Apply the quick fix called `title`, offered on one of the document's diagnostics."""
+    for diagnostic in await doc.diagnostics():
+        actions = await code_actions(client, doc.uri, diagnostic.range, [diagnostic])
+        for action in actions:
+            if action.title == title and action.edit is not None:
+                fixed = apply_workspace_edit(doc.text, action.edit, doc.uri, encoding(client))
+                return await doc.replace(fixed)
+    raise AssertionError(f"no action {title!r}")
+
+
+async def test_shell_script_merge_split_and_disable_for_the_file(client: LanguageClient) -> None:
+    doc = Doc(client, "file:///work/cl/two-spellings.sh", TWO_SPELLINGS)
+    assert {d.code for d in await doc.diagnostics()} == {"VC103", "VC108", "VC204"}
+    merge = "Merge '--tensor-parallel' into the existing '--tensor-parallel-size' (same value)"
+    after = await _apply_titled(client, doc, merge + " (VC103)")
+    assert {d.code for d in after} == {"VC204"}
+    split = "Split 'enable_fusion' into 'fuse_norm_quant' and 'fuse_act_quant' (VC204)"
+    assert await _apply_titled(client, doc, split) == []
+    assert doc.text == (
+        "#!/bin/bash\n"
+        "# one flag in two spellings, and a field vLLM split in two\n"
+        "vllm serve Qwen/Qwen3-8B \\\n"
+        "  --tensor-parallel-size 2 \\\n"
+        "  --compilation-config "
+        '\'{"pass_config": {"fuse_norm_quant": true, "fuse_act_quant": true}}\'\n'
+    )
+    # the file-wide comment goes below the `#!` line, where the shell reads it as a comment
+    await doc.replace(TWO_SPELLINGS.replace("--tensor-parallel 2", "--swap-space 4"))
+    assert await _apply_titled(client, doc, "Disable VC101 for this file") != []
+    assert doc.text.startswith("#!/bin/bash\n# vllm-config: disable-file=VC101\n# one flag")
+    doc.close()

@@ -63,6 +63,12 @@ class ValueNode:
                 found = entry
         return found
 
+    def kept_entries(self) -> dict[str, Entry]:
+        """`entry` for every key at once (the last of duplicates): fixes that look up many
+        keys of a large object stay linear. Computed on each call: trees are still
+        completed after they are built (dotted keys)."""
+        return {entry.key: entry for entry in self.entries or ()}
+
     def walk(self) -> Iterator[ValueNode]:
         yield self
         for entry in self.entries or ():

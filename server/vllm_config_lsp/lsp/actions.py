@@ -1,6 +1,8 @@
-"""Code actions: each finding's fixes (quickfix), "Disable CODE for this line",
-`source.fixAll.vllm-config` (every safe fix, as `check --fix` applies them) and
-`source.migrate.vllm-config` ("Migrate this config to vLLM X", `lsp_migrate`).
+"""Code actions: each finding's fixes (quickfix), "Fix all vLLM Config problems" (also a
+quickfix, when several problems have safe fixes), "Disable CODE for this line / file",
+"Show documentation for CODE" (a client command), `source.fixAll.vllm-config` (every safe
+fix, as `check --fix` applies them) and `source.migrate.vllm-config` ("Migrate this config
+to vLLM X", `lsp_migrate`).
 
 A quick fix's title is the fix's own text followed by the code, "Remove … (VC301)": editors
 sort and filter the menu by the title's start.
@@ -24,13 +26,29 @@ from vllm_config_lsp.lsp.command_lines import (
     inline_config,
     move_to_config,
 )
-from vllm_config_lsp.lsp.diagnostics import FIX_ALL_KIND, SOURCE, edit_from_json, finding_data
+from vllm_config_lsp.lsp.diagnostics import (
+    FIX_ALL_KIND,
+    SOURCE,
+    edit_from_json,
+    finding_data,
+    rule_page,
+)
 from vllm_config_lsp.lsp.migrate import MIGRATE_KIND, planned
 from vllm_config_lsp.lsp.migrate import action as migrate_action
+from vllm_config_lsp.lsp.plain_text import plain
 
 if TYPE_CHECKING:
     from vllm_config_lsp.findings import Finding
     from vllm_config_lsp.lsp.server import Analysis, VllmConfigServer
+
+
+#: The fix-all action's title, in the lightbulb and the source actions alike.
+FIX_ALL_TITLE = "Fix all vLLM Config problems"
+#: Server command: apply every safe fix to the document `arguments[0]` (a URI) through
+#: `workspace/applyEdit`; what the editors' "Fix all" commands run.
+FIX_ALL_COMMAND = "vllmConfig.fixAll"
+#: Client command of the "Show documentation for CODE" action: `arguments` = [CODE].
+SHOW_RULE_DOCS = "vllmConfig.showRuleDocs"
 
 
 def _wants(only: list[str] | None, kind: str) -> bool:
@@ -51,6 +69,7 @@ async def code_actions(
     analysis: Analysis | None = None
     actions: list[types.CodeAction] = []
     if _wants(only, types.CodeActionKind.QuickFix):
+        pairs: list[tuple[types.Diagnostic, dict[str, Any]]] = []
         ours = [d for d in params.context.diagnostics if d.source == SOURCE]
         for diagnostic in ours:
             data = diagnostic.data if isinstance(diagnostic.data, dict) else None
@@ -62,28 +81,21 @@ async def code_actions(
                 if finding is None:
                     continue
                 data = finding_data(analysis, finding)
-            actions.extend(_quick_fixes(ls, uri, document.version, diagnostic, data))
+            pairs.append((diagnostic, data))
         if not params.context.diagnostics:
             analysis = analysis or await ls.current(uri)
             if analysis is None or analysis.result is None:
                 return None
             for finding in _under(analysis, params.range):
-                diagnostic = _diagnostic_for(analysis, finding)
-                data = finding_data(analysis, finding)
-                actions.extend(_quick_fixes(ls, uri, document.version, diagnostic, data))
+                pairs.append((_diagnostic_for(analysis, finding), finding_data(analysis, finding)))
+        if pairs:
+            analysis = analysis or await ls.current(uri)
+            actions.extend(await _quick_fixes(ls, uri, document.version, pairs, analysis))
     if _wants(only, FIX_ALL_KIND):
         analysis = analysis or await ls.current(uri)
-        if analysis is not None and analysis.result is not None:
-            fixed: str = await ls.run_on_lint_thread(ls.fix_all_text, analysis)
-            if fixed != analysis.text:
-                edit = _minimal_edit(analysis, fixed)
-                actions.append(
-                    types.CodeAction(
-                        title="vllm-config: fix all auto-fixable problems",
-                        kind=FIX_ALL_KIND,
-                        edit=_workspace_edit(ls, uri, analysis.version, [edit]),
-                    )
-                )
+        edit = await _fix_all(ls, analysis) if analysis is not None else None
+        if edit is not None:
+            actions.append(types.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL_KIND, edit=edit))
     if _wants(only, MIGRATE_KIND):
         analysis = analysis or await ls.current(uri)
         if analysis is not None and analysis.result is not None:
@@ -119,43 +131,109 @@ def _can_create(ls: VllmConfigServer) -> bool:
 def fix_title(text: Any, code: str) -> str:
     """The fix's own words first (editors sort and filter the menu by title), the code last:
     "Remove the non-positive budget (keep [2048, 4096]) (VC301)"."""
-    words = " ".join(str(text or "").split()) or "Fix"
+    words = plain(" ".join(str(text or "").split())) or "Fix"
     return f"{words} ({code})" if code else words
 
 
-def _quick_fixes(
+async def _quick_fixes(
     ls: VllmConfigServer,
     uri: str,
     version: int | None,
-    diagnostic: types.Diagnostic,
-    data: dict[str, Any],
+    pairs: list[tuple[types.Diagnostic, dict[str, Any]]],
+    analysis: Analysis | None,
 ) -> list[types.CodeAction]:
-    code = str(diagnostic.code) if diagnostic.code is not None else ""
-    actions = []
-    for fix in data.get("fixes") or ():
-        edits = [e for e in map(edit_from_json, fix.get("edits") or ()) if e is not None]
-        if not edits:
-            continue
-        actions.append(
+    """Each diagnostic's own fixes, then (once) "Fix all" when more than one problem has a
+    safe fix, then each diagnostic's "Disable … for this line / file" and (once per code)
+    "Show documentation for CODE", as ESLint orders them."""
+    fixes: list[types.CodeAction] = []
+    disables: list[types.CodeAction] = []
+    docs: list[types.CodeAction] = []
+    for diagnostic, data in pairs:
+        code = str(diagnostic.code) if diagnostic.code is not None else ""
+        for fix in data.get("fixes") or ():
+            edits = [e for e in map(edit_from_json, fix.get("edits") or ()) if e is not None]
+            if edits:
+                fixes.append(
+                    types.CodeAction(
+                        title=fix_title(fix.get("title"), code),
+                        kind=types.CodeActionKind.QuickFix,
+                        diagnostics=[diagnostic],
+                        is_preferred=bool(fix.get("preferred")) or None,
+                        edit=_workspace_edit(ls, uri, version, edits),
+                    )
+                )
+        for key, scope in (("disable", "line"), ("disableFile", "file")):
+            disable = edit_from_json(data[key]) if data.get(key) else None
+            if disable is not None:
+                disables.append(
+                    types.CodeAction(
+                        title=f"Disable {code} for this {scope}",
+                        kind=types.CodeActionKind.QuickFix,
+                        diagnostics=[diagnostic],
+                        edit=_workspace_edit(ls, uri, version, [disable]),
+                    )
+                )
+        if rule_page(code) is not None and all(a.title != _docs_title(code) for a in docs):
+            docs.append(_docs_action(code, diagnostic))
+    fix_all = await _fix_all(ls, analysis) if analysis is not None and _fixable(analysis) else None
+    if fix_all is not None:
+        ours = [diagnostic for diagnostic, _ in pairs]
+        fixes.append(
             types.CodeAction(
-                title=fix_title(fix.get("title"), code),
+                title=FIX_ALL_TITLE,
                 kind=types.CodeActionKind.QuickFix,
-                diagnostics=[diagnostic],
-                is_preferred=bool(fix.get("preferred")) or None,
-                edit=_workspace_edit(ls, uri, version, edits),
+                diagnostics=ours,
+                edit=fix_all,
             )
         )
-    disable = edit_from_json(data["disable"]) if data.get("disable") else None
-    if disable is not None:
-        actions.append(
-            types.CodeAction(
-                title=f"Disable {code} for this line",
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=[diagnostic],
-                edit=_workspace_edit(ls, uri, version, [disable]),
-            )
-        )
-    return actions
+    return [*fixes, *disables, *docs]
+
+
+def _docs_title(code: str) -> str:
+    return f"Show documentation for {code}"
+
+
+def _docs_action(code: str, diagnostic: types.Diagnostic) -> types.CodeAction:
+    """Runs the client's `vllmConfig.showRuleDocs` (the VS Code extension opens the page
+    it bundles); the server does not advertise the command, the client owns it."""
+    title = _docs_title(code)
+    return types.CodeAction(
+        title=title,
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        command=types.Command(title=title, command=SHOW_RULE_DOCS, arguments=[code]),
+    )
+
+
+def _fixable(analysis: Analysis) -> bool:
+    """More than one problem that fix-all would fix (a single one has its own fix)."""
+    assert analysis.result is not None
+    return sum(1 for finding in analysis.result.findings if finding.safe_fix) > 1
+
+
+#: The fix-all text of the analysis last asked about: the lightbulb asks on every cursor
+#: move over a diagnostic, and fix-all checks the text again up to five times.
+_LAST_FIXED: list[tuple[Analysis, str]] = []
+
+
+async def _fix_all(ls: VllmConfigServer, analysis: Analysis) -> types.WorkspaceEdit | None:
+    """Every safe fix, re-checked (`check --fix`), as one minimal edit; None if none."""
+    if analysis.result is None:
+        return None
+    if _LAST_FIXED and _LAST_FIXED[0][0] is analysis:
+        fixed = _LAST_FIXED[0][1]
+    else:
+        fixed = await ls.run_on_lint_thread(ls.fix_all_text, analysis)
+        _LAST_FIXED[:] = [(analysis, fixed)]
+    if fixed == analysis.text:
+        return None
+    return _workspace_edit(ls, analysis.uri, analysis.version, [_minimal_edit(analysis, fixed)])
+
+
+async def fix_all_edit(ls: VllmConfigServer, uri: str) -> types.WorkspaceEdit | None:
+    """`vllmConfig.fixAll` (the command palette): the fix-all edit of an open document."""
+    analysis = await ls.current(uri)
+    return await _fix_all(ls, analysis) if analysis is not None else None
 
 
 def _match(analysis: Analysis, diagnostic: types.Diagnostic) -> Finding | None:
@@ -183,7 +261,7 @@ def _under(
 def _diagnostic_for(analysis: Analysis, finding: Finding) -> types.Diagnostic:
     return types.Diagnostic(
         range=analysis.positions.range(finding.start, finding.end),
-        message=finding.message,
+        message=plain(finding.message),
         code=finding.code,
         source=SOURCE,
     )

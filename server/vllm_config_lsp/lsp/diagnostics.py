@@ -1,18 +1,25 @@
 """Findings → LSP diagnostics, each carrying its fixes in `data`.
 
-`data` holds the document version, every fix as ready-made LSP edits, and the edit behind
-"Disable CODE for this line", so a code-action request that echoes the diagnostic can be
-answered without checking the document again (ruff and debputy do the same). Clients that
-drop `data` (Emacs 29's eglot) get the same actions recomputed by `lsp_actions`.
+`data` holds the document version, every fix as ready-made LSP edits, and the edits behind
+"Disable CODE for this line" and "… for this file", so a code-action request that echoes
+the diagnostic can be answered without checking the document again (ruff and debputy do
+the same). Clients that drop `data` (Emacs 29's eglot) get the same actions recomputed by
+`lsp_actions`.
+
+`codeDescription.href` is the rule's page in the repository (`docs/rules/<CODE>.md`, the
+generated documentation), at the address the project declares (`pyproject.toml`
+`project.urls`); a code without a page (VC000, an internal error) gets no link.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from vllm_config_lsp.findings import Finding, Fix, Severity
+from vllm_config_lsp.lsp.plain_text import plain
 from vllm_config_lsp.lsp.positions import Positions
 from vllm_config_lsp.lsp.settings import Settings
 
@@ -20,7 +27,7 @@ if TYPE_CHECKING:
     from vllm_config_lsp.lsp.server import Analysis
 
 SOURCE = "vllm-config"
-#: Each diagnostic's `codeDescription.href` is this plus `<CODE>.md`.
+#: Each documented diagnostic's `codeDescription.href` is this plus `<CODE>.md`.
 RULE_DOCS_URL = "https://github.com/vllm-config-lsp/vllm-config-lsp/blob/main/docs/rules/"
 FIX_ALL_KIND = "source.fixAll.vllm-config"
 
@@ -54,10 +61,10 @@ def diagnostics(analysis: Analysis, settings: Settings) -> list[types.Diagnostic
         out.append(
             types.Diagnostic(
                 range=analysis.positions.range(finding.start, finding.end),
-                message=finding.message,
+                message=plain(finding.message),
                 severity=severity,
                 code=finding.code,
-                code_description=types.CodeDescription(href=f"{RULE_DOCS_URL}{finding.code}.md"),
+                code_description=rule_page(finding.code),
                 source=SOURCE,
                 tags=[tag] if tag else None,
                 data=finding_data(analysis, finding, disabler),
@@ -66,9 +73,24 @@ def diagnostics(analysis: Analysis, settings: Settings) -> list[types.Diagnostic
     return out
 
 
+def rule_page(code: str) -> types.CodeDescription | None:
+    """The link to a rule's documentation; None for codes without a page."""
+    if code not in documented_codes():
+        return None
+    return types.CodeDescription(href=f"{RULE_DOCS_URL}{code}.md")
+
+
+@cache
+def documented_codes() -> frozenset[str]:
+    """Codes with a page in docs/rules/: one per rule (`tools/generate_rule_docs.py`)."""
+    from vllm_config_lsp.rules import all_rules
+
+    return frozenset(rule.code for rule in all_rules())
+
+
 class Disabler:
-    """The "Disable CODE for this line" edits of one analysis (the document's layout is
-    computed once, not per finding)."""
+    """The "Disable CODE for this line / file" edits of one analysis (the document's
+    layout is computed once, not per finding)."""
 
     def __init__(self, analysis: Analysis) -> None:
         from vllm_config_lsp.rules.suppression import comments, layout
@@ -86,6 +108,14 @@ class Disabler:
         edit = disable_edit(self.model, finding.code, finding.start, self.where, self.found)
         return _edit_json(self.analysis.positions.text_edit(edit)) if edit else None
 
+    def file_edit(self, finding: Finding) -> dict[str, Any] | None:
+        from vllm_config_lsp.rules.suppression import disable_file_edit
+
+        if self.model is None or finding.code in NOT_DISABLABLE:
+            return None
+        edit = disable_file_edit(self.model, finding.code, self.found)
+        return _edit_json(self.analysis.positions.text_edit(edit)) if edit else None
+
 
 def finding_data(
     analysis: Analysis, finding: Finding, disabler: Disabler | None = None
@@ -95,9 +125,13 @@ def finding_data(
         "version": analysis.version,
         "fixes": [fix_data(positions, fix) for fix in finding.fixes],
     }
-    disable = (disabler or Disabler(analysis)).edit(finding)
+    disabler = disabler or Disabler(analysis)
+    disable = disabler.edit(finding)
     if disable is not None:
         data["disable"] = disable
+    disable_file = disabler.file_edit(finding)
+    if disable_file is not None:
+        data["disableFile"] = disable_file
     return data
 
 

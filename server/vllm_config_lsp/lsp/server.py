@@ -32,6 +32,7 @@ from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from vllm_config_lsp import __version__
+from vllm_config_lsp.lsp.actions import FIX_ALL_COMMAND
 from vllm_config_lsp.lsp.command_lines import INLINE_CONFIG_KIND, MOVE_TO_CONFIG_KIND, SHOW_COMMAND
 from vllm_config_lsp.lsp.diagnostics import FIX_ALL_KIND, RULE_DOCS_URL
 from vllm_config_lsp.lsp.framing import FrameReader
@@ -575,6 +576,23 @@ def migration_report(ls: VllmConfigServer, *args: Any) -> None:
     kind, message, detail = report_message(args[0] if args else None)
     ls.log(detail, types.MessageType.Info)
     ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
+
+
+@SERVER.command(FIX_ALL_COMMAND)
+async def fix_all_command(ls: VllmConfigServer, *args: Any) -> bool:
+    """`vllmConfig.fixAll` [uri]: every safe fix of the document, applied by the editor
+    (`workspace/applyEdit`); True when it applied them."""
+    from vllm_config_lsp.lsp.actions import FIX_ALL_TITLE, fix_all_edit
+
+    uri = args[0] if args and isinstance(args[0], str) else None
+    edit = await fix_all_edit(ls, uri) if uri is not None else None
+    if edit is None:
+        ls.log(f"{FIX_ALL_COMMAND} {uri}: nothing to fix", types.MessageType.Info)
+        return False
+    answer = await ls.workspace_apply_edit_async(
+        types.ApplyWorkspaceEditParams(edit=edit, label=FIX_ALL_TITLE)
+    )
+    return bool(answer.applied)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions())

@@ -8,16 +8,21 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 from yaml.nodes import Node
 
-from vllm_config_lsp.document.yaml_edits import content_end, remove_lines
+from vllm_config_lsp.document.entry_merge import merge_edits
+from vllm_config_lsp.document.value_tree import Entry, ValueNode
+from vllm_config_lsp.document.yaml_edits import content_end, remove_entry, remove_lines
+from vllm_config_lsp.document.yaml_values import yaml_to_value
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
 from vllm_config_lsp.sources.config_file import Pair, Token
 from vllm_config_lsp.sources.rendering import remove_words, rename_option
 from vllm_config_lsp.vllm.catalogue import FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
 from vllm_config_lsp.vllm.pydantic_lax import FieldIssue
+from vllm_config_lsp.vllm.serve_parser import OptionUse
 
 
 def span(node: Node) -> tuple[int, int]:
@@ -65,6 +70,119 @@ def rename_key_fix(
     start, end = span(pair.key_node)
     title = f"Rename `{pair.key}` to `{new_key}`"
     return Fix(title, (TextEdit(start, end, new_key),), safe=safe, preferred=preferred)
+
+
+def rename_pair_fix(
+    model: ConfigModel, pair: Pair, new_key: str, *, preferred: bool = True, safe: bool = True
+) -> Fix | None:
+    """Rename a top-level key; when the file already sets `new_key`, a rename would set it
+    twice (VC004, VC108): merge into it instead, or offer nothing when the two disagree."""
+    other = _pair_named(model, pair, new_key)
+    if other is None:
+        return rename_key_fix(model, pair, new_key, preferred=preferred, safe=safe)
+    text = model.text
+    removal = remove_lines(text, pair.key_node.start_mark.index, content_end(text, pair.value_node))
+    moved, kept = _value_of(pair.value_node, text), _value_of(other.value_node, text)
+    return _merge_fix(text, (pair.key, other.key), moved, kept, removal, preferred, safe)
+
+
+@dataclass(frozen=True)
+class _Written:
+    """What a file sets, indexed once per model: a fix is built per finding, and a file
+    with thousands of findings must not cost thousands of scans."""
+
+    pairs: dict[str, list[Pair]]  # by option spelling (`max-num-seqs` for `max_num_seqs`)
+    uses: dict[int, list[OptionUse]]  # by id of the flag
+    use_of: dict[int, OptionUse]  # by id of the token written
+
+
+_WRITTEN: WeakKeyDictionary[ConfigModel, _Written] = WeakKeyDictionary()
+_KEYS: WeakKeyDictionary[ValueNode, dict[str, Entry]] = WeakKeyDictionary()
+
+
+def _option(key: str) -> str:
+    head, dot, tail = key.partition(".")
+    return head.replace("_", "-") + dot + tail
+
+
+def _written(model: ConfigModel) -> _Written:
+    found = _WRITTEN.get(model)
+    if found is None:
+        pairs: dict[str, list[Pair]] = {}
+        for pair in model.pairs:
+            pairs.setdefault(_option(pair.key), []).append(pair)
+        uses: dict[int, list[OptionUse]] = {}
+        for use in model.result.uses:
+            uses.setdefault(id(use.spec), []).append(use)
+        use_of = {id(use.token): use for use in model.result.uses}
+        found = _WRITTEN[model] = _Written(pairs, uses, use_of)
+    return found
+
+
+def _pair_named(model: ConfigModel, pair: Pair, key: str) -> Pair | None:
+    """Another top-level key of the file naming the same option as `key` (either spelling)."""
+    named = _written(model).pairs.get(_option(key), [])
+    return next((other for other in named if other is not pair), None)
+
+
+_VALUES: WeakKeyDictionary[Node, ValueNode] = WeakKeyDictionary()
+
+
+def _value_of(node: Node, text: str) -> ValueNode:
+    """A top-level value as a tree, built once however many keys are merged into it."""
+    found = _VALUES.get(node)
+    if found is None:
+        found = _VALUES[node] = yaml_to_value(node, text)
+    return found
+
+
+def entry_named(container: ValueNode, key: str) -> Entry | None:
+    """The member of `container` vLLM keeps for `key` (indexed once per object)."""
+    keys = _KEYS.get(container)
+    if keys is None:
+        keys = _KEYS[container] = container.kept_entries()
+    return keys.get(key)
+
+
+def rename_entry_fix(
+    model: ConfigModel,
+    container: ValueNode,
+    entry: Entry,
+    new_key: str,
+    *,
+    title: str | None = None,
+    safe: bool = True,
+    preferred: bool = True,
+) -> Fix | None:
+    """Rename a key inside a JSON-valued config (whatever its quoting); into a key the
+    object already has, merge instead, or offer nothing when the two disagree."""
+    other = entry_named(container, new_key)
+    if other is None or other is entry:
+        edit = rename_in_place(model.text, entry.key_start, entry.key_end, entry.key, new_key)
+        if edit is None:
+            return None
+        words = title or f"Rename `{entry.key}` to `{new_key}`"
+        return Fix(words, (edit,), safe=safe, preferred=preferred)
+    removal = remove_entry(model.text, container, entry)
+    names = (entry.key, new_key)
+    return _merge_fix(model.text, names, entry.value, other.value, removal, preferred, safe)
+
+
+def _merge_fix(
+    text: str,
+    names: tuple[str, str],
+    moved: ValueNode,
+    kept: ValueNode,
+    removal: TextEdit | None,
+    preferred: bool,
+    safe: bool,
+) -> Fix | None:
+    added = merge_edits(text, moved, kept)
+    if removal is None or added is None:
+        return None
+    how = " (same value)" if not added else ""
+    title = f"Merge `{names[0]}` into the existing `{names[1]}`{how}"
+    return Fix(title, (removal, *added), safe=safe, preferred=preferred)
 
 
 def remove_pair_fix(
@@ -153,8 +271,25 @@ def rename_option_fix(
     if token.word is None:
         return None
     old = token.word.text.split("=", 1)[0]
+    written = _written(model)
+    same = written.uses.get(id(model.catalogue.option_index.get(new_option)), [])
+    other = next((u for u in same if u.token is not token), None)
+    if other is not None:  # the command line sets it already: `--x` twice, the last wins
+        use = written.use_of.get(id(token))
+        if use is None or _given(use) != _given(other):
+            return None
+        removal = remove_option_fix(model, token, use.values, safe=safe)
+        if removal is None:
+            return None
+        title = f"Merge `{old}` into the existing `{new_option}` (same value)"
+        return Fix(title, removal.edits, safe=safe, preferred=True)
     title = f"Rename `{old}` to `{new_option}`"
     return Fix(title, (rename_option(token.word, new_option),), safe=safe, preferred=True)
+
+
+def _given(use: OptionUse) -> tuple[str | None, tuple[str, ...]]:
+    """What an option occurrence hands argparse: `=value` or the values after it."""
+    return use.explicit, tuple(token.text for token in use.values)
 
 
 def remove_option_fix(
@@ -186,7 +321,7 @@ class Site:
         if pair is not None:
             head, dot, tail = new_name.partition(".")
             new_key = spell_like(pair.key, head) + dot + tail
-            return rename_key_fix(self.model, pair, new_key, safe=safe)
+            return rename_pair_fix(self.model, pair, new_key, safe=safe)
         return rename_option_fix(self.model, self.token, "--" + new_name, safe=safe)
 
     def remove(self, *, safe: bool = False) -> Fix | None:

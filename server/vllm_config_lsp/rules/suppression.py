@@ -24,6 +24,7 @@ from weakref import WeakKeyDictionary
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from vllm_config_lsp.document.markers import MARKER_LINES
 from vllm_config_lsp.document.text_index import TextIndex
 from vllm_config_lsp.document.yaml_edits import content_end
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
@@ -341,3 +342,33 @@ def disable_edit(
         gap = "" if line_end == line_start else "  "
         return TextEdit(line_end, line_end, f"{gap}# vllm-config: disable={code}")
     return None
+
+
+def disable_file_edit(
+    model: ConfigModel, code: str, found: list[Comment] | None = None
+) -> TextEdit | None:
+    """The edit behind "Disable CODE for this file": extend a `disable-file=` list, else
+    add the item to the marker comment of the first lines (a second `# vllm-config:` line
+    above it would hide its `version=` from `markers`), else write a comment line at the
+    top (after a `#!` line)."""
+    if not _takes_line_comments(model):
+        return None
+    text = model.text
+    found = comments(model) if found is None else found
+    for comment in found:
+        for directive in comment.directives:
+            if directive.kind == "disable-file" and directive.codes:
+                return TextEdit(directive.codes[-1].end, directive.codes[-1].end, f",{code}")
+    index = model.index
+    for comment in found:
+        line_start = index.offset_of_lsp(comment.line, 0)
+        if comment.line < MARKER_LINES and not text[line_start : comment.start].strip():
+            end = len(text[: comment.end].rstrip(" \t"))
+            return TextEdit(end, end, f" disable-file={code}")
+    at = 1 if text.startswith("\ufeff") else 0
+    newline = "\r\n" if "\r\n" in text else "\n"
+    if text.startswith("#!", at):
+        at = index.offset_of_lsp(1, 0)
+        if at == len(text) and not text.endswith(("\n", "\r")):
+            return TextEdit(at, at, f"{newline}# vllm-config: disable-file={code}")
+    return TextEdit(at, at, f"# vllm-config: disable-file={code}{newline}")

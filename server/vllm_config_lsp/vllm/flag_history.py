@@ -32,6 +32,8 @@ class Advice:
 
     text: str
     rename_to: str | None = None
+    #: The names that together replace it, each taking the same value (a split).
+    split_into: tuple[str, ...] = ()
 
     @property
     def delete(self) -> bool:
@@ -54,6 +56,8 @@ class Change:
     #: The one replacement that deprecation text names, when it exists in the chosen
     #: release; a suggestion only (the value's meaning may differ, e.g. enable/disable).
     suggested: str | None = None
+    #: The names that replace it together with the same value, all in the chosen release.
+    split_into: tuple[str, ...] = ()
 
 
 ADVICE: dict[str, Advice] = {
@@ -82,7 +86,10 @@ ADVICE: dict[str, Advice] = {
     "CompilationConfig.use_inductor": Advice("use `backend: eager` or `backend: inductor`"),
     "CompilationConfig.use_cudagraph": Advice("use `cudagraph_mode` (e.g. `NONE`)"),
     "CompilationConfig.full_cuda_graph": Advice("use `cudagraph_mode: FULL_AND_PIECEWISE`"),
-    "PassConfig.enable_fusion": Advice("split into `fuse_norm_quant` and `fuse_act_quant`"),
+    "PassConfig.enable_fusion": Advice(
+        "split into `fuse_norm_quant` and `fuse_act_quant`",
+        split_into=("fuse_norm_quant", "fuse_act_quant"),
+    ),
     "PassConfig.enable_attn_fusion": Advice("renamed `fuse_attn_quant`", "fuse_attn_quant"),
     "PassConfig.enable_noop": Advice("renamed `eliminate_noops`", "eliminate_noops"),
     "PassConfig.enable_fi_allreduce_fusion": Advice(
@@ -173,18 +180,23 @@ def _change(name: str, key: str, table: dict[str, _Presence], release: str) -> C
         elif deprecation and deprecation.strip().lower() != "deprecated":
             message += f" (vLLM {minor(last)} said: {deprecation})"
         elif deprecation:
-            message += f" (deprecated in {minor(last)}, its last release)"
-        else:
+            message += f" (deprecated in {minor(last)}" + (")" if later else ", its last release)")
+        elif not later:
             message += f" (last in {minor(last)})"
+        if later:  # a key that came back (`disable-log-requests`: gone in 0.17-0.32 only)
+            message += f"; vLLM {minor(later[0])} accepts it again"
         rename = advice.rename_to if advice is not None else None
         if rename is not None and not exists(rename):
             rename = None
+        split = advice.split_into if advice is not None else ()
+        if not all(map(exists, split)):
+            split = ()
         suggested = None
         if deprecation and advice is None:
             named = _named(deprecation) - {name}
             alive = {n for n in named if exists(n)}
             suggested = alive.pop() if len(alive) == 1 else None
-        return Change(name, "removed", gone, message, rename, deprecation, suggested)
+        return Change(name, "removed", gone, message, rename, deprecation, suggested, split)
     first = later[0]
     message = f"added in vLLM {minor(first)}; this file is checked against vLLM {release}"
     old = _older_name(name, prefix, table, release)
@@ -241,6 +253,47 @@ def _next_removal(name: str, key: str, table: dict[str, _Presence], release: str
         if version_key(newer) > here and newer not in presence.releases:
             return _change(name, key, table, newer)
     return None
+
+
+def refusing_flag(name: str, release: str) -> list[str]:
+    """The known releases newer than `release` that refuse `--name`, which `release` has
+    (empty otherwise): a key can come back (`disable-log-requests` is gone in 0.17-0.32)."""
+    flags, _ = _timeline()
+    return _refusing(flags.get(name), release)
+
+
+def refusing_field(class_name: str, field: str, release: str) -> list[str]:
+    _, fields = _timeline()
+    return _refusing(fields.get(f"{class_name}.{field}"), release)
+
+
+def _refusing(presence: _Presence | None, release: str) -> list[str]:
+    if presence is None or release not in presence.releases:
+        return []
+    here = version_key(release)
+    return [
+        newer
+        for newer in available_versions()
+        if version_key(newer) > here and newer not in presence.releases
+    ]
+
+
+def release_spans(releases: list[str]) -> str:
+    """`["0.17.1", …, "0.32.0"]` → "vLLM 0.17 to 0.32": runs of consecutive known releases
+    by minor, the newest known one named as such (later releases are not known yet)."""
+    order = available_versions()
+    runs: list[list[str]] = []
+    for release in sorted(releases, key=order.index):
+        if runs and order.index(runs[-1][-1]) + 1 == order.index(release):
+            runs[-1].append(release)
+        else:
+            runs.append([release])
+    parts = []
+    for run in runs:
+        span = minor(run[0]) if len(run) == 1 else f"{minor(run[0])} to {minor(run[-1])}"
+        parts.append(span + (" (the newest known)" if run[-1] == order[-1] else ""))
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+    return f"vLLM {listed}"
 
 
 def _named(text: str) -> set[str]:

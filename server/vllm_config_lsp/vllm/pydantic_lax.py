@@ -54,7 +54,11 @@ def _is_int(value: Any) -> bool:
 
 
 def _join_choices(values: list[Any]) -> str:
-    shown = [repr(v) for v in values]
+    return _join([repr(v) for v in values])
+
+
+def _join(shown: list[str]) -> str:
+    """pydantic's list of choices: "a, b or c"."""
     if len(shown) <= 1:
         return "".join(shown)
     return ", ".join(shown[:-1]) + " or " + shown[-1]
@@ -255,12 +259,25 @@ class Validator:
             ]
         if any(value == v and type(value) is type(v) for v in members.values()):
             return []
-        values = (
-            sorted(members.values(), key=repr)
-            if not all(_is_int(v) for v in members.values())
-            else sorted(members.values())
+        ordered = sorted(
+            members.items(),
+            key=(lambda item: item[1]) if all(_is_int(v) for v in members.values()) else _repr_of,
         )
-        return [FieldIssue("enum", f"Input should be {_join_choices(values)}", path, node)]
+        values = [_python_value(v) for _, v in ordered]
+        by_name = _join([name for name, _ in ordered])
+        # pydantic's words list the values; YAML files write the names, which vLLM takes too
+        message = f"Input should be {_join_choices(values)}, or a name: {by_name}"
+        return [FieldIssue("enum", message, path, node)]
+
+
+def _repr_of(item: tuple[str, Any]) -> str:
+    return repr(item[1])
+
+
+def _python_value(value: Any) -> Any:
+    """An enum member's value as Python prints it: a JSON array in the catalogue was a
+    tuple in vLLM (`CUDAGraphMode.FULL_DECODE_ONLY = (FULL, NONE)`; lists are unhashable)."""
+    return tuple(map(_python_value, value)) if isinstance(value, list) else value
 
 
 def _check_int(value: Any, node: ValueNode, path: list[str]) -> list[FieldIssue]:

@@ -25,7 +25,7 @@ from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.support import (
     finding,
     remove_pair_fix,
-    rename_key_fix,
+    rename_pair_fix,
     spell_like,
     token_span,
 )
@@ -59,9 +59,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             close = difflib.get_close_matches(written, candidates, n=3, cutoff=0.0)
             for option in close if history is None else []:
                 new_key = spell_like(pair.key, option[2:])
-                fixes.append(rename_key_fix(model, pair, new_key, preferred=False, safe=False))
-            removal = remove_pair_fix(model, pair)
-            if removal:
-                fixes.append(removal)
+                fixes.append(rename_pair_fix(model, pair, new_key, preferred=False, safe=False))
+            fixes.append(remove_pair_fix(model, pair))
         where = token_span(model, error.token)
-        yield finding(CODE, Severity.ERROR, where, message, source=VLLM_SOURCE, fixes=fixes)
+        fixed = [fix for fix in fixes if fix is not None]
+        yield finding(CODE, Severity.ERROR, where, message, source=VLLM_SOURCE, fixes=fixed)

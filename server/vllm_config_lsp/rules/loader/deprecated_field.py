@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from vllm_config_lsp.document.yaml_edits import remove_entry
 from vllm_config_lsp.findings import Finding, Fix, Severity
 from vllm_config_lsp.rules._versioned import field_uses
-from vllm_config_lsp.rules.support import finding, rename_in_place
+from vllm_config_lsp.rules.support import finding, rename_entry_fix
 from vllm_config_lsp.vllm.catalogue import ClassSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.flag_history import (
@@ -65,18 +65,9 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         cls = model.catalogue.classes.get(field.class_name)
         names = {n for n, spec in cls.fields.items() if spec.init} if cls is not None else set()
         replacement = None if is_bare(text) else named_replacement(text, field.name, names)
-        if (
-            replacement is not None
-            and cls is not None
-            and field.container.get(replacement) is None
-            and _same_type(cls, field.name, replacement)
-        ):
-            edit = rename_in_place(
-                model.text, entry.key_start, entry.key_end, field.name, replacement
-            )
-            if edit is not None:
-                title = f"Rename `{field.name}` to `{replacement}`"
-                fixes.append(Fix(title, (edit,), safe=False, preferred=True))
+        if replacement is not None and cls is not None and _same_type(cls, field.name, replacement):
+            fix = rename_entry_fix(model, field.container, entry, replacement, safe=False)
+            fixes.extend([fix] if fix is not None else [])
         removal_edit = remove_entry(model.text, field.container, entry)
         if removal_edit is not None:
             fixes.append(Fix(f"Remove `{field.name}`", (removal_edit,), safe=False))

@@ -32,9 +32,9 @@ compilation-config:
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.findings import Finding, Fix, Severity
+from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules._versioned import field_uses
-from vllm_config_lsp.rules.support import finding, rename_in_place, site_of
+from vllm_config_lsp.rules.support import finding, rename_entry_fix, site_of
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.flag_history import Rename, is_bare, renamed_field, renamed_flag
 
@@ -80,14 +80,12 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         if rename is None:
             continue
         entry = field.entry
-        edit = rename_in_place(model.text, entry.key_start, entry.key_end, field.name, rename.new)
-        title = f"Rename `{field.name}` to `{rename.new}`"
-        fixes = [] if edit is None else [Fix(title, (edit,), preferred=True)]
+        fix = rename_entry_fix(model, field.container, entry, rename.new)
         yield finding(
             CODE,
             Severity.WARNING,
             (entry.key_start, entry.key_end),
             _message(field.where, rename, release),
             source=None,
-            fixes=fixes,
+            fixes=[fix] if fix is not None else [],
         )

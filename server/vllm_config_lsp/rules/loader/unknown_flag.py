@@ -27,8 +27,8 @@ from vllm_config_lsp.rules.support import (
     finding,
     remove_option_fix,
     remove_pair_fix,
-    rename_key_fix,
     rename_option_fix,
+    rename_pair_fix,
     span,
     spell_like,
 )
@@ -56,15 +56,15 @@ def _findings_for(model: ConfigModel, pair: Pair, severity: Severity, tail: str)
     dotted = model.catalogue.loader.dotted_keys
     key_text = "--" + (pair.key.split(".", 1)[0] if dotted else pair.key).replace("_", "-")
     message = f"unrecognized arguments: {key_text}"
-    fixes: list[Fix] = []
+    fixes: list[Fix | None] = []
     history = removed_flag(key_text[2:], model.catalogue.version)
     if history is not None:
         message += f": {history.message}"
         if history.rename_to:
-            fixes.append(rename_key_fix(model, pair, spell_like(pair.key, history.rename_to)))
+            fixes.append(rename_pair_fix(model, pair, spell_like(pair.key, history.rename_to)))
         elif history.suggested:
             new_key = spell_like(pair.key, history.suggested)
-            fixes.append(rename_key_fix(model, pair, new_key, safe=False))
+            fixes.append(rename_pair_fix(model, pair, new_key, safe=False))
     elif not dotted and "." in pair.key and _dotted_option(model, pair.key):
         head = pair.key.split(".", 1)[0]
         since = loader_since("dotted_keys", True, model.catalogue.version)
@@ -79,12 +79,15 @@ def _findings_for(model: ConfigModel, pair: Pair, severity: Severity, tail: str)
                 "." + pair.key.split(".", 1)[1] if "." in pair.key and dotted else ""
             )
             message += f": did you mean `{new_key}`?"
-            fixes.append(rename_key_fix(model, pair, new_key, safe=False))
-    removal = remove_pair_fix(model, pair)
-    if removal:
-        fixes.append(removal)
+            fixes.append(rename_pair_fix(model, pair, new_key, safe=False))
+    fixes.append(remove_pair_fix(model, pair))
     return finding(
-        CODE, severity, span(pair.key_node), message + tail, source=VLLM_SOURCE, fixes=fixes
+        CODE,
+        severity,
+        span(pair.key_node),
+        message + tail,
+        source=VLLM_SOURCE,
+        fixes=[fix for fix in fixes if fix is not None],
     )
 
 

@@ -24,9 +24,9 @@ attention-config:
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.findings import Finding, Fix, Severity
+from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules._model_config import raw_node, value_set
-from vllm_config_lsp.rules.support import closest, finding, rename_in_place
+from vllm_config_lsp.rules.support import closest, finding, rename_entry_fix
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC412"
@@ -45,13 +45,13 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             continue
         fixes = []
         guess = entry.key.lower() if entry.key.lower() in kinds else closest(entry.key, kinds)
-        edit = (
-            rename_in_place(model.text, entry.key_start, entry.key_end, entry.key, guess)
+        fix = (
+            rename_entry_fix(model, node, entry, guess, title=f"Rename to `{guess}`", safe=False)
             if guess
             else None
         )
-        if edit is not None:
-            fixes.append(Fix(f"Rename to `{guess}`", (edit,), safe=False, preferred=True))
+        if fix is not None:
+            fixes.append(fix)
         yield finding(
             CODE,
             Severity.ERROR,

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
 from vllm_config_lsp.rules._model_config import raw_node
-from vllm_config_lsp.rules.support import finding, rename_in_place
+from vllm_config_lsp.rules.support import finding, rename_entry_fix
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC425"
@@ -50,16 +50,15 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         return
     entry = tree.entry("normalize")
     if entry is not None:
-        edit = rename_in_place(
-            model.text, entry.key_start, entry.key_end, "normalize", "use_activation"
-        )
+        title = "Rename to `use_activation`"
+        fix = rename_entry_fix(model, tree, entry, "use_activation", title=title)
         yield finding(
             CODE,
             Severity.ERROR,
             (entry.key_start, entry.key_end),
             "Parameter `normalize` was removed; use `use_activation` instead.",
             source=NORMALIZE_SOURCE,
-            fixes=[Fix("Rename to `use_activation`", (edit,), preferred=True)] if edit else [],
+            fixes=[fix] if fix is not None else [],
         )
         return
     task = raw_node(model, "pooler-config", "task")

@@ -22,14 +22,17 @@ compilation-config:
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.document.value_tree import ValueNode
+from vllm_config_lsp.document.entry_merge import copy_after
+from vllm_config_lsp.document.value_tree import Entry, ValueNode
 from vllm_config_lsp.document.yaml_edits import remove_entry
 from vllm_config_lsp.findings import Finding, Fix, Severity
 from vllm_config_lsp.rules.support import (
     closest,
+    entry_named,
     field_issues,
     field_path,
     finding,
+    rename_entry_fix,
     rename_in_place,
 )
 from vllm_config_lsp.vllm.config_model import ConfigModel
@@ -50,6 +53,21 @@ def _container(value_tree: ValueNode, path: list[str]) -> ValueNode | None:
     return node
 
 
+def _split_fix(text: str, container: ValueNode, entry: Entry, names: tuple[str, ...]) -> Fix | None:
+    """A field vLLM split in several (`enable_fusion` → `fuse_norm_quant` and
+    `fuse_act_quant`): each new one takes the old value. Not when one of them is set
+    already (which value should win is the user's call)."""
+    if any(entry_named(container, name) is not None for name in names):
+        return None
+    edits = [rename_in_place(text, entry.key_start, entry.key_end, entry.key, names[0])]
+    edits += [copy_after(text, container, entry, name) for name in reversed(names[1:])]
+    if any(edit is None for edit in edits):
+        return None
+    shown = " and ".join(f"`{name}`" for name in names)
+    title = f"Split `{entry.key}` into {shown}"
+    return Fix(title, tuple(edit for edit in edits if edit is not None), preferred=True)
+
+
 def check(model: ConfigModel) -> Iterator[Finding]:
     for value, issue in field_issues(model, {"unexpected_keyword_argument"}):
         entry = issue.entry
@@ -61,30 +79,24 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             f"Unexpected keyword argument: `{field_path(value.spec.name, issue.path)}` is not "
             f"a field of {issue.class_name}"
         )
-        fixes: list[Fix] = []
+        fixes: list[Fix | None] = []
         history = removed_field(issue.class_name, name, model.catalogue.version)
+        container = _container(value.tree, issue.path)
         replacement = None
         if history is not None:
             message += f": {history.message}"
             replacement = history.rename_to or history.suggested
+            if history.split_into and container is not None:
+                fixes.append(_split_fix(model.text, container, entry, history.split_into))
         elif cls is not None:
             replacement = closest(
                 name.replace("-", "_"), [f for f, spec in cls.fields.items() if spec.init]
             )
             if replacement:
                 message += f": did you mean `{replacement}`?"
-        if replacement:
-            edit = rename_in_place(model.text, entry.key_start, entry.key_end, name, replacement)
-            if edit is not None:
-                fixes.append(
-                    Fix(
-                        f"Rename `{name}` to `{replacement}`",
-                        (edit,),
-                        safe=history is not None and history.rename_to is not None,
-                        preferred=True,
-                    )
-                )
-        container = _container(value.tree, issue.path)
+        if replacement and container is not None:
+            safe = history is not None and history.rename_to is not None
+            fixes.append(rename_entry_fix(model, container, entry, replacement, safe=safe))
         if container is not None:
             removal = remove_entry(model.text, container, entry)
             if removal is not None:
@@ -95,5 +107,5 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             (entry.key_start, entry.key_end),
             message,
             source=VLLM_SOURCE,
-            fixes=fixes,
+            fixes=[fix for fix in fixes if fix is not None],
         )
