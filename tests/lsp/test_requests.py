@@ -146,8 +146,9 @@ async def test_migrate_action(client: LanguageClient) -> None:
     )
     [shown] = client.messages
     assert shown.type == types.MessageType.Warning
-    assert "Needs your decision: `rope-scaling`: removed in vLLM 0.11" in shown.message
+    assert "Needs your decision: 'rope-scaling': removed in vLLM 0.11" in shown.message
     assert "1 change applied" in shown.message
+    assert "`" not in shown.message  # a pop-up is plain text: no Markdown code spans
 
     # checked against the newest release now: nothing to migrate
     assert await code_actions(client, uri, WHOLE, [], only=[MIGRATE]) == []

@@ -39,6 +39,7 @@ from vllm_config_lsp.lsp.framing import FrameReader
 from vllm_config_lsp.lsp.info import DOCUMENT_INFO
 from vllm_config_lsp.lsp.log_noise import quiet_pygls
 from vllm_config_lsp.lsp.migrate import MIGRATE_KIND, MIGRATION_REPORT
+from vllm_config_lsp.lsp.plain_text import plain
 from vllm_config_lsp.lsp.positions import Positions
 from vllm_config_lsp.lsp.protocol import VllmConfigProtocol
 from vllm_config_lsp.lsp.settings import SECTION, Settings, model_folders, parse
@@ -167,6 +168,10 @@ class VllmConfigServer(LanguageServer):
         chosen = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
         return str(getattr(chosen, "value", chosen))  # a str-Enum's str() is its name
 
+    def pop_up(self, kind: types.MessageType, message: str) -> None:
+        """`window/showMessage`: editors show it verbatim, so code spans become quotes."""
+        self.window_show_message(types.ShowMessageParams(type=kind, message=plain(message)))
+
     def apply_settings(self, raw: Any, origin: str) -> None:
         problems: list[str] = []
         settings = parse(raw, problems)
@@ -175,10 +180,7 @@ class VllmConfigServer(LanguageServer):
         news = [problem for problem in problems if problem not in self.settings_problems]
         self.settings_problems = tuple(problems)
         if news:  # a pop-up once, not again each time the same settings are pulled
-            message = f"vLLM Config settings: {'; '.join(news)}"
-            self.window_show_message(
-                types.ShowMessageParams(type=types.MessageType.Warning, message=message)
-            )
+            self.pop_up(types.MessageType.Warning, f"vLLM Config settings: {'; '.join(news)}")
         if settings == self.settings:
             return
         self.settings = settings
@@ -575,7 +577,7 @@ def migration_report(ls: VllmConfigServer, *args: Any) -> None:
 
     kind, message, detail = report_message(args[0] if args else None)
     ls.log(detail, types.MessageType.Info)
-    ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
+    ls.pop_up(kind, message)
 
 
 @SERVER.command(FIX_ALL_COMMAND)
@@ -613,10 +615,7 @@ async def show_command(ls: VllmConfigServer, *args: Any) -> dict[str, Any] | Non
     analysis = await ls.current(uri) if isinstance(uri, str) else None
     shown = shown_command(analysis, index) if analysis and isinstance(index, int) else None
     if shown is not None:
-        message = f"vLLM {shown['vllm_version']} runs: {shown['text']}"
-        ls.window_show_message(
-            types.ShowMessageParams(type=types.MessageType.Info, message=message)
-        )
+        ls.pop_up(types.MessageType.Info, f"vLLM {shown['vllm_version']} runs: {shown['text']}")
     return shown
 
 
