@@ -57,6 +57,10 @@ def test_nothing_to_do_on_the_same_release() -> None:
 #: Old corpus files whose migration to 0.33 needs a human: the replacement has another
 #: shape than the removed option (the migration lists each of these).
 NEEDS_HUMAN = {
+    # `enable-chunked-prefill: 'false'` was a value in 0.6/0.7; in 0.33 the flag takes
+    # none, and the stray `false` becomes the model vLLM fails to load (VC106's error)
+    "aibrix-llama3.1-8b-chunked-prefill-false-swap-space-v0.7.0.yaml": "line 11: VC106",
+    "aibrix-llama3.1-8b-enable-chunked-prefill-false-v0.6.1.yaml": "line 15: VC106",
     "aibrix-dse-qwen2-task-embed-v0.9.2.yaml": "`task`",
     "inferencex-llama70b-mi355x-swap-space-max-seq-len-to-capture.yaml": "`max-seq-len-to-capture`",
     "issue-vllm-10537-rope-scaling-dynamic-v0.6.4.yaml": "`rope-scaling`",
