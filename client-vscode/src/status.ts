@@ -34,9 +34,9 @@ export function hasMarker(text: string): boolean {
  */
 export function fallbackInfo(text: string, setting: string | null, defaultVersion: string | null): Required<DocumentInfo> {
   const marker = markerVersion(text);
-  if (marker) return { isConfig: true, vllmVersion: marker, versionSource: 'marker comment', reason: null };
-  if (setting) return { isConfig: true, vllmVersion: setting, versionSource: 'vllmVersion setting', reason: null };
-  return { isConfig: true, vllmVersion: defaultVersion, versionSource: 'default', reason: null };
+  if (marker) return { isConfig: true, vllmVersion: marker, versionSource: 'marker comment', reason: null, problems: [] };
+  if (setting) return { isConfig: true, vllmVersion: setting, versionSource: 'vllmVersion setting', reason: null, problems: [] };
+  return { isConfig: true, vllmVersion: defaultVersion, versionSource: 'default', reason: null, problems: [] };
 }
 
 /** Where the status came from: the server's `vllmConfig/documentInfo`, or the fallback. */
