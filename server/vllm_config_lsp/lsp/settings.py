@@ -19,6 +19,9 @@ from vllm_config_lsp.sources.association import AssociationSettings
 SECTION = "vllmConfig"
 #: `severityOverrides` values; "off" drops the code's diagnostics.
 LEVELS = ("error", "warning", "information", "hint", "off")
+#: Longest `debounceMs` taken: a longer wait is no debounce, and `1e400` (infinity) or a
+#: 5,000-digit integer would not survive `int()` or the event loop's timer.
+MAX_DEBOUNCE_MS = 10_000
 
 
 @dataclass(frozen=True)
@@ -85,9 +88,13 @@ def parse(raw: Any, problems: list[str]) -> Settings:
     if debounce == "auto":
         debounce = None
     elif debounce is not None and (
-        isinstance(debounce, bool) or not isinstance(debounce, (int, float)) or debounce < 0
+        isinstance(debounce, bool)
+        or not isinstance(debounce, (int, float))
+        or not 0 <= debounce <= MAX_DEBOUNCE_MS  # NaN compares false: refused too
     ):
-        problems.append('debounceMs: expected a number of milliseconds >= 0, or "auto"')
+        problems.append(
+            f'debounceMs: expected a number of milliseconds from 0 to {MAX_DEBOUNCE_MS}, or "auto"'
+        )
         debounce = None
     overrides: dict[str, str] = {}
     raw_overrides = raw.get("severityOverrides") or {}
