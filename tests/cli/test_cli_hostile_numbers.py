@@ -44,3 +44,57 @@ def test_a_5000_digit_vllm_version_option_is_refused(tmp_path: Path) -> None:
     assert report.returncode == 2
     assert "unknown vLLM version" in report.stderr
     assert "Traceback" not in report.stderr
+
+
+LLAMA = (
+    '{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "num_attention_heads": 32, '
+    '"num_key_value_heads": 8, "num_hidden_layers": 32, "hidden_size": 4096, '
+    '"vocab_size": 32000, "max_position_embeddings": 4096'
+)
+HOSTILE_CONFIGS = {
+    "4000-digit ints": LLAMA.replace("4096", "9" * 4000) + "}",
+    "5000-digit ints": LLAMA.replace("4096", "9" * 5000) + "}",
+    "-1e999": LLAMA.replace('"max_position_embeddings": 4096', '"max_position_embeddings": -1e999')
+    + "}",
+    "NaN RoPE factor": LLAMA + ', "rope_scaling": {"type": "dynamic", "factor": NaN}}',
+    "huge RoPE factor": LLAMA + ', "rope_scaling": {"type": "dynamic", "factor": 1e308}}',
+    "nested 100,000 deep": LLAMA + ', "quantization_config": ' + "[" * 10**5 + "]" * 10**5 + "}",
+    "nested 500 deep": LLAMA + ', "quantization_config": ' + '{"a": ' * 500 + "1" + "}" * 501,
+}
+#: Every model-aware family the bounded numbers feed: parallel sizes against heads and
+#: layers, lengths against the derived maximum, quantization, a draft with the same files.
+SERVE = (
+    "model: ./m\ntensor-parallel-size: 8\npipeline-parallel-size: 3\nmax-model-len: 65536\n"
+    "enable-lora: true\nquantization: awq\n"
+    "speculative-config: {model: ./m, num_speculative_tokens: 3, max_model_len: 8192}\n"
+)
+
+
+def test_hostile_model_numbers_are_unknown(tmp_path: Path) -> None:
+    """What cannot be computed with is unknown: the rules that need it stay silent (vLLM
+    would compute NaN or overflow, so no refusal can be claimed), none crashes. One walk
+    checks every case, each in a folder of its own, with and without `hf-overrides`."""
+    cases = {}
+    for number, hostile in enumerate(sorted(HOSTILE_CONFIGS)):
+        for overrides in ("", "hf-overrides: {rope_scaling: {factor: .nan}}\n"):
+            folder = tmp_path / f"case{number}{'o' if overrides else ''}"
+            (folder / "m").mkdir(parents=True)
+            (folder / "m" / "config.json").write_text(HOSTILE_CONFIGS[hostile])
+            (folder / "m" / "tokenizer_config.json").write_text('{"model_max_length": 1e999}')
+            (folder / "serve.vllm.yaml").write_text(SERVE + overrides, encoding="utf-8")
+            cases[folder.name] = (hostile, overrides)
+    report = cli("check", "--format", "json", str(tmp_path))
+    assert "Traceback" not in report.stderr
+    found: dict[str, set[str]] = {name: set() for name in cases}
+    for row in json.loads(report.stdout):
+        found[Path(row["file"]).parent.name].add(row["code"])
+    for name, (hostile, overrides) in cases.items():
+        codes = found[name]
+        assert "VC000" not in codes, (hostile, overrides, codes)
+        # a maximum length is only claimed from numbers that are numbers (the draft's
+        # without the served model's `hf-overrides`): past the nesting bound only the deep
+        # value is unknown, past the parser's own the whole file
+        readable = hostile == "nested 500 deep"
+        assert ("VC604" in codes) == (readable and not overrides), (hostile, overrides, codes)
+        assert ("VC632" in codes) == readable, (hostile, overrides, codes)
+        assert ("VC600" in codes) == (hostile == "nested 100,000 deep"), (hostile, codes)
