@@ -22,6 +22,7 @@ ODD = st.one_of(
     st.booleans(),
     st.integers(-3, 70000),
     st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([10**4000, -(10**30), 2**63]),  # past `float()`, past MAX_NUMBER
     st.text(max_size=8),
     st.lists(st.integers(0, 4), max_size=3),
     st.dictionaries(st.sampled_from(["type", "rope_type", "factor", "x"]), st.integers(0, 9)),

@@ -42,7 +42,7 @@ from vllm_config_lsp.lsp.describe import (
     type_values,
 )
 from vllm_config_lsp.lsp.hover import version_note
-from vllm_config_lsp.sources.association import top_level_keys
+from vllm_config_lsp.sources.association import split_key, top_level_keys
 from vllm_config_lsp.vllm.catalogue import Catalogue, ClassSpec, FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -50,13 +50,12 @@ if TYPE_CHECKING:
     from vllm_config_lsp.lsp.server import Analysis
 
 _WORD = re.compile(r"[A-Za-z0-9_.-]*")
-_TOP_VALUE = re.compile(r"(?P<key>[^\s#:'\"][^:#]*?)\s*:[ \t]+(?P<value>.*)")
 _NESTED = re.compile(r"(?P<indent>[ \t]+)(?P<rest>.*)")
-_KEY_VALUE = re.compile(r"(?P<key>[^\s#:'\"][^:#]*?)\s*:[ \t]+(?P<value>[^\s#'\"]*)")
-_OPENER = re.compile(r"(?P<indent>[ \t]*)(?P<key>[^\s#:'\"-][^:#]*?)\s*:\s*(?:#.*)?")
+#: What a key being completed cannot start with, and a nested key (not a list item).
+_KEY_START = "#:'\""
+_NESTED_KEY_START = _KEY_START + "-"
 #: How a JSON-valued flag's value starts when it is written as JSON or a flow mapping.
 _STRUCTURED = ("{", "'", '"', "|", ">")
-_SIBLING = re.compile(r"(?P<key>[^\s#:'\"-][^:#]*?)\s*:(?:\s|$)")
 
 
 @dataclass
@@ -160,16 +159,16 @@ def complete(
         return types.CompletionList(is_incomplete=False, items=ctx.items) if ctx.items else None
     if _WORD.fullmatch(prefix):
         _top_key(ctx, text, prefix, line_start, offset)
-    elif (top := _TOP_VALUE.fullmatch(prefix)) is not None:
-        value = top.group("value")
-        value_start = line_start + top.start("value")
-        spec = flag_for_key(model.catalogue, top.group("key"))[0]
+    elif (top := _key_and_value(prefix)) is not None:
+        key, value_at = top
+        value = prefix[value_at:]
+        spec = flag_for_key(model.catalogue, key)[0]
         if value[:1] in _STRUCTURED and spec is not None and spec.dataclass_name:
-            _structured(ctx, top.group("key"), text[value_start:offset])
+            _structured(ctx, key, text[line_start + value_at : offset])
         else:
             quoted = value[:1] in ("'", '"')
             ctx.start = offset - len(value) + quoted
-            _top_value(ctx, top.group("key"), quoted)
+            _top_value(ctx, key, quoted)
     elif _NESTED.fullmatch(prefix):
         _nested(ctx, text, line, prefix, offset)
     if not ctx.items:
@@ -389,21 +388,22 @@ def _nested(ctx: Context, text: str, line: int, prefix: str, offset: int) -> Non
         if not stripped or stripped.startswith("#"):
             continue
         own = len(raw) - len(stripped)
-        if own == 0 and (top := _TOP_VALUE.fullmatch(raw)) is not None:
-            if top.group("value")[:1] in _STRUCTURED:  # inside a JSON string or flow mapping
-                _structured(ctx, top.group("key"), text[start + top.start("value") : offset])
+        if own == 0 and (top := _key_and_value(raw)) is not None:
+            key, value_at = top
+            if raw[value_at : value_at + 1] in _STRUCTURED:  # in a JSON string or flow mapping
+                _structured(ctx, key, text[start + value_at : offset])
             return
         if own == 0 and current < 0:
             return
-        if own == indent == current and (sibling := _SIBLING.match(stripped)) is not None:
-            siblings.add(sibling.group("key").strip())
+        if own == indent == current and (sibling := _sibling_key(stripped)) is not None:
+            siblings.add(sibling)
         if own >= current:
             continue
-        opener = _OPENER.fullmatch(raw)
+        opener = _opener_key(stripped)
         if opener is None:
             current = -1  # not a block mapping: only a structured value can be completed
         elif current > 0:
-            path.insert(0, opener.group("key").strip())
+            path.insert(0, opener)
             current = own
         if own == 0:
             break
@@ -418,9 +418,39 @@ def _nested(ctx: Context, text: str, line: int, prefix: str, offset: int) -> Non
         if cls is not None:
             where = ".".join([spec.name, *path[1:]])
             _fields(ctx, cls, where, siblings, "yaml")
-    elif (pair := _KEY_VALUE.fullmatch(rest)) is not None:
-        ctx.start = offset - len(pair.group("value"))
-        _field_values(ctx, spec, [*path[1:], pair.group("key").strip()], "yaml")
+    elif (pair := _key_and_value(rest)) is not None and _BARE_VALUE.fullmatch(rest[pair[1] :]):
+        ctx.start = offset - (len(rest) - pair[1])
+        _field_values(ctx, spec, [*path[1:], pair[0]], "yaml")
+
+
+#: A nested value being typed: no spaces, comment or quotes.
+_BARE_VALUE = re.compile(r"[^\s#'\"]*")
+
+
+def _key_and_value(line: str) -> tuple[str, int] | None:
+    """`key: value` (a space or tab after the colon): the key and where the value starts."""
+    found = split_key(line, _KEY_START)
+    if found is None or line[found[1] : found[1] + 1] not in (" ", "\t") or "\n" in line:
+        return None
+    key, after = found
+    return key, len(line) - len(line[after:].lstrip(" \t"))
+
+
+def _sibling_key(stripped: str) -> str | None:
+    """The key of a nested `key:` or `key: value` line (indentation removed)."""
+    found = split_key(stripped, _NESTED_KEY_START)
+    if found is None:
+        return None
+    key, after = found
+    return key if after == len(stripped) or stripped[after].isspace() else None
+
+
+def _opener_key(stripped: str) -> str | None:
+    """The key of a line opening a block mapping (`key:`, maybe a comment after it)."""
+    found = split_key(stripped, _NESTED_KEY_START)
+    if found is None or stripped[found[1] :].lstrip()[:1] not in ("", "#"):
+        return None
+    return found[0]
 
 
 def _fields(ctx: Context, cls: ClassSpec, where: str, present: set[str], style: str) -> None:

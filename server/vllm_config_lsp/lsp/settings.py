@@ -19,6 +19,12 @@ from vllm_config_lsp.sources.association import AssociationSettings
 SECTION = "vllmConfig"
 #: `severityOverrides` values; "off" drops the code's diagnostics.
 LEVELS = ("error", "warning", "information", "hint", "off")
+#: Longest `debounceMs` taken: a longer wait is no debounce, and `1e400` (infinity) or a
+#: 5,000-digit integer would not survive `int()` or the event loop's timer.
+MAX_DEBOUNCE_MS = 10_000
+#: `associations.globs`/`exclude`: at most this many patterns, each at most this long.
+MAX_GLOBS = 100
+MAX_GLOB_CHARS = 1000
 
 
 @dataclass(frozen=True)
@@ -88,9 +94,13 @@ def parse(raw: Any, problems: list[str]) -> Settings:
     if debounce == "auto":
         debounce = None
     elif debounce is not None and (
-        isinstance(debounce, bool) or not isinstance(debounce, (int, float)) or debounce < 0
+        isinstance(debounce, bool)
+        or not isinstance(debounce, (int, float))
+        or not 0 <= debounce <= MAX_DEBOUNCE_MS  # NaN compares false: refused too
     ):
-        problems.append('debounceMs: expected a number of milliseconds >= 0, or "auto"')
+        problems.append(
+            f'debounceMs: expected a number of milliseconds from 0 to {MAX_DEBOUNCE_MS}, or "auto"'
+        )
         debounce = None
     overrides: dict[str, str] = {}
     raw_overrides = raw.get("severityOverrides") or {}
@@ -105,8 +115,8 @@ def parse(raw: Any, problems: list[str]) -> Settings:
     return Settings(
         vllm_version=version or None,
         associations=AssociationSettings(
-            globs=_strings(assoc.get("globs"), "associations.globs", problems),
-            exclude=_strings(assoc.get("exclude"), "associations.exclude", problems),
+            globs=_globs(assoc.get("globs"), "associations.globs", problems),
+            exclude=_globs(assoc.get("exclude"), "associations.exclude", problems),
             detection=detection,
         ),
         debounce_ms=None if debounce is None else int(debounce),
@@ -129,6 +139,18 @@ def model_folders(settings: Settings, root: str | None) -> tuple[Path, ...]:
             folder = Path(root) / folder
         out.append(folder)
     return tuple(out)
+
+
+def _globs(value: Any, name: str, problems: list[str]) -> tuple[str, ...]:
+    """Glob lists within MAX_GLOBS patterns of MAX_GLOB_CHARS: each document is matched
+    against all of them, in time linear in pattern and path (`sources.globs`)."""
+    patterns = _strings(value, name, problems)
+    kept = tuple(pattern for pattern in patterns if len(pattern) <= MAX_GLOB_CHARS)
+    if len(kept) < len(patterns):
+        problems.append(f"{name}: patterns longer than {MAX_GLOB_CHARS} characters are ignored")
+    if len(kept) > MAX_GLOBS:
+        problems.append(f"{name}: only the first {MAX_GLOBS} patterns are used")
+    return kept[:MAX_GLOBS]
 
 
 def _strings(value: Any, name: str, problems: list[str]) -> tuple[str, ...]:

@@ -54,8 +54,7 @@ def remove_words(invocation: Invocation, first: Word, last: Word) -> TextEdit:
     them from the words kept. Words of engine-argument entries go by whole entries: a key
     takes its values, a value its key (a JSON or YAML key cannot stay without a value)."""
     args = invocation.args
-    at = next(i for i, word in enumerate(args) if word is first)
-    end = next(i for i, word in enumerate(args) if word is last)
+    at, end = invocation.positions[id(first)], invocation.positions[id(last)]
     if first.quoting.endswith(FIELD_VALUE):
         while at > 0 and not args[at].quoting.endswith(FIELD):
             at -= 1

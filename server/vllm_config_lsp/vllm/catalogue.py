@@ -49,9 +49,16 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 VERSION_RE = re.compile(r"\bv?(\d+\.\d+)((?:\.\d+)*(?:\.?post\d+|rc\d+|\.dev\d+)?)\b")
+#: Longest version string read (`0.10.1.1.dev123+g0123abcd.cu128` is 32): versions come from
+#: files and settings, and a 5,000-digit one would make `int` raise (Python's digit limit).
+MAX_VERSION_CHARS = 64
 
 
 def minor_of(version: str) -> tuple[int, int] | None:
+    """(major, minor) of a version string; None for anything that is not one, including a
+    string longer than MAX_VERSION_CHARS."""
+    if len(version) > MAX_VERSION_CHARS:
+        return None
     match = VERSION_RE.search(version)
     if not match:
         return None

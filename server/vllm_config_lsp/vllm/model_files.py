@@ -31,6 +31,8 @@ import json
 import math
 import os
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -144,24 +146,83 @@ CUSTOM_LAYERS = frozenset(
 # --------------------------------------------------------------------------- files
 
 
-@cache
-def _json_at(path: str, mtime_ns: int, size: int) -> dict[str, Any] | None:
-    del mtime_ns, size  # cache key only: a changed file is read again
+#: Numbers a model file can hold that are read as numbers: no dimension, length or count
+#: comes near 10**18, and anything past it (a 4,000-digit integer, `-1e999`) would overflow
+#: `float()` or `int()` in the arithmetic vLLM does on them.
+MAX_NUMBER = 10**18
+#: Nesting kept in a model file (real ones nest four or five levels): a deeper value is null.
+MAX_DEPTH = 32
+#: The parsed-file cache: one entry per path, at most this many, holding at most this many
+#: bytes of JSON between them (parsed, JSON takes 5 to 20 times its size in memory: at
+#: most about 160 MB), the least recently read dropped first. The newest entry is always
+#: kept, so one file over the budget is not parsed again on every check.
+CACHE_FILES = 64
+CACHE_BYTES = 8 * 1024 * 1024
+
+
+def _bounded(value: Any, depth: int = 0) -> Any:
+    """`value` with every number vLLM could not compute with (NaN, infinities, magnitudes
+    past MAX_NUMBER) and every container deeper than MAX_DEPTH made null: unknown to the
+    properties and rules, as a key the file does not have."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) and abs(value) <= MAX_NUMBER else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if abs(value) <= MAX_NUMBER else None
+    if isinstance(value, (dict, list)) and depth >= MAX_DEPTH:
+        return None
+    if isinstance(value, dict):
+        return {key: _bounded(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_bounded(item, depth + 1) for item in value]
+    return value
+
+
+def _json_int(digits: str) -> int | None:
+    """JSON integers past MAX_NUMBER's 19 digits are null before `int()` sees them (past
+    4,300 digits it raises)."""
+    return int(digits) if len(digits.lstrip("-")) <= 19 else None
+
+
+def _parse_json(path: str) -> dict[str, Any] | None:
     text = read_text(path, MODEL_FILE_BYTES)
     try:
-        data = json.loads(text) if text is not None else None
-    except (ValueError, RecursionError):
+        data = json.loads(text, parse_int=_json_int) if text is not None else None
+    except (ValueError, RecursionError):  # nesting past the recursion limit
         return None
-    return data if isinstance(data, dict) else None
+    return _bounded(data) if isinstance(data, dict) else None
+
+
+#: path → ((mtime, size), parsed file), least recently used first; the lint thread and
+#: the event loop (hover) both read files.
+_FILES: OrderedDict[str, tuple[tuple[int, int], dict[str, Any] | None]] = OrderedDict()
+_FILES_LOCK = threading.Lock()
 
 
 def read_json(path: Path) -> dict[str, Any] | None:
-    """A JSON object file, cached until its mtime or size changes; None if unreadable."""
+    """A JSON object file, numbers and nesting bounded (`_bounded`), cached until its mtime
+    or size changes (one entry per path, at most CACHE_FILES and CACHE_BYTES); None if
+    unreadable."""
     try:
         stat = path.stat()
     except (OSError, ValueError):
         return None
-    return _json_at(str(path), stat.st_mtime_ns, stat.st_size)
+    key, stamp = str(path), (stat.st_mtime_ns, stat.st_size)
+    with _FILES_LOCK:
+        cached = _FILES.pop(key, None)  # an old version goes before the new one is parsed
+        if cached is not None and cached[0] == stamp:
+            _FILES[key] = cached
+            return cached[1]
+    data = _parse_json(key)
+    with _FILES_LOCK:
+        _FILES[key] = (stamp, data)
+        while len(_FILES) > 1 and (len(_FILES) > CACHE_FILES or _cached_bytes() > CACHE_BYTES):
+            _FILES.popitem(last=False)
+    return data
+
+
+def _cached_bytes() -> int:
+    """What the cached files weigh: their sizes (an unreadable file holds nothing)."""
+    return sum(size for (_, size), data in _FILES.values() if data is not None)
 
 
 def _expanded(name: str) -> Path:
@@ -564,6 +625,8 @@ class HfConfig:
                     key = name
                 derived = min(derived, value)
         model_max = _number(text.get("model_max_length"))
+        if model_max is None and "model_max_length" in text:
+            return None  # no number (or one `_bounded` made null): vLLM's result is unknown
         if model_max:
             key, derived = "model_max_length", model_max
         notes: list[str] = []
@@ -586,7 +649,10 @@ class HfConfig:
             for params in rope:
                 if params["rope_type"] not in ROPE_PRESCALED:
                     factor = params.get("factor", factor)
-            factor = _number(factor) or 1.0
+            number = _number(factor)
+            if number is None:
+                return None  # as for model_max_length: no number, no known length
+            factor = number or 1.0
             if factor != 1.0:
                 notes.append(f"times the RoPE scaling factor {factor:g}")
             derived *= factor
@@ -636,7 +702,7 @@ def apply_overrides(raw: dict[str, Any], overrides: Any) -> dict[str, Any]:
     if not isinstance(overrides, dict):
         return raw
     merged = dict(raw)
-    for key, value in overrides.items():
+    for key, value in _bounded(overrides).items():  # `.nan` in YAML is a number too
         current = merged.get(key)
         if isinstance(value, dict) and isinstance(current, dict):
             merged[key] = {**current, **value}
