@@ -34,7 +34,11 @@ ENV = {
     **{k: v for k, v in os.environ.items() if k not in ("VLLM_CONFIG_MODEL_DIRS", "HF_HOME")},
     "HF_HUB_CACHE": str(MODELS / "hf-cache"),
 }
-OPTIONS = {"vllmConfig": {"debounceMs": 0, "modelDirs": ["/nonexistent", str(MODELS)]}}
+#: `~user` of no known user is a folder that does not exist, not an internal error.
+UNKNOWN_HOME = "~no-such-user-vllm-config/models"
+OPTIONS = {
+    "vllmConfig": {"debounceMs": 0, "modelDirs": [UNKNOWN_HOME, "/nonexistent", str(MODELS)]}
+}
 
 
 @pytest_lsp.fixture(  # type: ignore[untyped-decorator]

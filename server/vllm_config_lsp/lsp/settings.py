@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from vllm_config_lsp.sources.association import AssociationSettings
+from vllm_config_lsp.vllm.model_files import expanded_path
 
 SECTION = "vllmConfig"
 #: `severityOverrides` values; "off" drops the code's diagnostics.
@@ -134,7 +135,7 @@ def model_folders(settings: Settings, root: str | None) -> tuple[Path, ...]:
     """`modelDirs` as folders: `~` expanded, relative ones taken from the workspace root."""
     out = []
     for written in settings.model_dirs:
-        folder = Path(written).expanduser()
+        folder = expanded_path(written)
         if not folder.is_absolute() and root:
             folder = Path(root) / folder
         out.append(folder)

@@ -225,7 +225,8 @@ def _cached_bytes() -> int:
     return sum(size for (_, size), data in _FILES.values() if data is not None)
 
 
-def _expanded(name: str) -> Path:
+def expanded_path(name: str) -> Path:
+    """`~` expanded where it can be: `~user/…` of no known user stays as written."""
     try:
         return Path(name).expanduser()
     except RuntimeError:  # `~user/…` of no known user, or no home: the name as written
@@ -235,15 +236,15 @@ def _expanded(name: str) -> Path:
 def hub_cache() -> Path:
     """Where huggingface_hub keeps downloads (`HF_HUB_CACHE` > `HF_HOME/hub` > default)."""
     if os.environ.get("HF_HUB_CACHE"):
-        return _expanded(os.environ["HF_HUB_CACHE"])
+        return expanded_path(os.environ["HF_HUB_CACHE"])
     if os.environ.get("HF_HOME"):
-        return _expanded(os.environ["HF_HOME"]) / "hub"
-    return _expanded("~/.cache/huggingface/hub")
+        return expanded_path(os.environ["HF_HOME"]) / "hub"
+    return expanded_path("~/.cache/huggingface/hub")
 
 
 def env_model_dirs() -> list[Path]:
     raw = os.environ.get(MODEL_DIRS_ENV, "")
-    return [_expanded(part) for part in raw.split(os.pathsep) if part.strip()]
+    return [expanded_path(part) for part in raw.split(os.pathsep) if part.strip()]
 
 
 def looks_like_path(name: str) -> bool:
@@ -316,7 +317,7 @@ def find_folder(
     """The folder with `name`'s config.json, or a sentence saying where it was looked for."""
     if not name or "\n" in name or len(name) > 1000:
         return "the model name is not a path or a repository id"
-    as_path = _expanded(name)
+    as_path = expanded_path(name)
     candidates: list[tuple[Path, str]] = []
     if as_path.is_absolute():
         candidates.append((as_path, "local folder"))
