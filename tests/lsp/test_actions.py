@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from lsp_support import Doc, apply_workspace_edit, code_actions, each_example, encoding
 from lsprotocol import types
 from pytest_lsp import LanguageClient
@@ -66,6 +67,38 @@ async def test_every_quick_fix_removes_its_diagnostic(client: LanguageClient) ->
                 applied += 1
                 await doc.replace(text)  # back to the original for the next fix
     assert applied >= 15
+
+
+#: YAML 1.1 numbers that are not the number written (VC112), beside comments that must stay.
+MISREAD_NUMBERS = (
+    "model: m  # the model 😀\nport: 0123  # octal\napi-key: 0123456\n"
+    "tokenizer-revision: 0.30  # a tag\nserved-model-name: [1_000, 1:30]\n"
+)
+
+
+async def test_quoting_a_misread_number_passes_it_as_written(client: LanguageClient) -> None:
+    doc = Doc(client, "file:///work/n/numbers.vllm.yaml", MISREAD_NUMBERS)
+    original = [d for d in await doc.diagnostics() if d.code == "VC112"]
+    assert len(original) == 5
+    for diagnostic in original:
+        actions = await code_actions(client, doc.uri, diagnostic.range, [diagnostic])
+        [fix] = [a for a in actions if a.kind == "quickfix" and not _generic(a)]
+        assert fix.edit is not None
+        fixed = apply_workspace_edit(MISREAD_NUMBERS, fix.edit, doc.uri, encoding(client))
+        after = await doc.replace(fixed)
+        assert _key(diagnostic) not in map(_key, after)
+        assert [line.split("#")[1:] for line in fixed.splitlines()] == [
+            line.split("#")[1:] for line in MISREAD_NUMBERS.splitlines()
+        ]
+        start, end = diagnostic.range.start, diagnostic.range.end
+        written = MISREAD_NUMBERS.splitlines()[start.line][start.character : end.character]
+        loaded = yaml.safe_load(fixed)  # still YAML, and the value is now the text written
+        values = [
+            v for value in loaded.values() for v in (value if isinstance(value, list) else [value])
+        ]
+        assert written in values, (written, fixed)
+        await doc.replace(MISREAD_NUMBERS)
+    doc.close()
 
 
 async def test_disable_for_this_line(client: LanguageClient) -> None:
