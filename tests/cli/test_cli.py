@@ -217,3 +217,10 @@ def test_chart_values_are_checked_through_the_templates(tmp_path: Path) -> None:
     assert sorted(everything) == sorted(set(everything))
     assert [row for row in everything if row[0] == "values.yaml"] == found(bad)
     assert [row for row in everything if row[0] != "values.yaml"] == found(template)
+
+
+def test_merge_keys_are_read_as_yaml_safe_load_reads_them(tmp_path: Path) -> None:
+    """`<<` is no YAML error, and an explicit key overriding a merged one is no duplicate."""
+    text = "<<: &defaults {model: m, max-num-seqs: 8}\nmax-num-seqs: 16\n"
+    result = cli("check", str(_write(tmp_path, "merge.vllm.yaml", text)), "--format", "json")
+    assert json.loads(result.stdout) == []

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from lsp_support import Doc, apply_workspace_edit, code_actions, each_example, encoding
 from lsprotocol import types
 from pytest_lsp import LanguageClient
@@ -66,6 +67,43 @@ async def test_every_quick_fix_removes_its_diagnostic(client: LanguageClient) ->
                 applied += 1
                 await doc.replace(text)  # back to the original for the next fix
     assert applied >= 15
+
+
+#: Numbers vLLM reads as another one (VC112: YAML 1.1 forms; VC208: `10m` in JSON is ten
+#: million, not ten minutes), beside comments that must stay.
+MISREAD_NUMBERS = (
+    "model: m  # the model 😀\nport: 0123  # octal\napi-key: 0123456\n"
+    "tokenizer-revision: 0.30  # a tag\nserved-model-name: [1_000, 1:30]\n"
+    "watchdog-config: '{\"timeout\": 10m}'  # ten minutes\n"
+)
+#: What the file meant, as vLLM should receive it after each fix.
+MEANT = {"0123", "0123456", "0.30", "1_000", "1:30", '{"timeout": 600}'}
+
+
+async def test_fixing_a_misread_number_passes_what_was_meant(client: LanguageClient) -> None:
+    doc = Doc(client, "file:///work/n/numbers.vllm.yaml", MISREAD_NUMBERS)
+    original = [d for d in await doc.diagnostics() if d.code in ("VC112", "VC208")]
+    assert sorted(str(d.code) for d in original) == ["VC112"] * 5 + ["VC208"]
+    received = set()
+    for diagnostic in original:
+        actions = await code_actions(client, doc.uri, diagnostic.range, [diagnostic])
+        [fix] = [a for a in actions if a.kind == "quickfix" and not _generic(a)]
+        assert fix.edit is not None
+        fixed = apply_workspace_edit(MISREAD_NUMBERS, fix.edit, doc.uri, encoding(client))
+        after = await doc.replace(fixed)
+        assert _key(diagnostic) not in map(_key, after)
+        assert [line.split("#")[1:] for line in fixed.splitlines()] == [
+            line.split("#")[1:] for line in MISREAD_NUMBERS.splitlines()
+        ]
+        loaded = yaml.safe_load(fixed)  # still YAML
+        before = yaml.safe_load(MISREAD_NUMBERS)
+        for key, value in loaded.items():
+            items = value if isinstance(value, list) else [value]
+            was = before[key] if isinstance(before[key], list) else [before[key]]
+            received |= {str(v) for v, old in zip(items, was, strict=True) if v != old}
+        await doc.replace(MISREAD_NUMBERS)
+    assert received == MEANT
+    doc.close()
 
 
 async def test_disable_for_this_line(client: LanguageClient) -> None:

@@ -192,42 +192,108 @@ def parse_yaml(text: str) -> ParsedYaml:
 
 def _unsafe_tags(root: Node) -> list[YamlProblem]:
     """Tags `yaml.safe_load` refuses (`!!python/object…` and other custom tags): composing
-    never runs them, and neither does vLLM: it stops with PyYAML's ConstructorError."""
+    never runs them, and neither does vLLM: it stops with PyYAML's ConstructorError. A merge
+    key (`<<`) and a value key (`=`) are fine as mapping keys (`flatten_mapping`), and
+    nowhere else; a merge key must bring a mapping or a list of mappings."""
     known = yaml.SafeLoader.yaml_constructors
     problems: list[YamlProblem] = []
     seen: set[int] = set()
-    stack = [root]
+    stack: list[tuple[Node, bool]] = [(root, False)]
     while stack:
-        node = stack.pop()
+        node, is_key = stack.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
-        if node.tag not in known:
+        if node.tag not in known and not (is_key and node.tag in _KEY_ONLY_TAGS):
             start = node.start_mark.index
             message = f"could not determine a constructor for the tag {node.tag!r}"
             problems.append(YamlProblem(start, max(start + 1, start), message))
         if isinstance(node, MappingNode):
             for key, value in node.value:
-                stack.extend((key, value))
+                if key.tag == MERGE_TAG:
+                    problems.extend(_merge_shape(value))
+                stack.extend(((key, True), (value, False)))
         elif isinstance(node, SequenceNode):
-            stack.extend(node.value)
+            stack.extend((item, False) for item in node.value)
     return problems
 
 
+#: Tags SafeConstructor handles in a mapping's keys only (`flatten_mapping`).
+_KEY_ONLY_TAGS = frozenset({MERGE_TAG, "tag:yaml.org,2002:value"})
+
+
+def _merge_shape(value: Node) -> list[YamlProblem]:
+    """`flatten_mapping`'s ConstructorError for a merge value that is no mapping."""
+    if isinstance(value, MappingNode):
+        return []
+    if isinstance(value, SequenceNode):
+        wrong = [item for item in value.value if not isinstance(item, MappingNode)]
+        expected = "a mapping"
+    else:
+        wrong, expected = [value], "a mapping or list of mappings"
+    return [
+        YamlProblem(
+            node.start_mark.index,
+            node.start_mark.index + 1,
+            f"expected {expected} for merging, but found {node.id}",
+        )
+        for node in wrong[:1]
+    ]
+
+
 def mapping_pairs(node: MappingNode) -> list[tuple[Node, Node]]:
-    """Key/value pairs as SafeConstructor sees them: `<<` merges flattened, merged pairs
-    first, explicit pairs after (so they win), in document order otherwise."""
-    merged: list[tuple[Node, Node]] = []
-    own: list[tuple[Node, Node]] = []
-    for key, value in node.value:
-        if key.tag == MERGE_TAG:
-            sources = value.value if isinstance(value, SequenceNode) else [value]
+    """Key/value pairs as SafeConstructor sees them, `<<` merges flattened: the merged
+    pairs first (so explicit keys, later in the list, win), then the mapping's own. Positions
+    stay on the merged-from nodes, which is where the anchor's text is."""
+    return _Flattener().flatten(node)
+
+
+class _Flattener:
+    """`SafeConstructor.flatten_mapping` of PyYAML 6.0.4 (what vLLM 0.33.0 installs), run on
+    copies of the pair lists. PyYAML deletes each merge key before following it, which is
+    what ends a merge cycle (`&a {<<: *a}`). Since 6.0.3 (yaml/pyyaml#937) merged pairs are
+    deduplicated by the identity of the key's text, so a key merged from two mappings keeps
+    the later one's value unless CPython shares the string (empty or one Latin-1 character):
+    in `<<: [*a, *b]`, `b` wins for `max-model-len`, `a` for `x` (yaml/pyyaml#953, open)."""
+
+    def __init__(self) -> None:
+        self.pairs: dict[int, list[tuple[Node, Node]]] = {}
+
+    def flatten(self, node: MappingNode) -> list[tuple[Node, Node]]:
+        pairs = self.pairs.setdefault(id(node), list(node.value))
+        merge: list[tuple[Node, Node]] = []
+        seen: set[object] = set()
+        index = 0
+        while index < len(pairs):
+            key, value = pairs[index]
+            if key.tag != MERGE_TAG:
+                index += 1
+                continue
+            del pairs[index]
+            if isinstance(value, MappingNode):
+                sources = [value]
+            elif isinstance(value, SequenceNode):
+                sources = [item for item in value.value if isinstance(item, MappingNode)]
+            else:  # PyYAML's ConstructorError, reported by `_merge_shape`
+                sources = []
             for source in sources:
-                if isinstance(source, MappingNode):
-                    merged.extend(mapping_pairs(source))
-        else:
-            own.append((key, value))
-    return merged + own
+                for pair in self.flatten(source):
+                    identity = _key_identity(pair[0])
+                    if identity not in seen:
+                        seen.add(identity)
+                        merge.append(pair)
+        if merge:
+            pairs[:0] = merge
+        return pairs
+
+
+def _key_identity(key: Node) -> object:
+    """What `id(key_node.value)` tells apart: one key node from another, except for the
+    strings CPython shares (the empty string and one-character Latin-1 strings)."""
+    text = key.value
+    if isinstance(text, str) and len(text) <= 1 and (not text or ord(text) < 256):
+        return text
+    return id(key)
 
 
 class ExpansionTooLarge(Exception):

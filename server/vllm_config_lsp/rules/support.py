@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from yaml.nodes import Node
+from yaml.nodes import Node, ScalarNode, SequenceNode
 
 from vllm_config_lsp.document.entry_merge import merge_edits
 from vllm_config_lsp.document.value_tree import Entry, ValueNode
@@ -194,6 +194,15 @@ def remove_pair_fix(
     if edit is None:
         return None
     return Fix(title or f"Remove `{pair.key}`", (edit,), safe=safe)
+
+
+def plain_scalars(node: Node, *kinds: str) -> Iterator[ScalarNode]:
+    """The unquoted scalars of a top-level value, or of its list items, that YAML resolved
+    to one of `kinds` (`bool`, `int`, `float`): each becomes one `str(value)` token."""
+    tags = tuple(f":{kind}" for kind in kinds)
+    for item in node.value if isinstance(node, SequenceNode) else [node]:
+        if isinstance(item, ScalarNode) and item.style is None and item.tag.endswith(tags):
+            yield item
 
 
 def quote_fix(

@@ -191,4 +191,9 @@ def top_level_pairs(root: MappingNode) -> tuple[list[Pair], list[tuple[Node, str
 
         return key_node, value_node, build_key, lambda: construct_value(value_node)
 
-    return collect_pairs(source(k, v) for k, v in mapping_pairs(root))
+    pairs, bad = collect_pairs(source(k, v) for k, v in mapping_pairs(root))
+    own = {id(key) for key, _ in root.value}
+    for pair in pairs:
+        if id(pair.key_node) in own:  # overriding what `<<` brought is what merging is for
+            pair.shadowed = [shadowed for shadowed in pair.shadowed if id(shadowed[0]) in own]
+    return pairs, bad

@@ -304,7 +304,7 @@ def _is_option(text: str) -> bool:
 #: Config classes `EngineArgs.create_engine_config` builds only when a flag is on, as
 #: `LoRAConfig(...) if self.enable_lora else None` (vllm/engine/arg_utils.py:2691): without
 #: it, the bounds of their fields' plain flags are never checked.
-_BUILT_ONLY_WITH = {"LoRAConfig": "enable_lora"}
+BUILT_ONLY_WITH = {"LoRAConfig": "enable_lora"}
 
 
 def _parse_tokens(model: ConfigModel, tokens: list[Token]) -> None:
@@ -322,7 +322,7 @@ def _parse_tokens(model: ConfigModel, tokens: list[Token]) -> None:
         issues = _validate(model, validator, flag_value)
         if issues:
             model.field_issues[id(flag_value)] = issues
-    for class_name, dest in _BUILT_ONLY_WITH.items():
+    for class_name, dest in BUILT_ONLY_WITH.items():
         if any(value.spec.dest == dest and value.value for value in model.values):
             continue
         for value in model.values:

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from yaml.nodes import Node, ScalarNode, SequenceNode
 
 from vllm_config_lsp.findings import Finding, Severity
-from vllm_config_lsp.rules.support import finding, flag_by_key, quote_fix, span
+from vllm_config_lsp.rules.support import finding, flag_by_key, plain_scalars, quote_fix, span
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC105"
@@ -33,14 +33,8 @@ VLLM_SOURCE = "vllm/utils/argparse_utils.py:671"
 
 
 def _yaml11_booleans(node: Node) -> Iterator[ScalarNode]:
-    nodes = node.value if isinstance(node, SequenceNode) else [node]
-    for item in nodes:
-        if (
-            isinstance(item, ScalarNode)
-            and item.style is None
-            and item.tag.endswith(":bool")
-            and item.value.lower() not in ("true", "false")
-        ):
+    for item in plain_scalars(node, "bool"):
+        if item.value.lower() not in ("true", "false"):
             yield item
 
 
