@@ -611,6 +611,10 @@ def report(seed: int, verdicts: list[dict[str, Any]], out: Path) -> str:
 # --- export to the fidelity suite ------------------------------------------------------------
 
 
+#: A shorter common text ("the model") would let a refusal for another reason pass as agreement.
+MIN_PHRASE = 16
+
+
 def _phrase(vllm_message: str, ours: str) -> str:
     match = SequenceMatcher(None, vllm_message, ours, autojunk=False).find_longest_match()
     return vllm_message[match.a : match.a + match.size].strip()
@@ -627,7 +631,7 @@ def _exported_text(verdict: dict[str, Any], body: str, path: Path) -> str | None
     message = verdict["vllm_message"] or ""
     for error in product_errors(body, path):
         phrase = _phrase(message, error["message"])
-        if len(phrase) < 8 or "\n" in phrase:
+        if len(phrase) < MIN_PHRASE or "\n" in phrase:
             continue
         lines = (head + f"# phrase: {phrase}\n" + body).splitlines()
         target = error["line"] + 2
