@@ -241,13 +241,17 @@ def field_path(flag_name: str, path: list[str]) -> str:
 
 
 def dotted_list_spans(model: ConfigModel) -> list[tuple[int, int]]:
-    """Spans of YAML lists under dotted keys: VC109 explains them; other rules skip them."""
+    """Spans of YAML lists of several items under dotted keys: VC109 explains them; other
+    rules skip them. A one-item list is the single argument `--key item`
+    (argparse_utils.py:466), validated as that item."""
     from yaml.nodes import SequenceNode
 
     return [
         span(pair.value_node)
         for pair in model.pairs
-        if "." in pair.key and isinstance(pair.value_node, SequenceNode)
+        if "." in pair.key
+        and isinstance(pair.value_node, SequenceNode)
+        and len(pair.value_node.value) > 1
     ]
 
 

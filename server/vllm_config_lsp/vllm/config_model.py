@@ -322,6 +322,12 @@ def _parse_tokens(model: ConfigModel, tokens: list[Token]) -> None:
         issues = _validate(model, validator, flag_value)
         if issues:
             model.field_issues[id(flag_value)] = issues
+    for value in model.values:
+        # argparse keeps the last occurrence; the configs are built from it alone. Only a
+        # `type=` validator (a `dataclass:` flag, vllm/engine/arg_utils.py:369) sees them all.
+        overridden = model.final[value.spec.dest] is not value and value.spec.action != "append"
+        if overridden and not value.spec.parse.startswith("dataclass:"):
+            model.field_issues.pop(id(value), None)
     for class_name, dest in BUILT_ONLY_WITH.items():
         if any(value.spec.dest == dest and value.value for value in model.values):
             continue

@@ -5,7 +5,8 @@
 dotted-key code takes *the next argument* as the value (argparse_utils.py:466). `true` emits
 no value at all, so the next flag in the file (e.g. `--port`) is swallowed as the value — or,
 at the end of the file, vLLM crashes with an `IndexError`; `false` is dropped; a YAML list
-gives one argument per item, so only the first item is taken. Write the value as text.
+gives one argument per item, so only the first item is taken and the others are stray
+arguments (a one-item list is just that item). Write the value as text.
 
 ## Example
 ```yaml
@@ -63,7 +64,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         )
     for pair in model.pairs:
         node = pair.value_node
-        if "." not in pair.key or not isinstance(node, SequenceNode) or len(node.value) == 0:
+        # One item is the single argument `--key item`, validated as that item (VC2xx).
+        if "." not in pair.key or not isinstance(node, SequenceNode) or len(node.value) < 2:
             continue
         text = json.dumps(pair.value)
         first = model.text[span(node.value[0])[0] : span(node.value[0])[1]]

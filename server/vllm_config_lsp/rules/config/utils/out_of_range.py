@@ -21,6 +21,7 @@ gpu-memory-utilization: 0.9
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
+from vllm_config_lsp.rules._model_config import MULTIMODAL_GATE
 from vllm_config_lsp.rules.support import field_issues, field_path, finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -48,11 +49,13 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             if value.spec.dataclass_name
             else value.spec.name
         )
+        # vLLM builds MultiModalConfig only for a multimodal model (vllm/config/model.py:881).
+        multimodal = issue.class_name == "MultiModalConfig"
         yield finding(
             CODE,
-            Severity.ERROR,
+            Severity.WARNING if multimodal else Severity.ERROR,
             (node.start, node.end),
             f"{issue.message} ({issue.class_name}.{'.'.join(issue.path)}, "
-            f"got {node.value!r} in `{where}`)",
+            f"got {node.value!r} in `{where}`)" + (f". {MULTIMODAL_GATE}" if multimodal else ""),
             source=value.spec.source or VLLM_SOURCE,
         )
