@@ -98,3 +98,14 @@ def test_hostile_model_numbers_are_unknown(tmp_path: Path) -> None:
         assert ("VC604" in codes) == (readable and not overrides), (hostile, overrides, codes)
         assert ("VC632" in codes) == readable, (hostile, overrides, codes)
         assert ("VC600" in codes) == (hostile == "nested 100,000 deep"), (hostile, codes)
+
+
+def test_a_huge_integer_for_an_enum_flag_is_refused_not_a_crash(tmp_path: Path) -> None:
+    """`optimization-level` takes member values: 400 digits is none of them (it overflowed
+    `float()` before)."""
+    config = tmp_path / "serve.vllm.yaml"
+    config.write_text(f"model: m\noptimization-level: {'1' * 400}\n", encoding="utf-8")
+    done = cli("check", "--vllm-version", "0.33.0", str(config))
+    assert done.returncode == 1, done.stderr
+    assert "error VC206 Input should be 0, 1, 2 or 3" in done.stdout
+    assert "Traceback" not in done.stderr

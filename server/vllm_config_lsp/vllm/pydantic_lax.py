@@ -151,7 +151,7 @@ class Validator:
         if not values:
             return []
         if all(_is_int(v) for v in values):
-            if _INT_STR.match(text) and int(float(text.replace("_", ""))) in values:
+            if _int_of_text(text) in values:
                 return []
             values.sort()
         elif text in values:
@@ -278,6 +278,15 @@ def _python_value(value: Any) -> Any:
     """An enum member's value as Python prints it: a JSON array in the catalogue was a
     tuple in vLLM (`CUDAGraphMode.FULL_DECODE_ONLY = (FULL, NONE)`; lists are unhashable)."""
     return tuple(map(_python_value, value)) if isinstance(value, list) else value
+
+
+def _int_of_text(text: str) -> int | None:
+    """The integer pydantic's lax mode reads from `text` (`" 2"`, `"2.0"`, `"1_0"`), or None.
+    Past 20 digits no enum member matches, and `int()`/`float()` would raise or overflow."""
+    if not _INT_STR.match(text):
+        return None
+    digits = text.strip().replace("_", "").split(".")[0]
+    return int(digits) if len(digits.lstrip("+-")) <= 20 else None
 
 
 def _check_int(value: Any, node: ValueNode, path: list[str]) -> list[FieldIssue]:
