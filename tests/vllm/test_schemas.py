@@ -142,9 +142,32 @@ def test_flag_facts(xv: dict[str, Any]) -> None:
     assert f["mm-processor-device"]["choices"] is None
     assert f["mm-processor-device"]["suggested"] == ["auto", "cpu"]
     assert "device_type" in f["mm-processor-device"]["choices_dynamic"]
+    # every platform's device type: the running one is among them (cpu is static)
+    assert f["mm-processor-device"]["platform_choices"] == ["cuda", "xpu"]
     assert f["log-config-file"]["deprecated"]
     assert f["mamba-cache-mode"]["deprecated"]
     assert f["tensor-parallel-size"]["deprecated"] is None
+
+
+def test_passed_to(xv: dict[str, Any]) -> None:
+    """The config-class parameter create_engine_config hands each flag's value to."""
+    f = xv["flags"]
+    # registered with its own keywords, no field; VllmConfig(shutdown_timeout=self....)
+    assert f["shutdown-timeout"]["field"] is None
+    assert f["shutdown-timeout"]["passed_to"] == ["VllmConfig.shutdown_timeout"]
+    # a local variable set from the flag whenever it is given (or refused first)
+    assert f["data-parallel-size-local"]["passed_to"] == ["ParallelConfig.data_parallel_size_local"]
+    # `self.x if self.x is not None else ParallelConfig.data_parallel_rpc_port`
+    assert f["data-parallel-rpc-port"]["passed_to"] == ["ParallelConfig.data_parallel_rpc_port"]
+    # fills MultiModalConfig, but ModelConfig's InitVar validates it first
+    assert f["limit-mm-per-prompt"]["field"] == "MultiModalConfig.limit_per_prompt"
+    assert f["limit-mm-per-prompt"]["passed_to"] == ["ModelConfig.limit_mm_per_prompt"]
+    assert f["hf-overrides"]["passed_to"] == ["ModelConfig.hf_overrides"]
+    # EngineArgs rewrites these before building the configs: what arrives is not the flag's
+    for key in ("max-num-seqs", "max-num-batched-tokens", "tokenizer", "enable-prefix-caching"):
+        assert "passed_to" not in f[key], key
+    # on/off flags have nothing to validate
+    assert "passed_to" not in f["enforce-eager"]
 
 
 def test_boolean_negatives(xv: dict[str, Any]) -> None:
@@ -198,12 +221,31 @@ def test_classes(xv: dict[str, Any]) -> None:
     assert classes["ModelConfig"]["fields"]["max_model_len"]["constraints"] == {"ge": -1}
     assert classes["ModelConfig"]["fields"]["hf_config"]["init"] is False
     assert xv["enums"]["CompilationMode"]["members"]["VLLM_COMPILE"] == 3
+    hf = classes["ModelConfig"]["fields"]["hf_overrides"]["type"]
+    assert [o["kind"] for o in hf["options"]] == ["dict", "callable"]
+
+
+def test_before_validator_shapes(xv: dict[str, Any]) -> None:
+    """What a `mode="before"` validator hands on unchanged, read from its body."""
+    classes = xv["classes"]
+    kernel = classes["KernelConfig"]["fields"]
+    for name in ("moe_backend", "linear_backend", "sparse_indexer_topk_backend"):
+        assert kernel[name]["before_passes"] == {
+            "unless": ["str"],
+            "str": "lambda value: value.lower().replace('-', '_')",
+        }
+    per_kind = classes["AttentionConfig"]["fields"]["backend_per_kind"]
+    assert per_kind["before_passes"] == {"unless": ["dict"]}
+    buckets = classes["ObservabilityConfig"]["fields"]["custom_histogram_buckets"]
+    assert buckets["before_passes"] == {"unless": []}  # only raises, returns the input
+    # `CompilationMode` names, ints, levels: a body of another shape stays unknown
+    assert "before_passes" not in classes["CompilationConfig"]["fields"]["mode"]
 
 
 def test_type_tree_names_resolve(xv: dict[str, Any]) -> None:
     kinds = {
         "int", "float", "str", "bool", "none", "any", "path", "literal", "list", "set",
-        "tuple", "dict", "union", "enum", "class", "unknown",
+        "tuple", "dict", "union", "enum", "class", "unknown", "callable",
     }  # fmt: skip
     for cls in xv["classes"].values():
         for f in cls["fields"].values():
@@ -253,6 +295,8 @@ def test_value_sets(xv: dict[str, Any]) -> None:
     assert "token_embed" in sets["pooling_tasks"]["values"]
     assert sets["reasoning_efforts"]["values"][0] == "none"
     assert "mxfp4" in sets["online_quantization_shorthands"]["values"]
+    formats = sets["config_formats"]
+    assert formats["values"] == ["hf", "mistral"] and formats["open"] is True
 
 
 def test_catalogue_value_sets() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .classes import ClassExtractor, ClassInfo, EnumInfo, FieldInfo
+from .engine_calls import passed_to
 from .interp import (
     ArgCall,
     ClassVal,
@@ -20,6 +21,7 @@ from .interp import (
 )
 from .kwargs import KwargsComputer, Suggested, TypeFn
 from .modules import SourceIndex
+from .platforms import device_types
 from .typetree import TNode, TypeResolver, public
 from .values import NotConstant, const_eval
 from .wheel import WheelSource
@@ -123,10 +125,13 @@ class Extraction:
     # -- flags ------------------------------------------------------------------------
     def flags(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
+        targets = passed_to(self.index)
         for call in self.parser.calls:
             key, flag = self._flag(call)
             if key in out:
                 raise RuntimeError(f"duplicate flag {key}")
+            if targets.get(flag["dest"]) and flag["parse"] != "none":
+                flag["passed_to"] = targets[flag["dest"]]
             out[key] = flag
         self._check_conflicts(out)
         return out
@@ -239,6 +244,10 @@ class Extraction:
             flag["action_class"] = action_class
         if dynamic is not None:
             flag["choices_dynamic"] = dynamic
+            if "current_platform.device_type" in dynamic:
+                flag["platform_choices"] = [
+                    d for d in device_types(self.index) if d not in (suggested or [])
+                ]
         if positional:
             flag["positional"] = True
         validates = self._validates_as(call.origin, tf)
@@ -327,6 +336,8 @@ def field_json(f: FieldInfo) -> dict[str, Any]:
         out["before_validator"] = f.before_validator
         if f.validator_input is not None:
             out["validator_input"] = public(f.validator_input)
+        if f.before_passes is not None:
+            out["before_passes"] = f.before_passes
     if f.none_validator:
         out["none_validator"] = f.none_validator
     return out

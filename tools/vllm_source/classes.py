@@ -31,6 +31,8 @@ class FieldInfo:
     source: str
     before_validator: str | None = None
     validator_input: TNode | None = None
+    #: What the before validator leaves alone (`before_shape`), when its body says it.
+    before_passes: dict[str, Any] | None = None
     #: `file:line` of a `mode="wrap"` validator that returns None without validating it.
     none_validator: str | None = None
 
@@ -83,6 +85,81 @@ def _returns_none_unvalidated(function: ast.FunctionDef) -> bool:
         and _is_none_test(first.value.test, value)
         and _is_none_or(first.value.body, value)
     )
+
+
+def _isinstance_of(test: ast.expr, value: str) -> list[str] | None:
+    """The type names of `isinstance(<value>, T)` (`T` a name or a tuple of names)."""
+    if not (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Name)
+        and test.func.id == "isinstance"
+        and len(test.args) == 2
+        and isinstance(test.args[0], ast.Name)
+        and test.args[0].id == value
+    ):
+        return None
+    kinds = test.args[1]
+    parts = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+    return [ast.unparse(part) for part in parts]
+
+
+def _returns(stmt: ast.stmt, value: str) -> bool:
+    return (
+        isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Name) and stmt.value.id == value
+    )
+
+
+def _rebinds(stmts: list[ast.stmt], value: str) -> bool:
+    """The block returns or assigns to <value> anywhere (it may then change the input)."""
+    for node in ast.walk(ast.Module(body=stmts, type_ignores=[])):
+        if isinstance(node, ast.Return):
+            return True
+        if isinstance(node, ast.Name) and node.id == value and isinstance(node.ctx, ast.Store):
+            return True
+    return False
+
+
+def before_shape(function: ast.FunctionDef) -> dict[str, Any] | None:
+    """What a `mode="before"` validator leaves to the declared type, when its body is one of
+    vLLM's three shapes (imports and the docstring aside), `v` its value parameter:
+
+    * `if not isinstance(v, T): return v` first: inputs that are not `T` go on unchanged;
+    * `if isinstance(v, T): return EXPR` then `return v`: the same, and when `T` is `str`
+      and `EXPR` only chains str methods on `v`, `"str"` keeps `lambda v: EXPR` (the
+      reshaping `KernelConfig._normalize_moe_backend` does);
+    * `if isinstance(v, T): <checks that only raise>` then `return v`: every input goes on
+      unchanged (`ObservabilityConfig._reject_bool_histogram_bounds`).
+
+    `{"unless": [type names]}`; None for any other body (its result is unknown)."""
+    params = function.args.args
+    if len(params) < 2:
+        return None
+    value = params[1].arg
+    body = [
+        st
+        for st in function.body
+        if not isinstance(st, (ast.Import, ast.ImportFrom))
+        and not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))
+    ]
+    if not body or not isinstance(body[0], ast.If) or body[0].orelse:
+        return None
+    first = body[0]
+    test = first.test
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        kinds = _isinstance_of(test.operand, value)
+        if kinds is not None and len(first.body) == 1 and _returns(first.body[0], value):
+            return {"unless": kinds}
+        return None
+    kinds = _isinstance_of(test, value)
+    if kinds is None or len(body) != 2 or not _returns(body[1], value):
+        return None
+    if len(first.body) == 1 and isinstance(first.body[0], ast.Return):
+        shape: dict[str, Any] = {"unless": kinds}
+        returned = first.body[0].value
+        if kinds == ["str"] and returned is not None:
+            shape["str"] = f"lambda {value}: {ast.unparse(returned)}"
+        return shape
+    return None if _rebinds(first.body, value) else {"unless": []}
 
 
 def _is_none_test(test: ast.expr, value: str) -> bool:
@@ -172,11 +249,13 @@ class ClassExtractor:
             f = self._field(ref, node, st, _docstring_after(node.body, i))
             if f is None:
                 continue
-            if f.name in validators or "*" in validators:
-                f.before_validator, f.validator_input = validators.get(f.name, validators.get("*"))
+            found = validators.get(f.name, validators.get("*"))
+            if found is not None:
+                f.before_validator, f.validator_input, f.before_passes = found
             elif f.name in info.fields and info.fields[f.name].before_validator:
                 f.before_validator = info.fields[f.name].before_validator
                 f.validator_input = info.fields[f.name].validator_input
+                f.before_passes = info.fields[f.name].before_passes
             if f.name in none_passes:
                 f.none_validator = none_passes[f.name]
             elif f.name in info.fields:
@@ -237,7 +316,9 @@ class ClassExtractor:
             source=self.index.source_of(module, st),
         )
 
-    def _before_validators(self, ref: Ref) -> dict[str, tuple[str, TNode | None]]:
+    def _before_validators(
+        self, ref: Ref
+    ) -> dict[str, tuple[str, TNode | None, dict[str, Any] | None]]:
         """Fields pre-processed by ``@field_validator(..., mode="before"|"plain")``
         (``"*"``: every field, as ``IrOpPriorityConfig`` does with comma-separated strings).
 
@@ -245,7 +326,7 @@ class ClassExtractor:
         legitimately look different (e.g. ``{"image": 16}`` for ``limit_per_prompt``).
         """
         assert isinstance(ref.node, ast.ClassDef)
-        out: dict[str, tuple[str, TNode | None]] = {}
+        out: dict[str, tuple[str, TNode | None, dict[str, Any] | None]] = {}
         for st in ref.node.body:
             if not isinstance(st, ast.FunctionDef):
                 continue
@@ -270,9 +351,10 @@ class ClassExtractor:
                 if tin is not None and tin["kind"] in ("any", "unknown"):
                     tin = None
                 src = self.index.source_of(ref.module, st)
+                shape = before_shape(st) if mode == "before" else None
                 for a in d.args:
                     if isinstance(a, ast.Constant) and isinstance(a.value, str):
-                        out[a.value] = (src, tin)
+                        out[a.value] = (src, tin, shape)
         return out
 
     def _none_passing_validators(self, ref: Ref) -> dict[str, str]:

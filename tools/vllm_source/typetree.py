@@ -45,6 +45,8 @@ _ANNOTATED = {"typing.Annotated", "typing_extensions.Annotated"}
 _TRANSPARENT = {"dataclasses.InitVar", "typing.Final"}
 #: `SkipValidation[T]`: pydantic takes any input as it is; T still says what is meant.
 _SKIP_VALIDATION = "pydantic.SkipValidation"
+#: `Callable[...]`: pydantic checks `callable(value)`, which no value of a file is.
+_CALLABLE = {"typing.Callable", "collections.abc.Callable", "typing_extensions.Callable"}
 _ENUM_BASES = {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"}
 _VALIDATOR_META = {"GetPydanticSchema", "PlainValidator", "BeforeValidator", "WrapValidator"}
 _DATACLASS_DECOS = {
@@ -173,6 +175,8 @@ class TypeResolver:
                 return {"kind": "tuple", "items": [{"kind": "any"}], "variadic": True}
             if ref.qualname in _DICT:
                 return {"kind": "dict", "key": {"kind": "any"}, "value": {"kind": "any"}}
+            if ref.qualname in _CALLABLE:
+                return {"kind": "callable"}
             return unknown(written)
         if ref.kind == "value" and ref.node is not None:
             if isinstance(ref.node, ast.Call):  # TypeVar(...), NewType(...), LazyLoader...
@@ -209,6 +213,8 @@ class TypeResolver:
             return r(args[0])
         if q == _SKIP_VALIDATION:
             return {**r(args[0]), "skip_validation": True}
+        if q in _CALLABLE:
+            return {"kind": "callable"}
         if q in _LIST:
             return {"kind": "list", "item": r(args[0])}
         if q in _SET:

@@ -149,6 +149,13 @@ SPECS: tuple[ValueSetSpec, ...] = (
         "histogram bucket family keys (`--custom-histogram-buckets`)",
     ),
     ValueSetSpec(
+        "config_formats",
+        "vllm.transformers_utils.config",
+        "_CONFIG_FORMAT_TO_CONFIG_PARSER",
+        ("register_config_parser",),
+        "`--config-format` values get_config_parser knows (besides `auto`)",
+    ),
+    ValueSetSpec(
         "reasoning_parsers",
         "vllm.reasoning",
         "_REASONING_PARSERS_TO_REGISTER",

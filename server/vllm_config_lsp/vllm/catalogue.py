@@ -112,6 +112,12 @@ class FlagSpec:
     positional: bool
     #: The `type=` function's source text where vLLM wrote its own (`parse == "custom"`).
     parse_source: str | None = None
+    #: `Class.parameter` of each config class EngineArgs builds with this flag's value
+    #: (`--shutdown-timeout` → `VllmConfig.shutdown_timeout`): pydantic validates it there.
+    passed_to: tuple[str, ...] = ()
+    #: Choices computed from the platform (`choices_dynamic`, `suggested` holding the static
+    #: part): the device type of every platform in the wheel, one of which is the running one.
+    platform_choices: tuple[Any, ...] | None = None
 
     @property
     def takes_value(self) -> bool:
@@ -146,6 +152,10 @@ class FieldSpec:
     #: A `mode="wrap"` validator returns None unvalidated (vLLM's `_skip_none_validation`,
     #: for fields `__post_init__` fills in): null passes whatever the declared type.
     none_validator: str | None = None
+    #: What the before validator hands on unchanged: `{"unless": [type names]}` (inputs of
+    #: other types reach the declared type as they are), `"str"`: a lambda that reshapes
+    #: strings first. None: unknown, strings are left alone.
+    before_passes: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -213,6 +223,10 @@ class Catalogue:
                 validates_as=raw.get("validates_as"),
                 positional=bool(raw.get("positional")),
                 parse_source=raw.get("parse_source"),
+                passed_to=tuple(raw.get("passed_to") or ()),
+                platform_choices=(
+                    tuple(raw["platform_choices"]) if raw.get("platform_choices") else None
+                ),
             )
         return out
 
@@ -264,6 +278,7 @@ class Catalogue:
                     source=f.get("source"),
                     before_validator=f.get("before_validator"),
                     none_validator=f.get("none_validator"),
+                    before_passes=f.get("before_passes"),
                 )
                 for fname, f in raw.get("fields", {}).items()
             }

@@ -319,7 +319,7 @@ def _parse_tokens(model: ConfigModel, tokens: list[Token]) -> None:
     for use in model.result.uses:
         flag_value = _convert(model, use)
         model.values.append(flag_value)
-        issues = _validate(model, validator, flag_value)
+        issues = _validate(model, validator, flag_value) or _passed_issues(model, flag_value)
         if issues:
             model.field_issues[id(flag_value)] = issues
     for value in model.values:
@@ -332,8 +332,9 @@ def _parse_tokens(model: ConfigModel, tokens: list[Token]) -> None:
         if any(value.spec.dest == dest and value.value for value in model.values):
             continue
         for value in model.values:
-            if not value.spec.dataclass_name and (value.spec.field or "").startswith(
-                f"{class_name}."
+            targets = (value.spec.field or "", *value.spec.passed_to)
+            if not value.spec.dataclass_name and any(
+                target.startswith(f"{class_name}.") for target in targets
             ):
                 model.field_issues.pop(id(value), None)
 
@@ -360,6 +361,30 @@ def _validate(model: ConfigModel, validator: Validator, flag_value: FlagValue) -
             issues = validator.text_issues(target, node, [field_name], class_name)
             if not issues and target.constraints:
                 issues = validator.constraint_issues(target, node, [field_name], class_name)
+            return issues
+    return []
+
+
+def _passed_issues(model: ConfigModel, flag_value: FlagValue) -> list[FieldIssue]:
+    """pydantic's python-mode checks of the config classes EngineArgs builds with a plain
+    flag's value (`passed_to`): `ModelConfig(hf_overrides="None")` refuses the text,
+    `VllmConfig(shutdown_timeout=-1)` the bound of a flag that names no field."""
+    spec = flag_value.spec
+    if spec.dataclass_name or flag_value.error is not None or flag_value.value is None:
+        return []
+    start, end = flag_value.value_span()
+    node = flag_value.tree or from_json_value(flag_value.value, start, end)
+    validator = Validator(model.catalogue, python=True)
+    for target in spec.passed_to:
+        class_name, _, field_name = target.partition(".")
+        cls = model.catalogue.classes.get(class_name)
+        field_spec = cls.fields.get(field_name) if cls else None
+        if field_spec is None:
+            continue
+        issues = validator.validate_field(field_spec, node, [field_name])
+        for issue in issues:
+            issue.class_name = class_name
+        if issues:
             return issues
     return []
 

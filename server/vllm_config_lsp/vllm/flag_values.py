@@ -34,11 +34,12 @@ class Converted:
 
 
 @lru_cache(maxsize=64)
-def _string_transform(source: str) -> Callable[[str], str] | None:
+def string_transform(source: str) -> Callable[[str], str] | None:
     """A `type=` lambda that only chains str methods with constant arguments on its
     parameter, such as `lambda s: s.lower().replace("-", "_")` (vllm/engine/arg_utils.py:1844,
-    before the `choices` check of `--moe-backend`): read from the catalogue's source text
-    with `ast` and applied step by step. Anything else gives None: its result is unknown."""
+    before the `choices` check of `--moe-backend`; `KernelConfig`'s before validators do the
+    same, kernel.py:401): read from the catalogue's source text with `ast` and applied step
+    by step. Anything else gives None: its result is unknown."""
     try:
         tree = ast.parse(source.strip(), mode="eval").body
     except SyntaxError:
@@ -112,7 +113,7 @@ def _convert_one(spec: FlagSpec, text: str) -> Converted:
         except json.JSONDecodeError:
             return Converted(error=f"Value {text} cannot be converted to {_LOADS_REPR}.")
     if parse == "custom":
-        transform = _string_transform(spec.parse_source or "")
+        transform = string_transform(spec.parse_source or "")
         return Converted(transform(text)) if transform else Converted(text, unknown=True)
     # str, bool_or_str, dataclass:* (validated separately, with positions)
     return Converted(text)
@@ -121,9 +122,15 @@ def _convert_one(spec: FlagSpec, text: str) -> Converted:
 def convert_values(spec: FlagSpec, texts: list[str]) -> list[Converted]:
     """One `Converted` per token, choices checked the way `_check_value` does."""
     results = [_convert_one(spec, text) for text in texts]
-    if spec.choices is not None:
+    devices = spec.platform_choices or ()
+    choices = spec.choices if spec.choices is not None or not devices else spec.suggested
+    if choices is not None:
         for result in results:
-            if result.error is None and not result.unknown and result.value not in spec.choices:
-                shown = ", ".join(repr(c) for c in spec.choices)
-                result.error = f"invalid choice: {result.value!r} (choose from {shown})"
+            value = result.value
+            if result.error is None and not result.unknown and value not in (*choices, *devices):
+                shown = ", ".join(repr(c) for c in choices)
+                if devices:  # `+ [current_platform.device_type]` (arg_utils.py:1567, 0.33.0)
+                    kinds = " or ".join(map(repr, devices))
+                    shown += f" and the device type of the platform vLLM runs on: {kinds}"
+                result.error = f"invalid choice: {value!r} (choose from {shown})"
     return results

@@ -16,6 +16,7 @@ from typing import Any
 
 from vllm_config_lsp.document.value_tree import Entry, ValueNode
 from vllm_config_lsp.vllm.catalogue import Catalogue, ClassSpec, FieldSpec
+from vllm_config_lsp.vllm.flag_values import string_transform
 
 _INT_STR = re.compile(r"^\s*[+-]?\d+(_\d+)*(\.0*)?\s*$")
 _FLOAT_STR = re.compile(
@@ -64,9 +65,28 @@ def _join(shown: list[str]) -> str:
     return ", ".join(shown[:-1]) + " or " + shown[-1]
 
 
+#: `isinstance` names a before validator may test that a file's value can be (YAML/JSON
+#: values are never instances of anything else).
+_BUILTIN_TYPES = {
+    bool: {"bool", "int"},
+    int: {"int"},
+    float: {"float"},
+    str: {"str"},
+    dict: {"dict"},
+    list: {"list"},
+    type(None): {"None", "NoneType", "type(None)"},
+}
+_KNOWN_NAMES = set().union(*_BUILTIN_TYPES.values(), {"tuple", "set", "frozenset", "bytes"})
+
+
 class Validator:
-    def __init__(self, catalogue: Catalogue) -> None:
+    """`python=True`: the words of pydantic's python mode, for config classes that vLLM
+    builds with keyword arguments (`ModelConfig(hf_overrides=...)`); JSON mode otherwise
+    (`TypeAdapter(Cls).validate_json` of a JSON-valued flag)."""
+
+    def __init__(self, catalogue: Catalogue, *, python: bool = False) -> None:
         self.catalogue = catalogue
+        self.python = python
 
     def validate_class(self, spec: ClassSpec, node: ValueNode, path: list[str]) -> list[FieldIssue]:
         if not node.is_object:
@@ -117,13 +137,31 @@ class Validator:
     ) -> list[FieldIssue]:
         if field.none_validator and node.value is None:
             return []
-        if field.before_validator and isinstance(node.value, str):
-            # vLLM reshapes text first (enum names in any case, `auto`, comma lists,
-            # shorthand names) and words its own errors: the field's rule module says them.
-            return []
-        issues = self.validate_type(field.type, node, path)
+        given = node
+        names = False
+        if field.before_validator:
+            passes = field.before_passes
+            if passes is None or not set(passes.get("unless") or ()) <= _KNOWN_NAMES:
+                if isinstance(node.value, str):
+                    # vLLM reshapes text first (enum names in any case, `auto`, comma lists,
+                    # shorthand names) and words its own errors: the field's rule module
+                    # says them.
+                    return []
+                names = True  # what the validator makes of a container is not known
+            elif _BUILTIN_TYPES.get(type(node.value), set()) & set(passes["unless"]):
+                if isinstance(node.value, str):
+                    reshape = string_transform(passes.get("str") or "")
+                    if reshape is None:
+                        return []
+                    node = ValueNode(node.start, node.end, reshape(node.value), origin=node.origin)
+                else:  # `PassConfig(**value)` and the like: the declared type, names read
+                    names = True
+        issues = self.validate_type(field.type, node, path, names=names)
         if not issues:
             issues = _constraint_issues(field.constraints, node, path)
+        for issue in issues:
+            if issue.node is node:
+                issue.node = given
         return issues
 
     def constraint_issues(
@@ -161,8 +199,10 @@ class Validator:
         return [issue]
 
     def validate_type(
-        self, tree: dict[str, Any], node: ValueNode, path: list[str]
+        self, tree: dict[str, Any], node: ValueNode, path: list[str], *, names: bool = False
     ) -> list[FieldIssue]:
+        """`names`: enum members may be written by name, in any case (inside a value a
+        before validator of unknown shape reshapes first)."""
         kind = tree.get("kind")
         value = node.value
         if kind in ("any", "unknown", None) or tree.get("skip_validation"):
@@ -171,13 +211,13 @@ class Validator:
             options = tree.get("options") or []
             collected: list[FieldIssue] = []
             for option in options:
-                found = self.validate_type(option, node, path)
+                found = self.validate_type(option, node, path, names=names)
                 if not found:
                     return []
                 collected = collected or found
             non_none = [o for o in options if o.get("kind") != "none"]
             if len(non_none) == 1:
-                return self.validate_type(non_none[0], node, path)
+                return self.validate_type(non_none[0], node, path, names=names)
             return collected[:1] or [
                 FieldIssue("union", "Input does not match any allowed type", path, node)
             ]
@@ -207,10 +247,14 @@ class Validator:
                 FieldIssue("literal_error", f"Input should be {_join_choices(allowed)}", path, node)
             ]
         if kind == "enum":
-            return self._check_enum(tree, node, path)
+            return self._check_enum(tree, node, path, names)
+        if kind == "callable":
+            return [FieldIssue("callable_type", "Input should be callable", path, node)]
         if kind in ("list", "set", "tuple"):
             if not node.is_array:
-                word = {"list": "array", "set": "set", "tuple": "tuple"}[kind]
+                word = {"list": "list" if self.python else "array", "set": "set", "tuple": "tuple"}[
+                    kind
+                ]
                 return [FieldIssue(f"{kind}_type", f"Input should be a valid {word}", path, node)]
             issues: list[FieldIssue] = []
             fixed = (
@@ -221,16 +265,20 @@ class Validator:
             default = tree.get("item") or {"kind": "any"}
             for index, item in enumerate(node.items or ()):
                 item_tree = fixed[index] if index < len(fixed) else default
-                issues.extend(self.validate_type(item_tree, item, [*path, str(index)]))
+                issues.extend(self.validate_type(item_tree, item, [*path, str(index)], names=names))
             return issues
         if kind == "dict":
             if not node.is_object:
-                return [FieldIssue("dict_type", "Input should be an object", path, node)]
+                word = "a valid dictionary" if self.python else "an object"
+                return [FieldIssue("dict_type", f"Input should be {word}", path, node)]
             issues = []
             for entry in node.entries or ():
                 issues.extend(
                     self.validate_type(
-                        tree.get("value") or {"kind": "any"}, entry.value, [*path, entry.key]
+                        tree.get("value") or {"kind": "any"},
+                        entry.value,
+                        [*path, entry.key],
+                        names=names,
                     )
                 )
             return issues
@@ -242,22 +290,25 @@ class Validator:
         return []
 
     def _check_enum(
-        self, tree: dict[str, Any], node: ValueNode, path: list[str]
+        self, tree: dict[str, Any], node: ValueNode, path: list[str], names: bool
     ) -> list[FieldIssue]:
-        """Enum fields: pydantic takes member values; vLLM's `mode='before'` validators add
-        member names in any case. A rule module may say it in the field's own words."""
+        """Enum fields: pydantic takes member values (and, for int members, the text of
+        one, as lax mode does); a before validator of unknown shape may take member names
+        in any case (`names`). A rule module may say it in the field's own words."""
         members = self.catalogue.enums.get(tree.get("name", ""), {})
         value = node.value
         if not members:
             return []
-        if isinstance(value, str):
+        if isinstance(value, str) and names:
             if value.upper() in {name.upper() for name in members}:
                 return []
-            names = ", ".join(members)
+            valid = ", ".join(members)
             return [
-                FieldIssue("enum", f"Invalid value {value!r}; valid names: {names}", path, node)
+                FieldIssue("enum", f"Invalid value {value!r}; valid names: {valid}", path, node)
             ]
         if any(value == v and type(value) is type(v) for v in members.values()):
+            return []
+        if isinstance(value, str) and _int_of_text(value) in members.values():
             return []
         ordered = sorted(
             members.items(),
@@ -265,8 +316,11 @@ class Validator:
         )
         values = [_python_value(v) for _, v in ordered]
         by_name = _join([name for name, _ in ordered])
-        # pydantic's words list the values; YAML files write the names, which vLLM takes too
-        message = f"Input should be {_join_choices(values)}, or a name: {by_name}"
+        # pydantic's words list the values; YAML files write the names, which vLLM takes
+        # only where a before validator reads them
+        message = f"Input should be {_join_choices(values)}"
+        if names or not isinstance(value, str):
+            message += f", or a name: {by_name}"
         return [FieldIssue("enum", message, path, node)]
 
 

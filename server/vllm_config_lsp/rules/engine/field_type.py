@@ -4,7 +4,10 @@
 vLLM validates JSON configs (and the text of a plain flag given to an enum field, such as
 `--optimization-level`) with pydantic (lax mode: `"12"` is accepted for a number, `1` is
 not accepted for text) and stops with pydantic's message, e.g. `Input should be a valid
-integer` or `Input should be 'binary' or 'unpacked'`.
+integer` or `Input should be 'binary' or 'unpacked'`. A plain flag's value is validated
+the same way by the config class `EngineArgs` builds with it: `hf-overrides: null` reaches
+`ModelConfig(hf_overrides="None")`, which wants a dictionary or a callable
+(vllm/engine/arg_utils.py:2010).
 
 ## Example
 ```yaml
@@ -39,11 +42,9 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         node = issue.node
         if node is None:
             continue
-        location = (
-            field_path(value.spec.name, issue.path)
-            if value.spec.dataclass_name
-            else value.spec.name
-        )
+        # a plain flag's path starts with the parameter it fills (`limit_mm_per_prompt`)
+        inner = issue.path if value.spec.dataclass_name else issue.path[1:]
+        location = field_path(value.spec.name, inner)
         yield finding(
             CODE,
             Severity.ERROR,

@@ -32,12 +32,11 @@ from vllm_config_lsp.vllm.config_model import ConfigModel
 CODE = "VC529"
 NAME = "port-range"
 VLLM_SOURCE = "vllm/entrypoints/launchers/launcher.py:353"
-RPC_SOURCE = "vllm/config/parallel.py:161"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     try:
-        port, rpc = arg(model, "port"), arg(model, "data-parallel-rpc-port")
+        port = arg(model, "port")
         elsewhere = [arg(model, name).value for name in ("uds", "headless", "grpc")]
     except Unparsed:
         return
@@ -49,13 +48,4 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             port.where,
             f"bind(): port must be 0-65535 (got {port.value}): vLLM cannot open its HTTP socket",
             source=VLLM_SOURCE,
-        )
-    if rpc.explicit and isinstance(rpc.value, int) and not 1 <= rpc.value <= 65535:
-        bound = "less than or equal to 65535" if rpc.value > 65535 else "greater than or equal to 1"
-        yield finding(
-            CODE,
-            Severity.ERROR,
-            rpc.where,
-            f"Input should be {bound} (ParallelConfig.data_parallel_rpc_port, got {rpc.value})",
-            source=RPC_SOURCE,
         )
