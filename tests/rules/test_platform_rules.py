@@ -1,0 +1,146 @@
+"""The checks the target GPU decides, through the CLI: each rule on a failing and a passing
+fixture, the target read from `--gpu`/`--gpus`, the marker comment and what a manifest, a
+compose file or a batch script says; without a target they are silent. (The CPU oracle
+has no GPU: these cannot be fidelity cases.)"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from support import cli
+
+BF16 = "model: Qwen/Qwen3-8B\ndtype: bfloat16\n"
+TP8 = "model: Qwen/Qwen3-8B\ntensor-parallel-size: 8\n"
+
+
+def codes(path: Path, *options: str) -> list[tuple[str, int]]:
+    """(code, line) of the VC7xx findings of `check --format json`."""
+    done = cli("check", "--format", "json", *options, str(path))
+    assert done.returncode in (0, 1), done.stderr
+    found = json.loads(done.stdout or "[]")
+    rows = found if isinstance(found, list) else found.get("findings", [])
+    flat = [f for row in rows for f in row.get("findings", [row])]
+    return sorted((f["code"], f["line"]) for f in flat if f["code"].startswith("VC7"))
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+CASES = [
+    (BF16, "T4", "VC701", "A10G"),
+    (BF16, "tesla-v100", "VC701", "nvidia-l4"),
+    ("model: Qwen/Qwen3-8B\nquantization: fp8\n", "V100", "VC702", "T4"),
+    ("model: Qwen/Qwen3-8B\nquantization: mxfp4\n", "T4", "VC702", "A100"),
+    ("model: Qwen/Qwen3-8B\ndtype: half\nattention-backend: FLASH_ATTN\n", "T4", "VC704", "L4"),
+    ("model: Qwen/Qwen3-8B\nattention-backend: CUTLASS_MLA\n", "H100", "VC704", "B200"),
+    ("model: m\nenable-mamba-cache-stochastic-rounding: true\n", "MI300X", "VC705", "B200"),
+    ("model: m\nenable-mamba-cache-stochastic-rounding: true\n", "H100", "VC705", "GB200"),
+    ("model: m\nkda-prefill-backend: flashkda\n", "MI355X", "VC706", "H200"),
+    ("model: m\nkda-prefill-backend: fused\n", "H200", "VC706", "MI325X"),
+    ("model: m\nprofiler-config:\n  profiler: proton\n", "mi250x", "VC707", "RTX 4090"),
+]
+
+
+@pytest.mark.parametrize(("text", "gpu", "code", "passing_gpu"), CASES)
+def test_fails_on_one_gpu_and_passes_on_another(
+    tmp_path: Path, text: str, gpu: str, code: str, passing_gpu: str
+) -> None:
+    path = write(tmp_path, "serve.yaml", text)
+    assert code in {c for c, _ in codes(path, "--gpu", gpu)}
+    assert code not in {c for c, _ in codes(path, "--gpu", passing_gpu)}
+
+
+def test_without_a_target_nothing_is_said(tmp_path: Path) -> None:
+    for at, (text, *_rest) in enumerate(CASES):
+        write(tmp_path, f"serve{at}.yaml", text)
+    assert codes(tmp_path) == []
+
+
+def test_world_size_against_the_gpus_given(tmp_path: Path) -> None:
+    path = write(tmp_path, "serve.yaml", TP8)
+    assert codes(path, "--gpu", "H100-80GB", "--gpus", "4") == [("VC703", 2)]
+    assert codes(path, "--gpu", "H100-80GB", "--gpus", "8") == []
+    assert codes(path, "--gpus", "4") == []  # which platform is unknown: CUDA checks it
+    ray = write(tmp_path, "ray.yaml", TP8 + "distributed-executor-backend: ray\n")
+    assert codes(ray, "--gpu", "H100", "--gpus", "4") == []
+
+
+def test_the_marker_comes_before_the_cli(tmp_path: Path) -> None:
+    path = write(tmp_path, "serve.yaml", "# vllm-config: gpu=T4 count=8\n" + BF16)
+    assert codes(path) == [("VC701", 3)]
+    assert codes(path, "--gpu", "H100") == [("VC701", 3)]
+
+
+def test_an_unknown_name_is_said_and_checks_stay_off(tmp_path: Path) -> None:
+    path = write(tmp_path, "serve.yaml", "# vllm-config: gpu=T5\n" + BF16)
+    assert codes(path) == [("VC700", 1)]
+    done = cli("check", "--gpu", "H1000", str(path))
+    assert done.returncode == 2 and "did you mean" in done.stderr and "H100" in done.stderr
+
+
+MANIFEST = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: vllm
+spec:
+  template:
+    spec:
+      nodeSelector:
+        cloud.google.com/gke-accelerator: {accelerator}
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.33.0
+          args: ["Qwen/Qwen3-8B", "--dtype", "bfloat16", "--tensor-parallel-size", "4"]
+          resources:
+            limits:
+              nvidia.com/gpu: {gpus}
+"""
+
+
+def test_a_manifest_says_its_gpus(tmp_path: Path) -> None:
+    failing = write(tmp_path, "a.yaml", MANIFEST.format(accelerator="nvidia-tesla-t4", gpus=2))
+    assert codes(failing) == [("VC701", 13), ("VC703", 13)]
+    passing = write(tmp_path, "b.yaml", MANIFEST.format(accelerator="nvidia-h100-80gb", gpus=4))
+    assert codes(passing) == []
+
+
+def test_an_unknown_accelerator_label_is_said(tmp_path: Path) -> None:
+    path = write(tmp_path, "a.yaml", MANIFEST.format(accelerator="nvidia-tesla-k80", gpus=4))
+    assert codes(path) == [("VC700", 9)]
+
+
+def test_a_compose_reservation_counts(tmp_path: Path) -> None:
+    text = """\
+services:
+  vllm:
+    image: vllm/vllm-openai:v0.33.0
+    command: ["Qwen/Qwen3-8B", "--tensor-parallel-size", "4"]
+    deploy:
+      resources:
+        reservations:
+          devices:
+            - driver: nvidia
+              count: {count}
+              capabilities: [gpu]
+"""
+    assert codes(write(tmp_path, "compose.yaml", text.format(count=2))) == [("VC703", 4)]
+    assert codes(write(tmp_path, "compose.yml", text.format(count=4))) == []
+
+
+def test_a_batch_script_and_visible_devices(tmp_path: Path) -> None:
+    script = """\
+#!/bin/bash
+#SBATCH --gres=gpu:v100:8
+vllm serve Qwen/Qwen3-8B --dtype bfloat16
+CUDA_VISIBLE_DEVICES=0,1 vllm serve Qwen/Qwen3-8B --dtype half --tensor-parallel-size 4
+"""
+    path = write(tmp_path, "serve.sh", script)
+    assert codes(path) == [("VC701", 3), ("VC703", 4)]
+    fixed = script.replace("bfloat16", "half").replace("size 4", "size 2")
+    assert codes(write(tmp_path, "fixed.sh", fixed)) == []
