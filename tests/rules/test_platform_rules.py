@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from support import GPU_MANIFEST as MANIFEST
 from support import cli
 
 BF16 = "model: Qwen/Qwen3-8B\ndtype: bfloat16\n"
@@ -81,26 +82,6 @@ def test_an_unknown_name_is_said_and_checks_stay_off(tmp_path: Path) -> None:
     assert codes(path) == [("VC700", 1)]
     done = cli("check", "--gpu", "H1000", str(path))
     assert done.returncode == 2 and "did you mean" in done.stderr and "H100" in done.stderr
-
-
-MANIFEST = """\
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: vllm
-spec:
-  template:
-    spec:
-      nodeSelector:
-        cloud.google.com/gke-accelerator: {accelerator}
-      containers:
-        - name: vllm
-          image: vllm/vllm-openai:v0.33.0
-          args: ["Qwen/Qwen3-8B", "--dtype", "bfloat16", "--tensor-parallel-size", "4"]
-          resources:
-            limits:
-              nvidia.com/gpu: {gpus}
-"""
 
 
 def test_a_manifest_says_its_gpus(tmp_path: Path) -> None:
