@@ -18,7 +18,7 @@ from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_ed
 from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
 from vllm_config_lsp.sources.hosts import find_invocations
-from vllm_config_lsp.sources.invocation import Invocation, own_findings
+from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, own_findings
 from vllm_config_lsp.vllm.catalogue import load_catalogue
 from vllm_config_lsp.vllm.config_model import (
     ConfigModel,
@@ -86,7 +86,7 @@ class CommandLine:
 
     @cached_property
     def target(self) -> Target | None:
-        return resolve_target(self.text, self.invocation.gpus, self.stated)
+        return _target(self.text, self.invocation.gpus, self.stated)
 
     def model(self) -> ConfigModel:
         model = build_invocation_model(
@@ -98,6 +98,15 @@ class CommandLine:
         )
         model.target = self.target
         return model
+
+
+def _target(text: str, claims: Sequence[GpuClaim], stated: Stated | None) -> Target | None:
+    """The target hardware; a bug in reading it leaves the file without one (the checks it
+    decides stay off) rather than taking the other diagnostics down."""
+    try:
+        return resolve_target(text, claims, stated)
+    except Exception:
+        return None
 
 
 def _selected(
@@ -178,7 +187,7 @@ def lint(
         path=path,
         model_dirs=tuple(model_dirs),
     )
-    model.target = resolve_target(text, (), gpus)
+    model.target = _target(text, (), gpus)
     findings = _suppressed(model, _run_rules(model, rules), rules)
     findings.sort(key=Finding.sort_key)
     return LintResult(findings, model)

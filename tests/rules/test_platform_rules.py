@@ -9,8 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support import GPU_MANIFEST as MANIFEST
-from support import cli
+from support import GPU_MANIFEST, cli
 
 BF16 = "model: Qwen/Qwen3-8B\ndtype: bfloat16\n"
 TP8 = "model: Qwen/Qwen3-8B\ntensor-parallel-size: 8\n"
@@ -32,6 +31,13 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
+FA_FP8 = "model: Qwen/Qwen3-8B\nattention-backend: FLASH_ATTN\nkv-cache-dtype: fp8\n"
+DBO = "model: Qwen/Qwen3-30B-A3B\nenable-expert-parallel: true\nenable-dbo: true\n"
+HISPARSE = (
+    "model: deepseek-ai/DeepSeek-V3.2-Exp\nkv-transfer-config:\n  kv_connector: HiSparseConnector\n"
+    "  kv_role: kv_both\n  kv_connector_extra_config:\n    host_pool_gib: 64\n"
+)
+
 CASES = [
     (BF16, "T4", "VC701", "A10G"),
     (BF16, "tesla-v100", "VC701", "nvidia-l4"),
@@ -44,6 +50,15 @@ CASES = [
     ("model: m\nkda-prefill-backend: flashkda\n", "MI355X", "VC706", "H200"),
     ("model: m\nkda-prefill-backend: fused\n", "H200", "VC706", "MI325X"),
     ("model: m\nprofiler-config:\n  profiler: proton\n", "mi250x", "VC707", "RTX 4090"),
+    (FA_FP8, "L40S", "VC704", "H100"),
+    (DBO, "B200", "VC708", "MI300X"),
+    (
+        DBO + "all2all-backend: deepep_high_throughput\nasync-scheduling: true\n",
+        "MI325X",
+        "VC709",
+        "H200",
+    ),
+    (HISPARSE, "MI300X", "VC710", "H200"),
 ]
 
 
@@ -85,14 +100,14 @@ def test_an_unknown_name_is_said_and_checks_stay_off(tmp_path: Path) -> None:
 
 
 def test_a_manifest_says_its_gpus(tmp_path: Path) -> None:
-    failing = write(tmp_path, "a.yaml", MANIFEST.format(accelerator="nvidia-tesla-t4", gpus=2))
+    failing = write(tmp_path, "a.yaml", GPU_MANIFEST.format(accelerator="nvidia-tesla-t4", gpus=2))
     assert codes(failing) == [("VC701", 13), ("VC703", 13)]
-    passing = write(tmp_path, "b.yaml", MANIFEST.format(accelerator="nvidia-h100-80gb", gpus=4))
+    passing = write(tmp_path, "b.yaml", GPU_MANIFEST.format(accelerator="nvidia-h100-80gb", gpus=4))
     assert codes(passing) == []
 
 
 def test_an_unknown_accelerator_label_is_said(tmp_path: Path) -> None:
-    path = write(tmp_path, "a.yaml", MANIFEST.format(accelerator="nvidia-tesla-k80", gpus=4))
+    path = write(tmp_path, "a.yaml", GPU_MANIFEST.format(accelerator="nvidia-tesla-k80", gpus=4))
     assert codes(path) == [("VC700", 9)]
 
 
@@ -125,3 +140,13 @@ CUDA_VISIBLE_DEVICES=0,1 vllm serve Qwen/Qwen3-8B --dtype half --tensor-parallel
     assert codes(path) == [("VC701", 3), ("VC703", 4)]
     fixed = script.replace("bfloat16", "half").replace("size 4", "size 2")
     assert codes(write(tmp_path, "fixed.sh", fixed)) == []
+
+
+def test_odd_counts_are_no_counts(tmp_path: Path) -> None:
+    """Digits that are no decimal number (`²`, `٣`) say nothing; nothing crashes."""
+    marked = write(tmp_path, "serve.yaml", "# vllm-config: gpu=H100 count=\u00b2\n" + TP8)
+    assert codes(marked) == []
+    manifest = GPU_MANIFEST.format(accelerator="nvidia-h100-80gb", gpus='"\u0663"')
+    assert codes(write(tmp_path, "a.yaml", manifest)) == []
+    script = "#SBATCH --gres=gpu:h100:\u0663\nvllm serve m --tensor-parallel-size 8\n"
+    assert codes(write(tmp_path, "serve.sh", script)) == []

@@ -81,7 +81,7 @@ def _check_parser() -> argparse.ArgumentParser:
 
 
 def _positive(value: str) -> int:
-    if not value.isdigit() or int(value) < 1:
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
         raise argparse.ArgumentTypeError(f"expected a positive number of GPUs, got {value!r}")
     return int(value)
 

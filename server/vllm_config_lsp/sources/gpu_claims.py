@@ -31,7 +31,8 @@ _NAME_LABELS = (
 
 def _count(node: Node | None) -> int | None:
     text = text_of(node)
-    return int(text) if text is not None and text.isdigit() and len(text) < 6 else None
+    digits = text is not None and text.isascii() and text.isdigit() and len(text) < 6
+    return int(text) if digits and text is not None else None
 
 
 def kubernetes(frame: Frame, pod: MappingNode, container: MappingNode) -> tuple[GpuClaim, ...]:
@@ -107,7 +108,8 @@ _VISIBLE = re.compile(
 )
 _SBATCH = re.compile(r"^#SBATCH[ \t]+(?P<options>[^\n]*)", re.MULTILINE)
 _GRES = re.compile(
-    r"(?:--gres[= ]|--gpus-per-node[= ])(?:gpu:)?(?:(?P<name>[A-Za-z][\w.-]*):)?(?P<count>\d+)"
+    r"(?:--gres[= ]|--gpus-per-node[= ])(?:gpu:)?(?:(?P<name>[A-Za-z][\w.-]*):)?"
+    r"(?P<count>[0-9]{1,5})(?![0-9])"
 )
 
 
@@ -123,7 +125,8 @@ def visible_devices(script: str, invocation: Invocation) -> tuple[GpuClaim, ...]
         if "$" in value or not ids:
             continue
         start, end = line_start + match.start("name"), line_start + match.end("value")
-        vendor = "nvidia" if match.group("name") == "CUDA_VISIBLE_DEVICES" else "amd"
+        # CUDA and ROCm both read CUDA_VISIBLE_DEVICES: only the HIP/ROCr ones say AMD.
+        vendor = None if match.group("name") == "CUDA_VISIBLE_DEVICES" else "amd"
         claims.append(GpuClaim(match.group("name"), start, end, count=len(ids), vendor=vendor))
     return tuple(claims[-1:])
 

@@ -209,7 +209,7 @@ def _marker_target(text: str) -> list[GpuClaim]:
         claims.append(GpuClaim("the `# vllm-config:` comment", start, end, name=value))
     if "count" in spans:
         value, start, end = spans["count"]
-        if value.isdigit():
+        if value.isascii() and value.isdigit():
             claims.append(GpuClaim("the `# vllm-config:` comment", start, end, count=int(value)))
     return claims
 

@@ -10,8 +10,12 @@ capability not supported']`. The capabilities are the backends' own
 (`vllm/v1/attention/backends/`): FLASH_ATTN and FLASHINFER need 8.0 (FLASHINFER up to
 12.1), FLASH_ATTN_MLA, TRITON_FLASH_ATTN and the SM90 sparse backends Hopper (9.x), FLASHMLA
 9.x or 10.x, CUTLASS_MLA, FLASHINFER_MLA and TOKENSPEED_MLA data-centre Blackwell (10.x),
-B12X 12.0/12.1. The Triton and FlexAttention backends run anywhere. Only NVIDIA targets are
-checked (ROCm selects among its own backends).
+B12X 12.0/12.1. The Triton and FlexAttention backends run anywhere. FLASH_ATTN stores a
+quantized KV cache (`kv-cache-dtype: fp8`) only with FlashAttention 3 on Hopper or 4 on
+data-centre Blackwell (`flash_attn_supports_kv_cache_dtype`,
+vllm/v1/attention/backends/fa_utils.py:282-313); on Ampere, Ada and consumer Blackwell
+FlashAttention 2 runs and the reason is `kv_cache_dtype not supported`. Only NVIDIA targets
+are checked (ROCm selects among its own backends).
 
 ## Example
 ```yaml
@@ -67,6 +71,22 @@ SUPPORTS: dict[str, Callable[[Capability], bool]] = {
 }
 
 
+def _flash_attn_kv(model: ConfigModel, device: Capability) -> bool:
+    """`FlashAttentionBackend.supports_kv_cache_dtype` (flash_attn.py:438): its
+    `supported_kv_cache_dtypes`, the fp8 ones only on Hopper and data-centre Blackwell
+    (where FlashAttention 3/4 may run; elsewhere it is 2, which stores no fp8)."""
+    dtype = given_field(model, "CacheConfig", "cache_dtype")
+    if dtype is None or not isinstance(dtype.value, str):
+        return True
+    if dtype.value in ("fp8", "fp8_e4m3"):
+        return device[0] in (9, 10)
+    return dtype.value in _FLASH_ATTN_KV
+
+
+#: `FlashAttentionBackend.supported_kv_cache_dtypes` (flash_attn.py:290).
+_FLASH_ATTN_KV = ("auto", "float16", "bfloat16", "fp8", "fp8_e4m3")
+
+
 def check(model: ConfigModel) -> Iterator[Finding]:
     device = capability(model)
     backend = given_field(model, "AttentionConfig", "backend")
@@ -76,15 +96,19 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         return
     name = backend.value.upper()
     supports = SUPPORTS.get(name)
-    if supports is None or supports(device):
+    reasons = []
+    if supports is not None and not supports(device):
+        reasons.append("compute capability not supported")
+    elif name == "FLASH_ATTN" and not _flash_attn_kv(model, device):
+        reasons.append("kv_cache_dtype not supported")
+    if not reasons:
         return
     usable = "TRITON_MLA" if "MLA" in name else "TRITON_ATTN"
     yield error(
         CODE,
         backend,
         f"Selected backend AttentionBackendEnum.{name} is not valid for this configuration. "
-        f"Reason: ['compute capability not supported'] (compute capability "
-        f"{device[0]}.{device[1]}){on_target(model)}",
+        f"Reason: {reasons} (compute capability {device[0]}.{device[1]}){on_target(model)}",
         VLLM_SOURCE,
         [replace(model, backend, usable, f"Set `{backend.label}: {usable}`")],
     )
