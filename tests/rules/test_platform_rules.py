@@ -150,3 +150,14 @@ def test_odd_counts_are_no_counts(tmp_path: Path) -> None:
     assert codes(write(tmp_path, "a.yaml", manifest)) == []
     script = "#SBATCH --gres=gpu:h100:\u0663\nvllm serve m --tensor-parallel-size 8\n"
     assert codes(write(tmp_path, "serve.sh", script)) == []
+
+
+def test_claims_in_a_markdown_fence_point_at_the_document(tmp_path: Path) -> None:
+    """What a script inside a Markdown fence (indented in a list item) says of its GPUs is
+    reported where the document writes it."""
+    text = "- On the cluster:\n\n  ```bash\n  #SBATCH --gres=gpu:k80:2\n  vllm serve m\n  ```\n"
+    path = write(tmp_path, "README.md", text)
+    done = cli("check", "--format", "json", str(path))
+    [found] = json.loads(done.stdout)
+    assert (found["code"], found["line"], found["column"]) == ("VC700", 4, 11)
+    assert found["end_column"] == 11 + len("--gres=gpu:k80:2")
