@@ -161,3 +161,11 @@ def test_claims_in_a_markdown_fence_point_at_the_document(tmp_path: Path) -> Non
     [found] = json.loads(done.stdout)
     assert (found["code"], found["line"], found["column"]) == ("VC700", 4, 11)
     assert found["end_column"] == 11 + len("--gres=gpu:k80:2")
+
+
+def test_the_marker_after_a_lone_carriage_return(tmp_path: Path) -> None:
+    """The marker on the second line of a file with old Mac line ends (YAML's line breaks)."""
+    text = "# serving config\r# vllm-config: gpu=T4\rmodel: Qwen/Qwen3-8B\rdtype: bfloat16\r"
+    path = tmp_path / "serve.yaml"
+    path.write_bytes(text.encode("utf-8"))
+    assert [code for code, _ in codes(path)] == ["VC701"]
