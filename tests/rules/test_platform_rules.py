@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support import GPU_MANIFEST, cli
+from support import GPU_MANIFEST, REPO, cli
 
 BF16 = "model: Qwen/Qwen3-8B\ndtype: bfloat16\n"
 TP8 = "model: Qwen/Qwen3-8B\ntensor-parallel-size: 8\n"
@@ -169,3 +169,18 @@ def test_the_marker_after_a_lone_carriage_return(tmp_path: Path) -> None:
     path = tmp_path / "serve.yaml"
     path.write_bytes(text.encode("utf-8"))
     assert [code for code, _ in codes(path)] == ["VC701"]
+
+
+def test_the_multimodal_processor_on_the_gpu(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only an encode-only instance may run the processor on the GPU; a text model has no
+    processor to place (the models' config.json files are fixtures)."""
+    monkeypatch.setenv("VLLM_CONFIG_MODEL_DIRS", str(REPO / "tests" / "fixtures" / "models"))
+    vl = "model: Qwen/Qwen2.5-VL-7B-Instruct\n"
+    write(tmp_path, "a.yaml", vl + "mm-processor-kwargs:\n  device: cuda:0\n")
+    producer = "ec-transfer-config:\n  ec_connector: ECExampleConnector\n  ec_role: ec_producer\n"
+    write(tmp_path, "b.yaml", vl + "mm-processor-device: cuda\n" + producer)
+    write(tmp_path, "c.yaml", "model: Qwen/Qwen3-30B-A3B\nmm-processor-device: cuda\n")
+    assert codes(tmp_path, "--gpu", "MI300X") == [("VC711", 3)]
+    assert codes(tmp_path) == []
