@@ -246,3 +246,25 @@ def node_signature(node: object) -> list[tuple[object, ...]]:
         elif isinstance(item, SequenceNode):
             stack.extend(item.value)
     return out
+
+
+#: A Deployment whose pod asks for `{gpus}` NVIDIA GPUs on nodes of `{accelerator}` (GKE),
+#: serving in bfloat16 with tensor-parallel-size 4 (the target-hardware tests).
+GPU_MANIFEST = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: vllm
+spec:
+  template:
+    spec:
+      nodeSelector:
+        cloud.google.com/gke-accelerator: {accelerator}
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.33.0
+          args: ["Qwen/Qwen3-8B", "--dtype", "bfloat16", "--tensor-parallel-size", "4"]
+          resources:
+            limits:
+              nvidia.com/gpu: {gpus}
+"""

@@ -18,7 +18,7 @@ from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_ed
 from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
 from vllm_config_lsp.sources.hosts import find_invocations
-from vllm_config_lsp.sources.invocation import Invocation, own_findings
+from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, own_findings
 from vllm_config_lsp.vllm.catalogue import load_catalogue
 from vllm_config_lsp.vllm.config_model import (
     ConfigModel,
@@ -26,6 +26,7 @@ from vllm_config_lsp.vllm.config_model import (
     build_model,
     host_document,
 )
+from vllm_config_lsp.vllm.hardware import Stated, Target, resolve_target
 from vllm_config_lsp.vllm.versions import choose_version, invocation_release
 
 #: Files larger than this are not parsed (a config is a few KB; this keeps editors responsive).
@@ -80,15 +81,32 @@ class CommandLine:
     release: str
     path: Path | None
     model_dirs: tuple[Path, ...]
+    #: The target the user states outside the document (CLI, editor setting).
+    stated: Stated | None = None
+
+    @cached_property
+    def target(self) -> Target | None:
+        return _target(self.text, self.invocation.gpus, self.stated)
 
     def model(self) -> ConfigModel:
-        return build_invocation_model(
+        model = build_invocation_model(
             self.text,
             load_catalogue(self.release),
             self.invocation,
             path=self.path,
             model_dirs=self.model_dirs,
         )
+        model.target = self.target
+        return model
+
+
+def _target(text: str, claims: Sequence[GpuClaim], stated: Stated | None) -> Target | None:
+    """The target hardware; a bug in reading it leaves the file without one (the checks it
+    decides stay off) rather than taking the other diagnostics down."""
+    try:
+        return resolve_target(text, claims, stated)
+    except Exception:
+        return None
 
 
 def _selected(
@@ -145,19 +163,23 @@ def lint(
     model_dirs: Iterable[Path] = (),
     host: str | None = None,
     version_stated: bool = False,
+    gpus: Stated | None = None,
 ) -> LintResult:
     """`path` (the file on disk) and `model_dirs` let model-aware rules find the model's
     files: relative model folders are resolved against the file's folder. `host` is the
     source kind of a document that holds command lines (`sources.hosts.host_of`); None
     checks the text as a `--config` file. `version_stated`: the user named the release
-    (`--vllm-version`, the setting, the marker comment), which image tags do not override."""
+    (`--vllm-version`, the setting, the marker comment), which image tags do not override.
+    `gpus`: the target the user states (`--gpu`/`--gpus`, the editor setting); the marker
+    comment and what the document says are read here."""
     if len(text) > MAX_BYTES:
         return _too_large()
     if version is None:  # front ends pass their choice; else the file's own marker counts
         version = choose_version(text)[0]
     rules = _selected(all_rules(), select, ignore)
     if host is not None:
-        return _lint_host(text, host, version, rules, path, tuple(model_dirs), version_stated)
+        where = (path, tuple(model_dirs))
+        return _lint_host(text, host, version, rules, where, version_stated, gpus)
     model = build_model(
         text,
         load_catalogue(version),
@@ -165,6 +187,7 @@ def lint(
         path=path,
         model_dirs=tuple(model_dirs),
     )
+    model.target = _target(text, (), gpus)
     findings = _suppressed(model, _run_rules(model, rules), rules)
     findings.sort(key=Finding.sort_key)
     return LintResult(findings, model)
@@ -175,18 +198,19 @@ def _lint_host(
     host: str,
     version: str,
     rules: list[Rule],
-    path: Path | None,
-    model_dirs: tuple[Path, ...],
+    where: tuple[Path | None, tuple[Path, ...]],
     version_stated: bool,
+    gpus: Stated | None,
 ) -> LintResult:
     """Every command line of a host document, each on its own; suppression comments
-    apply to the document as a whole."""
+    apply to the document as a whole. `where`: the file and the model folders."""
+    path, model_dirs = where
     try:
         invocations = find_invocations(host, text, path)
     except Exception:  # a host parser bug must not take the editor down
         return LintResult([_internal(f"the {host} reader")], None)
     lines = [
-        CommandLine(text, invocation, release, path, model_dirs)
+        CommandLine(text, invocation, release, path, model_dirs, gpus)
         for invocation in invocations
         for release in [invocation_release(invocation, version, stated=version_stated)[0]]
     ]
@@ -232,6 +256,7 @@ def _command_line_findings(
     choices, bounds) stay."""
     text, invocation = line.text, line.invocation
     low, high = _extent(text, invocation)
+    target = line.target
     key = (
         text[low:high],
         _shape(invocation, low),
@@ -239,6 +264,7 @@ def _command_line_findings(
         ran,
         line.path,
         line.model_dirs,
+        None if target is None else replace(target, start=0, end=0, count_start=0, count_end=0),
     )
     memo = _CHECKED.get(key)
     if memo is not None and (memo.line is None or memo.line == text.count("\n", 0, low)):

@@ -33,6 +33,8 @@ INITIALIZATION_OPTIONS = {
         "disabledCodes": ["VC110"],
         "associations": {"globs": ["deploy/*.yaml"], "exclude": ["**/skip/**"]},
         "detection": False,
+        "gpu": "T4",
+        "gpuCount": 1,
     }
 }
 
@@ -84,6 +86,17 @@ async def test_association_settings(client: LanguageClient) -> None:
     await asyncio.sleep(0.05)
     assert published(client, "file:///work/s/skip/serve.vllm.yaml") == []
     assert published(client, "file:///work/s/detected.yaml") == []
+
+
+async def test_the_gpu_setting_is_the_target(client: LanguageClient) -> None:
+    """`gpu`/`gpuCount` judge files that say nothing of their hardware; a file's marker
+    comment wins over them."""
+    bf16 = "model: Qwen/Qwen3-8B\ndtype: bfloat16\ntensor-parallel-size: 2\n"
+    plain = Doc(client, "file:///work/s/gpu.vllm.yaml", bf16)
+    assert {"VC701", "VC703"} <= {str(d.code) for d in await plain.diagnostics()}
+    marked = Doc(client, "file:///work/s/marked.vllm.yaml", "# vllm-config: gpu=A100\n" + bf16)
+    codes = {str(d.code) for d in await marked.diagnostics()}
+    assert "VC701" not in codes and "VC703" in codes  # the count is still the setting's
 
 
 async def test_changed_settings_recheck_open_documents(client: LanguageClient) -> None:

@@ -11,8 +11,12 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vllm_config_lsp import __version__
+
+if TYPE_CHECKING:
+    from vllm_config_lsp.vllm.hardware import Stated
 
 
 def _say(message: str) -> None:
@@ -62,7 +66,38 @@ def _check_parser() -> argparse.ArgumentParser:
         "(default: only when the file has no `model:`)",
     )
     parser.add_argument("--no-source", action="store_true", help="text format: no source excerpt")
+    parser.add_argument(
+        "--gpu",
+        metavar="NAME",
+        default=None,
+        help="the GPU the server runs on (H100-80GB, L4, MI300X…): turns on the checks the "
+        "hardware decides (default: the file's `# vllm-config: gpu=` comment, or what a "
+        "manifest's GPU resources and node selectors say)",
+    )
+    parser.add_argument(
+        "--gpus", metavar="N", type=_positive, default=None, help="GPUs per node it gets"
+    )
     return parser
+
+
+def _positive(value: str) -> int:
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number of GPUs, got {value!r}")
+    return int(value)
+
+
+def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
+    """The `--gpu`/`--gpus` target, or why the name is refused (did you mean)."""
+    from vllm_config_lsp.vllm.hardware import Stated, find_gpu, gpus, suggestions
+
+    if args.gpu is not None and find_gpu(args.gpu) is None:
+        close = suggestions(args.gpu)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        known = ", ".join(gpu.name for gpu in gpus())
+        return None, f"vllm-config-lsp: unknown GPU {args.gpu!r}; {hint}known: {known}"
+    if args.gpu is None and args.gpus is None:
+        return None, None
+    return Stated(args.gpu, args.gpus, "--gpu", "--gpus"), None
 
 
 def _run_check(argv: Sequence[str]) -> int:
@@ -86,6 +121,10 @@ def _run_check(argv: Sequence[str]) -> int:
                 f"known: {', '.join(versions)} (any patch of these minors)"
             )
             return 2
+    target, refused = _stated_gpus(args)
+    if refused is not None:
+        _say(refused)
+        return 2
     threshold = Severity[args.fail_on.upper()]
     reports: list[FileReport] = []
     io_error = False
@@ -128,6 +167,7 @@ def _run_check(argv: Sequence[str]) -> int:
                 path=path,
                 host=host,
                 version_stated=stated,
+                gpus=target,
             ).findings
 
         findings = run(text)

@@ -117,11 +117,15 @@ def hover_at(
     note = version_note(analysis)
     invocations = analysis.result.invocations if analysis.result else []
     findings = analysis.result.findings if analysis.result else []
-    found = _suppression_code(model, offset, docs_url, note) or (
-        _on_command_line(invocations, offset, note, findings)
-        if invocations
-        else _describe(analysis, model, offset, findings, model_summary)
+    found = _suppression_code(model, offset, docs_url, note) or _on_target(
+        invocations or [model], offset
     )
+    if found is None:
+        found = (
+            _on_command_line(invocations, offset, note, findings)
+            if invocations
+            else _describe(analysis, model, offset, findings, model_summary)
+        )
     if found is None:
         return None
     text, span = found
@@ -146,6 +150,21 @@ def _markdown_ok(capabilities: types.ClientCapabilities) -> bool:
     hover = capabilities.text_document.hover if capabilities.text_document else None
     formats = hover.content_format if hover else None
     return not formats or types.MarkupKind.Markdown in formats
+
+
+def _on_target(models: Sequence[ConfigModel], offset: int) -> tuple[str, tuple[int, int]] | None:
+    """What the text that states the target GPUs resolved to."""
+    for model in models:
+        target = model.target
+        for start, end, origin in target.spans() if target is not None else ():
+            if start <= offset <= end and target is not None:
+                text = f"**Target:** {target.describe()}\n\n_read from {origin}_"
+                if target.count_origin and origin != target.count_origin:
+                    text += f"; _the count from {target.count_origin}_"
+                elif target.count is None:
+                    text += "; _no GPU count given: the world-size check stays off_"
+                return text, (start, end)
+    return None
 
 
 def _suppression_code(

@@ -273,6 +273,7 @@ class VllmConfigServer(LanguageServer):
                 model_dirs=model_folders(settings, self.workspace.root_path),
                 host=host,
                 version_stated=release_stated(text, settings.vllm_version),
+                gpus=settings.gpus,
             )
         except Exception:  # the engine itself failed: say so instead of going silent
             detail = traceback.format_exc(limit=-LOGGED_FRAMES)

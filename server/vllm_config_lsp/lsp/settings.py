@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from vllm_config_lsp.sources.association import AssociationSettings
+from vllm_config_lsp.vllm.hardware import Stated, find_gpu, suggestions
 from vllm_config_lsp.vllm.model_files import expanded_path
 
 SECTION = "vllmConfig"
@@ -41,6 +42,8 @@ class Settings:
     #: Folders holding models as `DIR/<org>/<name>/config.json` (`model_files.find_folder`),
     #: as written: `~` and relative paths are resolved by the server (`model_folders`).
     model_dirs: tuple[str, ...] = ()
+    #: `gpu` / `gpuCount`: the target of files that say nothing of their hardware.
+    gpus: Stated | None = None
 
     @property
     def ignored_codes(self) -> set[str]:
@@ -128,7 +131,34 @@ def parse(raw: Any, problems: list[str]) -> Settings:
         model_dirs=tuple(
             d.strip() for d in _strings(raw.get("modelDirs"), "modelDirs", problems) if d.strip()
         ),
+        gpus=_gpus(raw.get("gpu"), raw.get("gpuCount"), problems),
     )
+
+
+#: More GPUs per node than any machine has: a count beyond it is a typo.
+MAX_GPU_COUNT = 1024
+
+
+def _gpus(name: Any, count: Any, problems: list[str]) -> Stated | None:
+    """`gpu` (a name of the GPU table) and `gpuCount`; an unknown name is reported with
+    the closest known ones and ignored."""
+    if name is not None and not isinstance(name, str):
+        problems.append("gpu: expected a GPU name like 'H100-80GB'")
+        name = None
+    if isinstance(name, str) and name.strip() and find_gpu(name) is None:
+        close = suggestions(name)
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        problems.append(f"gpu: unknown GPU {name!r}, ignored{hint}")
+        name = None
+    if count is not None and (
+        isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_GPU_COUNT
+    ):
+        problems.append(f"gpuCount: expected a number of GPUs from 1 to {MAX_GPU_COUNT}")
+        count = None
+    name = name.strip() if isinstance(name, str) and name.strip() else None
+    if name is None and count is None:
+        return None
+    return Stated(name, count, "setting vllmConfig.gpu", "setting vllmConfig.gpuCount")
 
 
 def model_folders(settings: Settings, root: str | None) -> tuple[Path, ...]:

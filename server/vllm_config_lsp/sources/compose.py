@@ -22,10 +22,11 @@ any exec-form argv, the script by the shell source.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
+from vllm_config_lsp.sources import gpu_claims
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
@@ -57,7 +58,8 @@ def find_invocations(text: str) -> list[Invocation]:
         for root in documents(text):
             for _name, service in pairs(get(root, "services")):
                 if isinstance(service, MappingNode):
-                    found.extend(_service(frame, service))
+                    claims = gpu_claims.compose(frame, service)
+                    found.extend(replace(inv, gpus=claims) for inv in _service(frame, service))
         return sorted(found, key=lambda invocation: invocation.start)
     except (RecursionError, MemoryError):
         return []

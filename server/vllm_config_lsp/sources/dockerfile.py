@@ -561,6 +561,7 @@ def _relocate(
         args=[_relocate_word(word, positions, ends) for word in invocation.args],
         image=invocation.image or image,
         insert_at=None if invocation.insert_at is None else to_end(invocation.insert_at),
+        gpus=tuple(claim.mapped(to_start, to_end) for claim in invocation.gpus),
     )
 
 

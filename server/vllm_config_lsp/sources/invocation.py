@@ -96,6 +96,28 @@ class Word:
         )
 
 
+@dataclass(frozen=True)
+class GpuClaim:
+    """What a host writes about the GPUs one start of vLLM gets, as written: a count
+    (`nvidia.com/gpu: 8`), a model (`cloud.google.com/gke-accelerator: nvidia-h100-80gb`)
+    or both (`#SBATCH --gres=gpu:h100:8`). `start`/`end` delimit the text that says it
+    (-1 when it is not in the document); `vllm.hardware` makes a target of the claims."""
+
+    origin: str
+    start: int
+    end: int
+    count: int | None = None
+    name: str | None = None
+    #: "nvidia" or "amd" where the host's resource name says so (`amd.com/gpu`).
+    vendor: str | None = None
+
+    def mapped(self, start_of: Callable[[int], int], end_of: Callable[[int], int]) -> GpuClaim:
+        """The same claim with its offsets passed through a frame's maps."""
+        if self.start < 0:
+            return self
+        return replace(self, start=start_of(self.start), end=end_of(self.end))
+
+
 @dataclass
 class Invocation:
     """One start of vLLM. `args` are what vLLM's parser receives after `vllm serve` (or
@@ -117,6 +139,8 @@ class Invocation:
     #: Document span of every text the host emits around the args (an `args:` list, a
     #: shell command's last word): where "insert a flag" fixes go.
     insert_at: int | None = None
+    #: What the host says about the GPUs this start gets, in the order it says it.
+    gpus: tuple[GpuClaim, ...] = ()
 
     @cached_property
     def positions(self) -> dict[int, int]:
@@ -133,6 +157,7 @@ class Invocation:
             end=self.end + by,
             args=[word.moved(by) for word in self.args],
             insert_at=None if self.insert_at is None else self.insert_at + by,
+            gpus=tuple(claim.mapped(by.__add__, by.__add__) for claim in self.gpus),
         )
 
 

@@ -35,7 +35,7 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import shell
+from vllm_config_lsp.sources import gpu_claims, shell
 from vllm_config_lsp.sources.engine_kwargs import engine_kwargs_words
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.yaml_hosts import (
@@ -216,7 +216,7 @@ class _Reader:
                 for key in ("containers", "initContainers"):
                     for container in items(get(node, key)):
                         if isinstance(container, MappingNode):
-                            self.container(frame, container, kind)
+                            self.container(frame, node, container, kind)
                 for key in _EMBEDDED_YAML_KEYS:
                     value = get(node, key)
                     if value is not None:
@@ -260,7 +260,17 @@ class _Reader:
 
     # -- containers ------------------------------------------------------------------------
 
-    def container(self, frame: Frame, container: MappingNode, kind: str) -> None:
+    def container(self, frame: Frame, pod: MappingNode, container: MappingNode, kind: str) -> None:
+        """One container's starts, with the GPUs it gets (its limits, its pod's node
+        selectors)."""
+        before = len(self.found)
+        self._container_starts(frame, container, kind)
+        claims = gpu_claims.kubernetes(frame, pod, container)
+        if claims:
+            for at in range(before, len(self.found)):
+                self.found[at] = replace(self.found[at], gpus=claims)
+
+    def _container_starts(self, frame: Frame, container: MappingNode, kind: str) -> None:
         """One container: `command` + `args` as Kubernetes concatenates them; without a
         command, the image's entrypoint with `args` appended."""
         image_node = get(container, "image")

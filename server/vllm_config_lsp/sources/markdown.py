@@ -507,6 +507,7 @@ def _relocate(invocation: Invocation, block: CodeBlock, positions: list[int]) ->
         end=end(invocation.end),
         args=[word(item) for item in invocation.args],
         insert_at=None if invocation.insert_at is None else end(invocation.insert_at),
+        gpus=tuple(claim.mapped(start, end) for claim in invocation.gpus),
     )
 
 
@@ -565,6 +566,10 @@ def _yaml_invocations(block: CodeBlock, host: str) -> list[Invocation]:
                     None
                     if invocation.insert_at is None
                     else block.end_to_document(invocation.insert_at)
+                ),
+                gpus=tuple(
+                    claim.mapped(block.to_document, block.end_to_document)
+                    for claim in invocation.gpus
                 ),
             )
         )

@@ -628,6 +628,7 @@ class _Reader:
                     insert_at=(
                         None if invocation.insert_at is None else text.to_end(invocation.insert_at)
                     ),
+                    gpus=tuple(c.mapped(text.to_start, text.to_end) for c in invocation.gpus),
                 )
             )
 

@@ -24,6 +24,7 @@ from itertools import accumulate
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
+from vllm_config_lsp.sources import gpu_claims
 from vllm_config_lsp.sources.invocation import Invocation, Word
 
 __all__ = ["command_words", "find_invocations"]
@@ -186,9 +187,15 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
     A `pip install vllm==X` anywhere in the script (or in a string it runs) pins the release
     of every start found, since the script installs what it then runs."""
     # Fresh invocations every call (callers may set fields); the words are immutable.
+    found = _find_invocations(script, source)
+    job = gpu_claims.sbatch(script) if found and "#SBATCH" in script else ()
     return [
-        replace(invocation, args=list(invocation.args))
-        for invocation in _find_invocations(script, source)
+        replace(
+            invocation,
+            args=list(invocation.args),
+            gpus=gpu_claims.visible_devices(script, invocation) + job,
+        )
+        for invocation in found
     ]
 
 

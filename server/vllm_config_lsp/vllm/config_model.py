@@ -48,6 +48,7 @@ from vllm_config_lsp.sources.config_file import (
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.vllm.catalogue import Catalogue, FlagSpec
 from vllm_config_lsp.vllm.flag_values import convert_values
+from vllm_config_lsp.vllm.hardware import Target
 from vllm_config_lsp.vllm.parse_args import rewrite_tokens
 from vllm_config_lsp.vllm.pydantic_lax import FieldIssue, Validator
 from vllm_config_lsp.vllm.serve_parser import OptionUse, ParseResult, parse
@@ -137,6 +138,8 @@ class ConfigModel:
     #: The command line holds a word that may expand to any arguments (`$EXTRA_ARGS`,
     #: `"$@"`): nothing can be said about what it does not show.
     open_ended: bool = False
+    #: The GPUs it runs on, when something says so (PLATFORM rules, memory budget).
+    target: Target | None = None
 
     @property
     def is_config_file(self) -> bool:

@@ -1,0 +1,36 @@
+"""What the platform rules read: the target's GPU as vLLM's `current_platform` sees it."""
+
+from __future__ import annotations
+
+from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.hardware import Gpu
+
+
+def target_gpu(model: ConfigModel) -> Gpu | None:
+    """The GPU the file runs on, when the target names one the table knows."""
+    return model.target.gpu if model.target is not None else None
+
+
+def vendor(model: ConfigModel) -> str | None:
+    """ "nvidia" (`current_platform.is_cuda()`) or "amd" (`is_rocm()`), when known."""
+    return model.target.vendor if model.target is not None else None
+
+
+def capability(model: ConfigModel) -> tuple[int, int] | None:
+    """`current_platform.get_device_capability()` of the target's GPU."""
+    gpu = target_gpu(model)
+    return gpu.device_capability if gpu is not None else None
+
+
+def as_int(capability: tuple[int, int]) -> int:
+    """`DeviceCapability.to_int()`: (8, 9) → 89."""
+    return capability[0] * 10 + capability[1]
+
+
+def on_target(model: ConfigModel) -> str:
+    """Where the target was read, for messages: ` (target: T4, from --gpu)`."""
+    target = model.target
+    if target is None:
+        return ""
+    name = target.gpu.name if target.gpu is not None else target.written or "GPUs"
+    return f" (target: {name}, from {target.origin})"

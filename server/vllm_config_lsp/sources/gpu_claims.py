@@ -1,0 +1,148 @@
+"""What a host document says about the GPUs a start of vLLM gets, as written.
+
+Each host says it its own way: a Kubernetes container's `resources.limits` and its pod's
+node selectors, a compose service's device reservations, a batch script's `#SBATCH` lines,
+`CUDA_VISIBLE_DEVICES=0,1` in front of the command. The claims carry the text and its
+offsets only; `vllm.hardware` matches the names against the GPU table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from yaml.nodes import MappingNode, Node
+
+from vllm_config_lsp.sources.invocation import GpuClaim, Invocation
+from vllm_config_lsp.sources.yaml_hosts import Frame, get, items, node_span, pairs, text_of
+
+#: Extended resources of the GPU device plugins, and the vendor each names.
+_RESOURCES = {"nvidia.com/gpu": "nvidia", "amd.com/gpu": "amd"}
+#: Node labels that name the GPU model (GKE, the GPU operator's feature discovery,
+#: Karpenter, and the instance type EKS nodes carry).
+_NAME_LABELS = (
+    "cloud.google.com/gke-accelerator",
+    "nvidia.com/gpu.product",
+    "karpenter.k8s.aws/instance-gpu-name",
+    "node.kubernetes.io/instance-type",
+    "beta.kubernetes.io/instance-type",
+)
+
+
+def _count(node: Node | None) -> int | None:
+    text = text_of(node)
+    digits = text is not None and text.isascii() and text.isdigit() and len(text) < 6
+    return int(text) if digits and text is not None else None
+
+
+def kubernetes(frame: Frame, pod: MappingNode, container: MappingNode) -> tuple[GpuClaim, ...]:
+    """The container's GPU limit (requests when no limit), then the model its pod's node
+    selectors or required node affinity name."""
+    claims: list[GpuClaim] = []
+    resources = get(container, "resources")
+    for section in ("limits", "requests"):
+        for key, value in pairs(get(resources, section)):
+            vendor = _RESOURCES.get(text_of(key) or "")
+            count = _count(value)
+            if vendor is not None and count is not None and not claims:
+                start, end = node_span(frame, value)
+                origin = f"resources.{section} {text_of(key)}"
+                claims.append(GpuClaim(origin, start, end, count=count, vendor=vendor))
+    claims.extend(_selectors(frame, pod))
+    return tuple(claims)
+
+
+def _selectors(frame: Frame, pod: MappingNode) -> Iterator[GpuClaim]:
+    for key, value in pairs(get(pod, "nodeSelector")):
+        label = text_of(key)
+        name = text_of(value)
+        if label in _NAME_LABELS and name:
+            start, end = node_span(frame, value)
+            yield GpuClaim(f"nodeSelector {label}", start, end, name=name)
+    affinity = get(get(pod, "affinity"), "nodeAffinity")
+    required = get(affinity, "requiredDuringSchedulingIgnoredDuringExecution")
+    for term in items(get(required, "nodeSelectorTerms")):
+        for expression in items(get(term, "matchExpressions")):
+            label = text_of(get(expression, "key"))
+            values = items(get(expression, "values"))
+            operator = text_of(get(expression, "operator"))
+            if label in _NAME_LABELS and operator == "In" and len(values) == 1:
+                name = text_of(values[0])
+                if name:
+                    start, end = node_span(frame, values[0])
+                    yield GpuClaim(f"nodeAffinity {label}", start, end, name=name)
+
+
+def compose(frame: Frame, service: MappingNode) -> tuple[GpuClaim, ...]:
+    """`deploy.resources.reservations.devices`: the GPUs a service reserves (`count: all`
+    says nothing about how many)."""
+    reservations = get(get(get(service, "deploy"), "resources"), "reservations")
+    total = 0
+    first: Node | None = None
+    last: Node | None = None
+    vendor = None
+    for device in items(get(reservations, "devices")):
+        capabilities = [text_of(item) for item in items(get(device, "capabilities"))]
+        driver = text_of(get(device, "driver"))
+        if "gpu" not in capabilities and driver not in ("nvidia", "amd"):
+            continue
+        count_node = get(device, "count")
+        ids = items(get(device, "device_ids"))
+        count = _count(count_node) if count_node is not None else (len(ids) or None)
+        if count is None:
+            return ()
+        total += count
+        where = count_node if count_node is not None else get(device, "device_ids")
+        first = first or where
+        last = where
+        vendor = vendor or (driver if driver in ("nvidia", "amd") else None)
+    if not total or first is None or last is None:
+        return ()
+    start, end = node_span(frame, first)[0], node_span(frame, last)[1]
+    return (GpuClaim("deploy.resources.reservations.devices", start, end, total, None, vendor),)
+
+
+_VISIBLE = re.compile(
+    r"(?:^|[\s;(])(?P<name>CUDA_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES)="
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s;]*)"
+)
+_SBATCH = re.compile(r"^#SBATCH[ \t]+(?P<options>[^\n]*)", re.MULTILINE)
+_GRES = re.compile(
+    r"(?:--gres[= ]|--gpus-per-node[= ])(?:gpu:)?(?:(?P<name>[A-Za-z][\w.-]*):)?"
+    r"(?P<count>[0-9]{1,5})(?![0-9])"
+)
+
+
+def visible_devices(script: str, invocation: Invocation) -> tuple[GpuClaim, ...]:
+    """`CUDA_VISIBLE_DEVICES=0,1 vllm serve …`: the devices the command line itself makes
+    visible (an assignment written before the command on its line)."""
+    line_start = script.rfind("\n", 0, invocation.start) + 1
+    prefix = script[line_start : invocation.start]
+    claims = []
+    for match in _VISIBLE.finditer(prefix):
+        value = match.group("value").strip("\"'")
+        ids = [part for part in value.split(",") if part.strip()]
+        if "$" in value or not ids:
+            continue
+        start, end = line_start + match.start("name"), line_start + match.end("value")
+        # CUDA and ROCm both read CUDA_VISIBLE_DEVICES: only the HIP/ROCr ones say AMD.
+        vendor = None if match.group("name") == "CUDA_VISIBLE_DEVICES" else "amd"
+        claims.append(GpuClaim(match.group("name"), start, end, count=len(ids), vendor=vendor))
+    return tuple(claims[-1:])
+
+
+def sbatch(script: str) -> tuple[GpuClaim, ...]:
+    """`#SBATCH --gres=gpu:h100:8` / `--gpus-per-node=8`: the GPUs each node of the job
+    gets (the last statement wins, as sbatch reads its options)."""
+    found: GpuClaim | None = None
+    for line in _SBATCH.finditer(script):
+        for match in _GRES.finditer(line.group("options")):
+            offset = line.start("options")
+            found = GpuClaim(
+                "#SBATCH " + match.group(0).split("=", 1)[0].split(" ", 1)[0],
+                offset + match.start(),
+                offset + match.end(),
+                count=int(match.group("count")),
+                name=match.group("name"),
+            )
+    return (found,) if found is not None else ()
