@@ -13,7 +13,11 @@ engine config is built, refuses, in this order:
 The defaults of these fields come from the model (`max_model_len`, whether chunked prefill
 is on) and from the platform and usage context (`max_num_seqs`,
 `max_num_batched_tokens`), and vLLM picks them so that they agree. So this rule compares
-only values the file sets itself. Encoder-decoder models (Whisper) switch chunked prefill
+values the file sets itself, with one exception: `max_num_seqs` left to vLLM is never
+above 1024 or 256 per GPU of the world size (doubled with `performance-mode: throughput`)
+on any platform or usage context (`EngineArgs.get_batch_defaults`,
+vllm/engine/arg_utils.py:2973-3037), so a `max_num_active_seqs` above that bound is
+refused whatever the hardware. Encoder-decoder models (Whisper) switch chunked prefill
 off and reset the threshold to 0 whatever the file says.
 
 ## Example
@@ -34,7 +38,7 @@ max-num-batched-tokens: 8192
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
-from vllm_config_lsp.rules._engine import error, given, given_field, is_int
+from vllm_config_lsp.rules._engine import Given, error, field_value, given, given_field, is_int
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC311"
@@ -51,6 +55,7 @@ MODEL_LEN_SOURCE = "vllm/config/scheduler.py:322"
 ACTIVE_SOURCE = "vllm/config/scheduler.py:342"
 LONG_PREFILL_SOURCE = "vllm/config/scheduler.py:356"
 CLASS = "SchedulerConfig"
+WORLD = ("pipeline_parallel_size", "tensor_parallel_size")
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
@@ -91,21 +96,17 @@ def check(model: ConfigModel) -> Iterator[Finding]:
                 VLLM_SOURCE,
             )
             return
-    if (
-        active is not None
-        and seqs is not None
-        and is_int(active.value)
-        and is_int(seqs.value)
-        and active.value > seqs.value
-    ):
-        yield error(
-            CODE,
-            active,
-            f"max_num_active_seqs ({active.value}) cannot be greater than max_num_seqs "
-            f"({seqs.value}). Lower `{active.label}` or raise `{seqs.label}`.",
-            ACTIVE_SOURCE,
-        )
-        return
+    if active is not None and is_int(active.value):
+        limit = _seqs_limit(model, seqs)
+        if limit is not None and active.value > limit[0]:
+            yield error(
+                CODE,
+                active,
+                f"max_num_active_seqs ({active.value}) cannot be greater than max_num_seqs "
+                f"({limit[1]}). Lower `{active.label}` or raise `max-num-seqs`.",
+                ACTIVE_SOURCE,
+            )
+            return
     if (
         threshold is not None
         and model_len is not None
@@ -120,3 +121,16 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             "choose) or raise max_model_len.",
             LONG_PREFILL_SOURCE,
         )
+
+
+def _seqs_limit(model: ConfigModel, seqs: Given | None) -> tuple[int, str] | None:
+    """The largest `max_num_seqs` vLLM can end up with, and how to say it."""
+    if seqs is not None:
+        return (seqs.value, str(seqs.value)) if is_int(seqs.value) else None
+    sizes = [field_value(model, "ParallelConfig", name) for name in WORLD]
+    if not all(is_int(size) and size > 0 for size in sizes):
+        return None
+    bound = max(1024, 256 * sizes[0] * sizes[1])
+    if field_value(model, "VllmConfig", "performance_mode") == "throughput":
+        bound *= 2
+    return bound, f"unset: vLLM's default is at most {bound} for this world size"
