@@ -200,3 +200,26 @@ def test_model_class_override_target(tmp_path: Path) -> None:
     assert [r["code"] for r in rows if r["severity"] == "error"] == ["VC364"]
     ok = "model: m\nmodel-class-overrides:\n  LlamaForCausalLM: my_models.llama:MyLlama\n"
     assert _codes(_check(tmp_path, ok)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("runner: pooling\npooler-config:\n  seq_pooling_type: MEAN\n", ["VC311"]),
+        ('runner: pooling\npooler-config: \'{"pooling_type": "CLS"}\'\n', ["VC311"]),
+        ("runner: pooling\npooler-config:\n  seq_pooling_type: LAST\n", []),
+        # a generative model keeps chunked prefill whatever the pooler says
+        ("pooler-config:\n  seq_pooling_type: MEAN\n", []),
+        (
+            "runner: pooling\npooler-config:\n  seq_pooling_type: MEAN\n"
+            "enable-chunked-prefill: true\n",
+            [],
+        ),
+    ],
+)
+def test_pooling_that_turns_chunked_prefill_off(
+    tmp_path: Path, text: str, codes: list[str]
+) -> None:
+    lengths = "max-model-len: 4096\nmax-num-batched-tokens: 2048\n"
+    rows = _check(tmp_path, "model: Qwen/Qwen2.5-0.5B-Instruct\n" + text + lengths)
+    assert _codes(rows) == codes

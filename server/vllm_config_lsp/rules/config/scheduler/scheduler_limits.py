@@ -17,8 +17,11 @@ values the file sets itself, with one exception: `max_num_seqs` left to vLLM is 
 above 1024 or 256 per GPU of the world size (doubled with `performance-mode: throughput`)
 on any platform or usage context (`EngineArgs.get_batch_defaults`,
 vllm/engine/arg_utils.py:2973-3037), so a `max_num_active_seqs` above that bound is
-refused whatever the hardware. Encoder-decoder models (Whisper) switch chunked prefill
-off and reset the threshold to 0 whatever the file says.
+refused whatever the hardware. Chunked prefill left to vLLM is off for a model run as a
+pooling model with `pooler-config` MEAN or CLS sequence pooling (or STEP token pooling;
+vllm/config/model.py:2193-2228), so there the first check applies too. Encoder-decoder
+models (Whisper) switch chunked prefill off and reset the threshold to 0 whatever the file
+says.
 
 ## Example
 ```yaml
@@ -38,7 +41,16 @@ max-num-batched-tokens: 8192
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
-from vllm_config_lsp.rules._engine import Given, error, field_value, given, given_field, is_int
+from vllm_config_lsp.rules._checkpoint import registry_flag, resolve_runner
+from vllm_config_lsp.rules._engine import (
+    Given,
+    error,
+    field_value,
+    given,
+    given_field,
+    is_int,
+    json_given,
+)
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC311"
@@ -68,12 +80,18 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     if model_len is not None and not (is_int(model_len.value) and model_len.value > 0):
         model_len = None  # `auto` / -1: the model decides
     if batched is not None and is_int(batched.value):
+        off = chunked if chunked is not None else _pooling_turns_chunked_off(model)
         if (
-            chunked is not None
-            and chunked.value is False
+            off is not None
+            and off.value is not True
             and model_len is not None
             and batched.value < model_len.value
         ):
+            why = (
+                f"keep chunked prefill on: `{off.label}` turns it off"
+                if off is chunked
+                else f"`{off.label}` turns chunked prefill off for a pooling model"
+            )
             yield error(
                 CODE,
                 batched,
@@ -81,8 +99,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
                 f"max_model_len ({model_len.value}). This effectively limits the "
                 "maximum sequence length to max_num_batched_tokens and makes vLLM "
                 "reject longer sequences. Please increase max_num_batched_tokens or "
-                f"decrease max_model_len (or keep chunked prefill on: "
-                f"`{chunked.label}` turns it off).",
+                f"decrease max_model_len ({why}).",
                 MODEL_LEN_SOURCE,
             )
             return
@@ -134,3 +151,35 @@ def _seqs_limit(model: ConfigModel, seqs: Given | None) -> tuple[int, str] | Non
     if field_value(model, "VllmConfig", "performance_mode") == "throughput":
         bound *= 2
     return bound, f"unset: vLLM's default is at most {bound} for this world size"
+
+
+#: Pooler settings with which a pooling model cannot chunk its prefill.
+UNCHUNKED = {"seq_pooling_type": ("MEAN", "CLS"), "tok_pooling_type": ("STEP",)}
+
+
+def _pooling_turns_chunked_off(model: ConfigModel) -> Given | None:
+    """The `pooler-config` key that makes vLLM default chunked prefill to off
+    (`ModelConfig.is_chunked_prefill_supported`, vllm/config/model.py:2193-2228, read by
+    arg_utils.py:3044): MEAN/CLS sequence pooling or STEP token pooling of a model run as a
+    pooling model. Encoder-only pooling models are off whatever the pooler; attention-free
+    ones (Terratorch) chunk. None when the file does not decide it."""
+    resolved = resolve_runner(model)
+    runner = (
+        resolved.runner if resolved is not None else field_value(model, "ModelConfig", "runner")
+    )
+    if runner != "pooling" or field_value(model, "ModelConfig", "model_impl") not in (
+        "auto",
+        "vllm",
+    ):
+        return None
+    if (
+        resolved is not None
+        and registry_flag(model, resolved.arch, "is_attention_free") is not False
+    ):
+        return None
+    for key in ("seq_pooling_type", "tok_pooling_type", "pooling_type"):
+        found = json_given(model, "pooler-config", key)
+        kinds = UNCHUNKED.get(key) or UNCHUNKED["seq_pooling_type"] + UNCHUNKED["tok_pooling_type"]
+        if found is not None and found.value in kinds:
+            return Given(False, found.where, f"{found.label}: {found.value}", found.pair)
+    return None
