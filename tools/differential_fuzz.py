@@ -83,8 +83,14 @@ SPELLINGS = (
 PLATFORM = re.compile(
     r"cuda|gpu|device|platform|\bcpu\b|nvidia|rocm|triton|flash_?infer|Model Runner V", re.I
 )
-#: Files and modules the configs name that this machine does not have.
-ENVIRONMENT = re.compile(r"does not exist|doesn't exist|No module named|_OpNamespace", re.I)
+#: Files and modules the configs name that this machine does not have, and settings of the
+#: serving host's environment that a config file cannot hold (`VLLM_USE_RUST_FRONTEND` for
+#: `grpc-port`: VC508 warns; the gRPC server's package).
+ENVIRONMENT = re.compile(
+    r"does not exist|doesn't exist|No module named|_OpNamespace|"
+    r"requires VLLM_USE_RUST_FRONTEND|requires smg-grpc-servicer",
+    re.I,
+)
 STUB = re.compile(
     r"max_position_embeddings|config\.json|num_attention_heads|attention heads|architecture|"
     r"num_hidden_layers|hidden_size|tokenizer|model's|derived max_model_len|"

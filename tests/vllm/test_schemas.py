@@ -297,6 +297,11 @@ def test_value_sets(xv: dict[str, Any]) -> None:
     assert "mxfp4" in sets["online_quantization_shorthands"]["values"]
     formats = sets["config_formats"]
     assert formats["values"] == ["hf", "mistral"] and formats["open"] is True
+    connectors = sets["kv_connectors"]  # read from module-level register_connector calls
+    assert connectors["values"][:2] == ["ExampleConnector", "ExampleHiddenStatesConnector"]
+    assert {"NixlConnector", "MultiConnector", "OffloadingConnector"} <= set(connectors["values"])
+    assert len(connectors["values"]) == 17 and connectors["open"] is True
+    assert connectors["source"] == "vllm/distributed/kv_transfer/kv_connector/factory.py:153"
 
 
 def test_catalogue_value_sets() -> None:

@@ -6,6 +6,8 @@ of those lists grow at runtime when a plugin calls a ``register_*`` hook. The ta
 only names *where* each list lives and which hooks extend it; the values themselves are
 read from the wheel with ``ast`` (literal aliases, list/tuple constants, ``get_args``,
 ``dict`` keys, enum member names), so nothing here goes stale when vLLM changes a list.
+A registry that is filled by calls instead of a literal (``KVConnectorFactory.register_connector
+("NixlConnector", …)`` at module level) is read from those calls' first arguments.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ class ValueSetSpec:
     #: runtime. The set is ``open`` when one of them exists in the wheel.
     hooks: tuple[str, ...] = ()
     doc: str = ""
+    #: Set when ``symbol`` is a registering function (``Class.method``) rather than a
+    #: value: the members are the first arguments of its module-level calls in ``module``.
+    registered_by_calls: bool = False
 
 
 SPECS: tuple[ValueSetSpec, ...] = (
@@ -169,6 +174,14 @@ SPECS: tuple[ValueSetSpec, ...] = (
         ("ToolParserManager.register_module", "ToolParserManager.register_lazy_module"),
         "built-in `--tool-call-parser` names (plus `--tool-parser-plugin`)",
     ),
+    ValueSetSpec(
+        "kv_connectors",
+        "vllm.distributed.kv_transfer.kv_connector.factory",
+        "KVConnectorFactory.register_connector",
+        ("KVConnectorFactory.register_connector",),
+        "`kv-transfer-config.kv_connector` names KVConnectorFactory registers",
+        registered_by_calls=True,
+    ),
 )
 
 
@@ -184,6 +197,8 @@ class ValueSetReader:
 
     # -- public -------------------------------------------------------------------
     def read(self, spec: ValueSetSpec) -> dict[str, Any]:
+        if spec.registered_by_calls:
+            return self._registered(spec)
         ref = self.index.resolve(spec.module, spec.symbol)
         if ref.kind not in ("value", "class") or ref.node is None:
             raise RuntimeError(f"value set {spec.name}: {spec.module}.{spec.symbol} not found")
@@ -195,6 +210,32 @@ class ValueSetReader:
             "open": bool(hooks),
             "extended_by": hooks,
             "symbol": ref.qualname,
+            "doc": spec.doc,
+        }
+
+    def _registered(self, spec: ValueSetSpec) -> dict[str, Any]:
+        """Members named by module-level calls of ``spec.symbol`` (``register_x("name", …)``)."""
+        tree = self.index.src.tree(spec.module)
+        if tree is None:
+            raise RuntimeError(f"value set {spec.name}: module {spec.module} not found")
+        calls = [
+            statement.value
+            for statement in tree.body
+            if isinstance(statement, ast.Expr)
+            and isinstance(statement.value, ast.Call)
+            and ast.unparse(statement.value.func) == spec.symbol
+            and statement.value.args
+        ]
+        if not calls:
+            raise NotAValueSet(f"no call of {spec.symbol} in {spec.module}")
+        values = _unique([self._scalar(spec.module, call.args[0], 0) for call in calls])
+        hooks = [h for h in (self._hook(spec.module, name) for name in spec.hooks) if h]
+        return {
+            "values": values,
+            "source": self.index.source_of(spec.module, calls[0]),
+            "open": bool(hooks),
+            "extended_by": hooks,
+            "symbol": f"{spec.module}.{spec.symbol}",
             "doc": spec.doc,
         }
 

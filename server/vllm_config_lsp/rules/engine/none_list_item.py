@@ -6,7 +6,11 @@ List flags whose field may be None get argparse's `optional_type` for each item
 `served-model-name: ""` is then `[None]`, and building the config class fails with
 `Input should be a valid string` (`ModelConfig.served_model_name`, likewise
 `allowed-media-domains`, `logits-processors`, `numa-bind-cpus`, `numa-bind-nodes`,
-`lora-target-modules` with LoRA on). To leave the setting at its default, leave the key out.
+`lora-target-modules` with LoRA on). A `type[X]` option of the item type
+(`logits_processors: list[str | type[LogitsProcessor]]`) takes classes only, which a
+config file cannot give, so it does not let the None through either
+(`logits_processors.1.custom-error[is-instance[type]]`). To leave the setting at its
+default, leave the key out.
 
 ## Example
 ```yaml
@@ -78,5 +82,20 @@ def _refusal(
     """pydantic's first complaint about the list, as the config class validates it."""
     start, end = value.value_span()
     node = ValueNode(start, end, value.value, items=[ValueNode(start, end, v) for v in value.value])
-    issues = Validator(model.catalogue).validate_type(tree, node, [field_name])
+    issues = Validator(model.catalogue).validate_type(_without_classes(tree), node, [field_name])
     return issues[0].message if issues else None
+
+
+def _without_classes(tree: dict[str, Any]) -> dict[str, Any]:
+    """The type with its `type[X]` options left out (pydantic's is-instance check of a
+    class refuses None; the catalogue keeps such options as `unknown`, which accepts all)."""
+    if tree.get("kind") == "union":
+        options = [
+            _without_classes(option)
+            for option in tree.get("options") or ()
+            if not (option.get("kind") == "unknown" and str(option.get("text")).startswith("type["))
+        ]
+        return {**tree, "options": options} if options else tree
+    if tree.get("kind") == "list" and isinstance(tree.get("item"), dict):
+        return {**tree, "item": _without_classes(tree["item"])}
+    return tree

@@ -5,7 +5,9 @@
 (vllm/entrypoints/common/cli_args.py:480-510), in this order:
 - `--grpc` too: `--grpc and --grpc-port are mutually exclusive.` (`--grpc` is the Python
   gRPC server on `--port`; `--grpc-port` adds the Rust frontend's gRPC services);
-- `VLLM_USE_RUST_FRONTEND=1` not set (an environment variable, not checked here);
+- `VLLM_USE_RUST_FRONTEND` unset or `0` in vLLM's environment, or not `vllm serve`
+  (`python -m vllm.entrypoints.openai.api_server`): `--grpc-port requires
+  VLLM_USE_RUST_FRONTEND=1 vllm serve` (vllm/entrypoints/common/cli_args.py:491);
 - `headless`, or `api-server-count` 0 or less: `--grpc-port requires a Rust frontend;
   remove --headless and non-positive --api-server-count`;
 - `data-parallel-multi-port-external-lb`: `--grpc-port is incompatible with
@@ -13,6 +15,13 @@
 - a port outside 0-65535: `--grpc-port must be between 0 and 65535`;
 - the same port as `port` (HTTP over TCP, no `uds`): `--grpc-port must differ from --port
   when HTTP uses TCP`.
+
+The environment is the serving host's, which a config file cannot hold. `grpc-port`
+exists only for the Rust frontend, so a file that sets it is meant for a host that sets
+`VLLM_USE_RUST_FRONTEND=1`: an error would be wrong for every such deployment, so the
+missing variable is a warning (an error for the `api_server` entrypoint, which refuses
+whatever the environment). Like vLLM, the rule reads the environment it runs in:
+`VLLM_USE_RUST_FRONTEND=1` where the linter runs (and where vLLM runs) silences it.
 
 ## Example
 ```yaml
@@ -24,10 +33,14 @@ grpc-port: 50051
 ## Fixed
 ```yaml
 model: Qwen/Qwen2.5-7B-Instruct
-grpc-port: 50051
+grpc: true
+port: 50051
 ```
+(The Python gRPC server on `port`; or keep `grpc-port` alone for the Rust frontend, with
+`VLLM_USE_RUST_FRONTEND=1` where vLLM runs.)
 """
 
+import os
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
@@ -44,6 +57,7 @@ CATALOGUE = (
     "serve.grpc_port.multiport",
     "serve.grpc_port.range",
     "serve.grpc_port.clash",
+    "serve.grpc_port.rust",
 )
 
 SOURCE = "vllm/entrypoints/common/cli_args.py:{}"
@@ -100,6 +114,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         return
     problem = _problem(a)
     if problem is None:
+        yield from _rust_frontend(model, a["grpc_port"])
         return
     message, line = problem
     removal = a["grpc_port"].removal(model, "Remove `grpc-port`")
@@ -110,4 +125,38 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         message,
         source=SOURCE.format(line),
         fixes=[removal] if removal and line != 509 else [],
+    )
+
+
+RUST = "--grpc-port requires VLLM_USE_RUST_FRONTEND=1 vllm serve"
+
+
+def _rust_frontend(model: ConfigModel, port: Arg) -> Iterator[Finding]:
+    """`VLLM_USE_RUST_FRONTEND` (read as `bool(int(...))`, vllm/envs.py:591) and the
+    `serve` subcommand."""
+    removal = port.removal(model, "Remove `grpc-port`")
+    fixes = [removal] if removal else []
+    if model.invocation is not None and model.invocation.entrypoint != "serve":
+        yield finding(
+            CODE,
+            Severity.ERROR,
+            port.where,
+            f"{RUST}: this command line starts the API server module, which has no Rust "
+            "frontend. Start it with `vllm serve`, or remove `grpc-port`.",
+            source=SOURCE.format(491),
+            fixes=fixes,
+        )
+        return
+    value = os.environ.get("VLLM_USE_RUST_FRONTEND", "0").strip()
+    if value.isdigit() and int(value):
+        return
+    yield finding(
+        CODE,
+        Severity.WARNING,
+        port.where,
+        f"{RUST}: vLLM refuses this file unless the environment it runs in sets "
+        "VLLM_USE_RUST_FRONTEND=1 (the Rust frontend's gRPC listener). Set it there (and "
+        "here, to silence this), or remove `grpc-port`.",
+        source=SOURCE.format(491),
+        fixes=fixes,
     )

@@ -5,7 +5,8 @@ With micro-batching on (`enable-dbo`, which makes 2 micro-batches, or `ubatch-si
 1), `ParallelConfig._verify_args` refuses `dbo_decode_token_threshold` or
 `dbo_prefill_token_threshold` below the number of micro-batches
 (vllm/config/parallel.py:1178-1188): a batch smaller than one token per micro-batch cannot
-be split, so the thresholds must keep such batches out. The defaults are 32 and 512.
+be split, so the thresholds must keep such batches out. The defaults are 32 and 512, so
+`ubatch-size` above 32 needs both thresholds raised.
 
 ## Example
 ```yaml
@@ -44,14 +45,24 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         return
     count = 2 if dbo else ubatch
     for name in THRESHOLDS:
-        found = given_field(model, CLASS, name)
-        if found is None or not is_int(found.value) or found.value >= count:
+        value = field_value(model, CLASS, name)
+        if not is_int(value) or value >= count:
             continue
+        found = given_field(model, CLASS, name)
+        where = found or given_field(model, CLASS, "enable_dbo" if dbo else "ubatch_size")
+        if where is None:
+            continue
+        said = (
+            f"`{found.label}` is {value}."
+            if found
+            else f"`{name.replace('_', '-')}` is left at its default, {value}: set it to at "
+            f"least {count}."
+        )
         yield error(
             CODE,
-            found,
+            where,
             "dbo_decode_token_threshold and dbo_prefill_token_threshold must be at least "
-            f"the number of microbatches ({count}). `{found.label}` is {found.value}.",
+            f"the number of microbatches ({count}). {said}",
             VLLM_SOURCE,
         )
         return

@@ -4,8 +4,10 @@
 `ParallelConfig._verify_args` refuses `ray_workers_use_nsight` unless the workers run with
 Ray: `Unable to use nsight profiling unless workers run with Ray.`
 (vllm/config/parallel.py:1173-1176). The executor is `distributed-executor-backend`; left
-unset, a single GPU gets `uni` and several get `mp` (Ray only with
-`data-parallel-backend: ray` or inside a Ray placement group).
+unset, a single GPU gets `uni` and several get `mp` (vllm/config/parallel.py:1054-1099;
+Ray only with `data-parallel-backend: ray` or inside a Ray placement group, which
+`vllm serve` from a config file or a shell never is: other hosts such as Ray Serve may
+be, so there several GPUs are not checked).
 
 ## Example
 ```yaml
@@ -75,21 +77,36 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         why = f"`{backend.label}: {backend.value}` does not use Ray"
         fix = None
     else:
-        # Unset: one rank in total gets `uni`; more may get Ray only through the DP backend
-        # or a surrounding placement group, which a config file cannot show.
-        if _world_size(model) != 1 or _is_ray(given(model, "data-parallel-backend")):
+        # Unset: one rank in total gets `uni`; more get `mp`, or Ray through the DP
+        # backend or a surrounding placement group (Ray Serve; never `vllm serve` itself).
+        world = _world_size(model)
+        if world is None or _is_ray(given(model, "data-parallel-backend")):
             return
-        why = "with a single GPU vLLM runs the `uni` executor"
+        if world == 1:
+            why = "With a single GPU vLLM runs the `uni` executor"
+        elif _vllm_serve(model):
+            why = (
+                f"With {world} GPUs and no `distributed-executor-backend`, `vllm serve` runs "
+                "the `mp` executor"
+            )
+        else:
+            return
         fix = add_flag(model, nsight, "distributed-executor-backend", "ray")
     yield error(
         CODE,
         nsight,
-        f"Unable to use nsight profiling unless workers run with Ray: {why}. Set "
+        f"Unable to use nsight profiling unless workers run with Ray. {why}. Set "
         "`distributed-executor-backend: ray`, or profile with nsys around `vllm serve` "
         "instead.",
         VLLM_SOURCE,
         [fix, removal(model, nsight)],
     )
+
+
+def _vllm_serve(model: ConfigModel) -> bool:
+    """A `--config` file or a shell command line: the `vllm serve` process builds the
+    config outside any Ray placement group (other hosts may run vLLM inside one)."""
+    return model.invocation is None or model.invocation.source == "shell"
 
 
 def _is_ray(found: object) -> bool:

@@ -13,8 +13,15 @@ engine config is built, refuses, in this order:
 The defaults of these fields come from the model (`max_model_len`, whether chunked prefill
 is on) and from the platform and usage context (`max_num_seqs`,
 `max_num_batched_tokens`), and vLLM picks them so that they agree. So this rule compares
-only values the file sets itself. Encoder-decoder models (Whisper) switch chunked prefill
-off and reset the threshold to 0 whatever the file says.
+values the file sets itself, with one exception: `max_num_seqs` left to vLLM is never
+above 1024 or 256 per GPU of the world size (doubled with `performance-mode: throughput`)
+on any platform or usage context (`EngineArgs.get_batch_defaults`,
+vllm/engine/arg_utils.py:2973-3037), so a `max_num_active_seqs` above that bound is
+refused whatever the hardware. Chunked prefill left to vLLM is off for a model run as a
+pooling model with `pooler-config` MEAN or CLS sequence pooling (or STEP token pooling;
+vllm/config/model.py:2193-2228), so there the first check applies too. Encoder-decoder
+models (Whisper) switch chunked prefill off and reset the threshold to 0 whatever the file
+says.
 
 ## Example
 ```yaml
@@ -34,7 +41,16 @@ max-num-batched-tokens: 8192
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
-from vllm_config_lsp.rules._engine import error, given, given_field, is_int
+from vllm_config_lsp.rules._checkpoint import registry_flag, resolve_runner
+from vllm_config_lsp.rules._engine import (
+    Given,
+    error,
+    field_value,
+    given,
+    given_field,
+    is_int,
+    json_given,
+)
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC311"
@@ -51,6 +67,7 @@ MODEL_LEN_SOURCE = "vllm/config/scheduler.py:322"
 ACTIVE_SOURCE = "vllm/config/scheduler.py:342"
 LONG_PREFILL_SOURCE = "vllm/config/scheduler.py:356"
 CLASS = "SchedulerConfig"
+WORLD = ("pipeline_parallel_size", "tensor_parallel_size")
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
@@ -63,12 +80,18 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     if model_len is not None and not (is_int(model_len.value) and model_len.value > 0):
         model_len = None  # `auto` / -1: the model decides
     if batched is not None and is_int(batched.value):
+        off = chunked if chunked is not None else _pooling_turns_chunked_off(model)
         if (
-            chunked is not None
-            and chunked.value is False
+            off is not None
+            and off.value is not True
             and model_len is not None
             and batched.value < model_len.value
         ):
+            why = (
+                f"keep chunked prefill on: `{off.label}` turns it off"
+                if off is chunked
+                else f"`{off.label}` turns chunked prefill off for a pooling model"
+            )
             yield error(
                 CODE,
                 batched,
@@ -76,8 +99,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
                 f"max_model_len ({model_len.value}). This effectively limits the "
                 "maximum sequence length to max_num_batched_tokens and makes vLLM "
                 "reject longer sequences. Please increase max_num_batched_tokens or "
-                f"decrease max_model_len (or keep chunked prefill on: "
-                f"`{chunked.label}` turns it off).",
+                f"decrease max_model_len ({why}).",
                 MODEL_LEN_SOURCE,
             )
             return
@@ -91,21 +113,17 @@ def check(model: ConfigModel) -> Iterator[Finding]:
                 VLLM_SOURCE,
             )
             return
-    if (
-        active is not None
-        and seqs is not None
-        and is_int(active.value)
-        and is_int(seqs.value)
-        and active.value > seqs.value
-    ):
-        yield error(
-            CODE,
-            active,
-            f"max_num_active_seqs ({active.value}) cannot be greater than max_num_seqs "
-            f"({seqs.value}). Lower `{active.label}` or raise `{seqs.label}`.",
-            ACTIVE_SOURCE,
-        )
-        return
+    if active is not None and is_int(active.value):
+        limit = _seqs_limit(model, seqs)
+        if limit is not None and active.value > limit[0]:
+            yield error(
+                CODE,
+                active,
+                f"max_num_active_seqs ({active.value}) cannot be greater than max_num_seqs "
+                f"({limit[1]}). Lower `{active.label}` or raise `max-num-seqs`.",
+                ACTIVE_SOURCE,
+            )
+            return
     if (
         threshold is not None
         and model_len is not None
@@ -120,3 +138,48 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             "choose) or raise max_model_len.",
             LONG_PREFILL_SOURCE,
         )
+
+
+def _seqs_limit(model: ConfigModel, seqs: Given | None) -> tuple[int, str] | None:
+    """The largest `max_num_seqs` vLLM can end up with, and how to say it."""
+    if seqs is not None:
+        return (seqs.value, str(seqs.value)) if is_int(seqs.value) else None
+    sizes = [field_value(model, "ParallelConfig", name) for name in WORLD]
+    if not all(is_int(size) and size > 0 for size in sizes):
+        return None
+    bound = max(1024, 256 * sizes[0] * sizes[1])
+    if field_value(model, "VllmConfig", "performance_mode") == "throughput":
+        bound *= 2
+    return bound, f"unset: vLLM's default is at most {bound} for this world size"
+
+
+#: Pooler settings with which a pooling model cannot chunk its prefill.
+UNCHUNKED = {"seq_pooling_type": ("MEAN", "CLS"), "tok_pooling_type": ("STEP",)}
+
+
+def _pooling_turns_chunked_off(model: ConfigModel) -> Given | None:
+    """The `pooler-config` key that makes vLLM default chunked prefill to off
+    (`ModelConfig.is_chunked_prefill_supported`, vllm/config/model.py:2193-2228, read by
+    arg_utils.py:3044): MEAN/CLS sequence pooling or STEP token pooling of a model run as a
+    pooling model. Encoder-only pooling models are off whatever the pooler; attention-free
+    ones (Terratorch) chunk. None when the file does not decide it."""
+    resolved = resolve_runner(model)
+    runner = (
+        resolved.runner if resolved is not None else field_value(model, "ModelConfig", "runner")
+    )
+    if runner != "pooling" or field_value(model, "ModelConfig", "model_impl") not in (
+        "auto",
+        "vllm",
+    ):
+        return None
+    if (
+        resolved is not None
+        and registry_flag(model, resolved.arch, "is_attention_free") is not False
+    ):
+        return None
+    for key in ("seq_pooling_type", "tok_pooling_type", "pooling_type"):
+        found = json_given(model, "pooler-config", key)
+        kinds = UNCHUNKED.get(key) or UNCHUNKED["seq_pooling_type"] + UNCHUNKED["tok_pooling_type"]
+        if found is not None and found.value in kinds:
+            return Given(False, found.where, f"{found.label}: {found.value}", found.pair)
+    return None

@@ -6,7 +6,10 @@
 `mamba_ssm_cache_dtype` is `float16` (vllm/config/vllm.py:1592-1604): the rounding
 targets the float16 SSM state. It applies to every model. With `mamba-ssm-cache-dtype`
 unset (`auto`) vLLM refuses too, except for the few hybrid models whose config hook fills
-in the SSM dtype (NemotronH, Qwen3.5 read it from the checkpoint): a warning then.
+in the SSM dtype (vllm/model_executor/models/config.py:812-979): NemotronH takes the
+checkpoint's `mamba_ssm_cache_dtype` (else float32), Qwen3.5 and its descendants its
+`mamba_ssm_dtype`. When the model's config.json is at hand, the rule reads it as the hook
+does (an error unless that gives float16); without it, a warning.
 
 ## Example
 ```yaml
@@ -26,6 +29,7 @@ mamba-ssm-cache-dtype: float16
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.rules._checkpoint import served
 from vllm_config_lsp.rules._engine import add_flag, error, given, replace, warning
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -58,6 +62,18 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         )
         return
     fix = add_flag(model, rounding, "mamba-ssm-cache-dtype", "float16") if ssm is None else None
+    hooked = _hook_dtype(model)
+    if hooked is not None:
+        if hooked != "float16":
+            yield error(
+                CODE,
+                rounding,
+                f"{MESSAGE} The SSM cache dtype is `auto`, and this model's config makes it "
+                f"{hooked}.",
+                VLLM_SOURCE,
+                [fix],
+            )
+        return
     yield warning(
         CODE,
         rounding,
@@ -66,3 +82,42 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         VLLM_SOURCE,
         [fix],
     )
+
+
+#: Architectures whose config hook reads the SSM dtype from the checkpoint:
+#: (architectures, config.json key, value when the key is absent).
+HOOKS = (
+    (
+        ("NemotronHForCausalLM", "NemotronHPuzzleForCausalLM", "NemotronH_Nano_VL_V2"),
+        "mamba_ssm_cache_dtype",
+        "float32",
+    ),
+    (
+        (
+            "Qwen3_5ForCausalLM",
+            "Qwen3_5ForConditionalGeneration",
+            "Qwen3_5MoeForCausalLM",
+            "Qwen3_5MoeForConditionalGeneration",
+            "Qwen4ExpForCausalLM",
+            "Qwen4ExpForConditionalGeneration",
+            "Qwen4ExpMTP",
+            "ColQwen3_5",
+            "D3ForSequenceClassification",
+        ),
+        "mamba_ssm_dtype",
+        "auto",
+    ),
+)
+
+
+def _hook_dtype(model: ConfigModel) -> str | None:
+    """The SSM cache dtype vLLM ends up with for `auto`, from the model's config.json
+    (None: the files are not at hand, or `hf-overrides` may change the architecture)."""
+    config = served(model)
+    if config is None or config.architecture is None or model.flag("hf-overrides"):
+        return None
+    for architectures, key, absent in HOOKS:
+        if config.architecture in architectures:
+            value = config.get(key)
+            return str(value) if value is not None else absent
+    return "auto"
