@@ -1,0 +1,219 @@
+"""The memory budget of a config on its target GPU: what the memory rules (VC680, VC681),
+the inlay hint and the hover read.
+
+Nothing is said without a target (`ConfigModel.target` with a GPU), without the served
+model's config.json, or when the file asks for something whose memory is not followed here:
+`kv-cache-memory-bytes` (the KV cache is then sized by hand), decode context parallelism
+(its token sharding), `max-model-len: auto`/-1 (vLLM fits the length itself), a cache
+dtype or architecture `memory_budget.kv_cache` does not transcribe.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from weakref import WeakKeyDictionary
+
+from vllm_config_lsp.findings import Fix
+from vllm_config_lsp.rules._checkpoint import served
+from vllm_config_lsp.rules._engine import (
+    Given,
+    add_flag,
+    field_value,
+    given,
+    given_field,
+    is_int,
+    replace,
+)
+from vllm_config_lsp.rules.config.model.max_model_len_derived import served_limit
+from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.hardware import Gpu
+from vllm_config_lsp.vllm.memory_budget import (
+    DEFAULT_BLOCK_SIZE,
+    Budget,
+    checkpoint_weights,
+    default_batched_tokens,
+    dtype_bytes,
+    estimated_weights,
+    kv_cache,
+    summary,
+)
+from vllm_config_lsp.vllm.model_files import context
+
+#: The flags the budget's line is shown on (hover, inlay hint).
+BUDGET_FLAGS = ("max-model-len", "gpu-memory-utilization", "max-num-seqs")
+
+_BUDGETS: WeakKeyDictionary[ConfigModel, Budget | None] = WeakKeyDictionary()
+
+
+def _positive_int(model: ConfigModel, class_name: str, field_name: str, default: int) -> int:
+    value = field_value(model, class_name, field_name)
+    return value if is_int(value) and value >= 1 else default
+
+
+def max_len(model: ConfigModel) -> int | None:
+    """The `max-model-len` vLLM checks the cache against: the file's (when the model allows
+    it: a longer one is VC604's refusal first), else the one derived from config.json."""
+    config = served(model)
+    if config is None:
+        return None
+    limit = served_limit(model, config)
+    wanted = given_field(model, "ModelConfig", "max_model_len")
+    if wanted is None:
+        return limit.as_int if limit is not None else None
+    if not is_int(wanted.value) or wanted.value < 1:
+        return None  # `auto`/-1: vLLM fits the length to the memory itself
+    return wanted.value if limit is None or wanted.value <= limit.value else None
+
+
+def budget(model: ConfigModel, tp: int | None = None) -> Budget | None:
+    """The budget of the busiest GPU, or with `tp` the one that tensor-parallel size would
+    give (cached per lint for the file's own size)."""
+    if tp is None and model in _BUDGETS:
+        return _BUDGETS[model]
+    found = _budget(model, tp)
+    if tp is None:
+        _BUDGETS[model] = found
+    return found
+
+
+def _budget(model: ConfigModel, tp: int | None) -> Budget | None:
+    target, config = model.target, served(model)
+    gpu = target.gpu if target is not None else None
+    folder = context(model).target.folder
+    length = max_len(model)
+    if gpu is None or config is None or folder is None or length is None:
+        return None
+    if field_value(model, "CacheConfig", "kv_cache_memory_bytes") is not None:
+        return None
+    if _positive_int(model, "ParallelConfig", "decode_context_parallel_size", 1) > 1:
+        return None
+    utilization = field_value(model, "CacheConfig", "gpu_memory_utilization")
+    element = dtype_bytes(field_value(model, "ModelConfig", "dtype"), config.dtype)
+    if not isinstance(utilization, (int, float)) or element is None:
+        return None
+    tp = tp or _positive_int(model, "ParallelConfig", "tensor_parallel_size", 1)
+    pp = _positive_int(model, "ParallelConfig", "pipeline_parallel_size", 1)
+    batched = _positive_int(
+        model,
+        "SchedulerConfig",
+        "max_num_batched_tokens",
+        default_batched_tokens(gpu.memory_bytes, gpu.name),
+    )
+    cache_dtype = field_value(model, "CacheConfig", "cache_dtype")
+    kv = kv_cache(
+        config,
+        tp=tp,
+        pp=pp,
+        kv_cache_dtype=cache_dtype if isinstance(cache_dtype, str) else "auto",
+        element=element,
+        block_size=_positive_int(model, "CacheConfig", "block_size", DEFAULT_BLOCK_SIZE),
+        # at least one batch per pipeline stage is in flight (async scheduling adds one)
+        in_flight_tokens=batched * pp,
+        disable_sliding_window=field_value(model, "ModelConfig", "disable_sliding_window") is True,
+        hybrid_manager=field_value(model, "SchedulerConfig", "disable_hybrid_kv_cache_manager")
+        is not True,
+        prefix_caching=field_value(model, "CacheConfig", "enable_prefix_caching") is not False,
+    )
+    quantization = field_value(model, "ModelConfig", "quantization")
+    weights = None
+    if quantization in (None, config.quant_method):
+        weights = checkpoint_weights(folder)
+    weights = weights or estimated_weights(config, element, quantization)
+    if kv is None or weights is None:
+        return None
+    return Budget(gpu.memory_bytes, float(utilization), weights, tp * pp, kv, length)
+
+
+def at_best(found: Budget) -> Budget:
+    """The budget an error may judge by: estimated weights count as none."""
+    if found.weights.exact:
+        return found
+    return dataclasses.replace(found, weights=dataclasses.replace(found.weights, total=0))
+
+
+def fitting_tp(model: ConfigModel, found: Budget) -> int | None:
+    """The smallest tensor-parallel size above the file's that divides the attention heads,
+    stays within the target's GPUs, and leaves room for one request of `max-model-len`."""
+    config, target = served(model), model.target
+    heads = config.num_attention_heads if config is not None else None
+    if not heads or target is None:
+        return None
+    pp = _positive_int(model, "ParallelConfig", "pipeline_parallel_size", 1)
+    current = found.shards // pp
+    most = target.count // pp if target.count else heads
+    for size in range(current + 1, min(heads, most) + 1):
+        if heads % size:
+            continue
+        other = budget(model, size)
+        if other is not None and at_best(other).fits:
+            return size
+    return None
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A budget a rule judges, where its finding lands and the GPU it is for."""
+
+    budget: Budget
+    where: Given
+    gpu: Gpu
+    #: Where the target was read (`Target.origin`).
+    origin: str
+
+
+def judged(model: ConfigModel) -> Judged | None:
+    found, anchor, target = budget(model), where(model), model.target
+    if found is None or anchor is None or target is None or target.gpu is None:
+        return None
+    return Judged(found, anchor, target.gpu, target.origin)
+
+
+def where(model: ConfigModel) -> Given | None:
+    """Where a finding about the budget lands: `max-model-len`, else
+    `gpu-memory-utilization`, else the model."""
+    for class_name, field_name in (
+        ("ModelConfig", "max_model_len"),
+        ("CacheConfig", "gpu_memory_utilization"),
+        ("ModelConfig", "model"),
+    ):
+        found = given_field(model, class_name, field_name)
+        if found is not None:
+            return found
+    return None
+
+
+def memory_summary(model: ConfigModel) -> str | None:
+    """The budget in one line for a config that fits (hover, inlay hint)."""
+    found = budget(model)
+    if found is None or not at_best(found).fits:
+        return None
+    return summary(found)
+
+
+def set_or_add(
+    model: ConfigModel, class_name: str, field_name: str, flag: str, value: object
+) -> Fix | None:
+    """Change the field where the file sets it, else add the flag below `model:`."""
+    found = given_field(model, class_name, field_name)
+    if found is not None:
+        return replace(model, found, value, f"Set {found.label} to {value}")
+    anchor = given(model, "model")
+    return add_flag(model, anchor, flag, str(value)) if anchor is not None else None
+
+
+def fixes(model: ConfigModel, found: Budget, longest: int = 0) -> list[Fix | None]:
+    """What makes one request of `max-model-len` fit: `longest` as the length (when not
+    0), the smallest utilization that fits, the smallest tensor-parallel size that does."""
+    tp = fitting_tp(model, found)
+    utilization = at_best(found).utilization_fitting()
+    wanted: list[tuple[str, str, str, object]] = []
+    if longest > 0:
+        wanted.append(("ModelConfig", "max_model_len", "max-model-len", longest))
+    if utilization is not None:
+        wanted.append(
+            ("CacheConfig", "gpu_memory_utilization", "gpu-memory-utilization", utilization)
+        )
+    if tp is not None:
+        wanted.append(("ParallelConfig", "tensor_parallel_size", "tensor-parallel-size", tp))
+    return [set_or_add(model, *fix) for fix in wanted]
