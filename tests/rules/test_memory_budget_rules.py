@@ -8,6 +8,9 @@ through the marker comment and the CLI); every fix offered must make the finding
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from support import REPO, apply_fix
 from vllm_config_lsp.findings import Finding, Severity
@@ -141,3 +144,27 @@ def test_summary_of_a_config_that_fits() -> None:
         "sequences at max length 32768 (estimate: leaves out activations"
     )
     assert memory_summary(model_of(L70)) is None  # refused: the error says it
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"num_hidden_layers": 10**18},
+        {"num_attention_heads": 10**18, "num_key_value_heads": 10**18},
+        {"max_position_embeddings": 10**18, "rope_scaling": None},
+        {"layer_types": ["sliding_attention"] * 80, "sliding_window": 10**18},
+        {"hidden_size": 0, "head_dim": 0},
+    ],
+)
+def test_hostile_shapes_end_in_an_answer(tmp_path: Path, changes: dict[str, object]) -> None:
+    """Numbers no model has (but config.json may hold) give an answer or none, quickly: no
+    list of 10**18 layers, no search over 10**18 tensor-parallel sizes."""
+    folder = tmp_path / "m"
+    folder.mkdir()
+    raw = json.loads((MODELS / "meta-llama" / "Llama-3.1-70B-Instruct" / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**raw, **changes}))
+    text = f"model: {folder}\ntensor-parallel-size: 2\n"
+    for code in ("VC680", "VC681"):
+        for finding in run(code, text, count=None):
+            assert finding.severity == Severity.ERROR
+    memory_summary(model_of(text, count=None))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from vllm_config_lsp.findings import Fix
@@ -31,6 +32,7 @@ from vllm_config_lsp.vllm.hardware import Gpu
 from vllm_config_lsp.vllm.memory_budget import (
     DEFAULT_BLOCK_SIZE,
     Budget,
+    Weights,
     checkpoint_weights,
     default_batched_tokens,
     dtype_bytes,
@@ -38,12 +40,35 @@ from vllm_config_lsp.vllm.memory_budget import (
     kv_cache,
     summary,
 )
-from vllm_config_lsp.vllm.model_files import context
+from vllm_config_lsp.vllm.model_files import HfConfig, context
 
 #: The flags the budget's line is shown on (hover, inlay hint).
 BUDGET_FLAGS = ("max-model-len", "gpu-memory-utilization", "max-num-seqs")
 
-_BUDGETS: WeakKeyDictionary[ConfigModel, Budget | None] = WeakKeyDictionary()
+#: The largest tensor-parallel size a fix proposes (a GPU count, not a head count).
+MAX_TP = 512
+#: What a quantization config names when the checkpoint's KV cache is quantized too:
+#: `kv-cache-dtype: auto` then becomes its dtype (`resolve_kv_cache_dtype_string`,
+#: vllm/utils/torch_utils.py:498), which is not followed here.
+KV_QUANT_KEYS = ("kv_cache_scheme", "kv_cache_quant_algo")
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What the budget is computed from, read once per lint (the weights from the files)."""
+
+    config: HfConfig
+    gpu: Gpu
+    weights: Weights
+    utilization: float
+    tp: int
+    pp: int
+    max_len: int
+    #: `memory_budget.kv_cache`'s settings but the tensor-parallel size.
+    cache: dict[str, Any]
+
+
+_INPUTS: WeakKeyDictionary[ConfigModel, Inputs | None] = WeakKeyDictionary()
 
 
 def _positive_int(model: ConfigModel, class_name: str, field_name: str, default: int) -> int:
@@ -68,16 +93,27 @@ def max_len(model: ConfigModel) -> int | None:
 
 def budget(model: ConfigModel, tp: int | None = None) -> Budget | None:
     """The budget of the busiest GPU, or with `tp` the one that tensor-parallel size would
-    give (cached per lint for the file's own size)."""
-    if tp is None and model in _BUDGETS:
-        return _BUDGETS[model]
-    found = _budget(model, tp)
-    if tp is None:
-        _BUDGETS[model] = found
-    return found
+    give."""
+    if model not in _INPUTS:
+        _INPUTS[model] = inputs(model)
+    found = _INPUTS[model]
+    if found is None:
+        return None
+    size = tp or found.tp
+    kv = kv_cache(found.config, tp=size, pp=found.pp, **found.cache)
+    if kv is None:
+        return None
+    memory = found.gpu.memory_bytes
+    return Budget(memory, found.utilization, found.weights, size * found.pp, kv, found.max_len)
 
 
-def _budget(model: ConfigModel, tp: int | None) -> Budget | None:
+def _kv_quantized(config: HfConfig) -> bool:
+    settings = config.quantization_config or {}
+    nested = settings.get("quantization")
+    return any(key in where for where in (settings, nested or {}) for key in KV_QUANT_KEYS)
+
+
+def inputs(model: ConfigModel) -> Inputs | None:
     target, config = model.target, served(model)
     gpu = target.gpu if target is not None else None
     folder = context(model).target.folder
@@ -90,9 +126,12 @@ def _budget(model: ConfigModel, tp: int | None) -> Budget | None:
         return None
     utilization = field_value(model, "CacheConfig", "gpu_memory_utilization")
     element = dtype_bytes(field_value(model, "ModelConfig", "dtype"), config.dtype)
-    if not isinstance(utilization, (int, float)) or element is None:
+    if not isinstance(utilization, (int, float)) or not 0 < utilization <= 1 or element is None:
         return None
-    tp = tp or _positive_int(model, "ParallelConfig", "tensor_parallel_size", 1)
+    cache_dtype = field_value(model, "CacheConfig", "cache_dtype")
+    cache_dtype = cache_dtype if isinstance(cache_dtype, str) else "auto"
+    if cache_dtype == "auto" and _kv_quantized(config):
+        return None
     pp = _positive_int(model, "ParallelConfig", "pipeline_parallel_size", 1)
     batched = _positive_int(
         model,
@@ -100,29 +139,27 @@ def _budget(model: ConfigModel, tp: int | None) -> Budget | None:
         "max_num_batched_tokens",
         default_batched_tokens(gpu.memory_bytes, gpu.name),
     )
-    cache_dtype = field_value(model, "CacheConfig", "cache_dtype")
-    kv = kv_cache(
-        config,
-        tp=tp,
-        pp=pp,
-        kv_cache_dtype=cache_dtype if isinstance(cache_dtype, str) else "auto",
-        element=element,
-        block_size=_positive_int(model, "CacheConfig", "block_size", DEFAULT_BLOCK_SIZE),
+    cache = {
+        "kv_cache_dtype": cache_dtype,
+        "element": element,
+        "block_size": _positive_int(model, "CacheConfig", "block_size", DEFAULT_BLOCK_SIZE),
         # at least one batch per pipeline stage is in flight (async scheduling adds one)
-        in_flight_tokens=batched * pp,
-        disable_sliding_window=field_value(model, "ModelConfig", "disable_sliding_window") is True,
-        hybrid_manager=field_value(model, "SchedulerConfig", "disable_hybrid_kv_cache_manager")
+        "in_flight_tokens": batched * pp,
+        "disable_sliding_window": field_value(model, "ModelConfig", "disable_sliding_window")
+        is True,
+        "hybrid_manager": field_value(model, "SchedulerConfig", "disable_hybrid_kv_cache_manager")
         is not True,
-        prefix_caching=field_value(model, "CacheConfig", "enable_prefix_caching") is not False,
-    )
+        "prefix_caching": field_value(model, "CacheConfig", "enable_prefix_caching") is not False,
+    }
     quantization = field_value(model, "ModelConfig", "quantization")
     weights = None
     if quantization in (None, config.quant_method):
         weights = checkpoint_weights(folder)
     weights = weights or estimated_weights(config, element, quantization)
-    if kv is None or weights is None:
+    if weights is None:
         return None
-    return Budget(gpu.memory_bytes, float(utilization), weights, tp * pp, kv, length)
+    tp = _positive_int(model, "ParallelConfig", "tensor_parallel_size", 1)
+    return Inputs(config, gpu, weights, float(utilization), tp, pp, length, cache)
 
 
 def at_best(found: Budget) -> Budget:
@@ -141,8 +178,8 @@ def fitting_tp(model: ConfigModel, found: Budget) -> int | None:
         return None
     pp = _positive_int(model, "ParallelConfig", "pipeline_parallel_size", 1)
     current = found.shards // pp
-    most = target.count // pp if target.count else heads
-    for size in range(current + 1, min(heads, most) + 1):
+    most = target.count // pp if target.count else MAX_TP
+    for size in range(current + 1, min(heads, most, MAX_TP) + 1):
         if heads % size:
             continue
         other = budget(model, size)

@@ -78,6 +78,10 @@ SLIDING_PERIOD = {"gemma2": ("", 2), "gemma3": ("sliding_window_pattern", 6)}
 SLIDING_PERIOD["gemma3_text"] = SLIDING_PERIOD["gemma3"]
 #: A safetensors header is JSON after its 8-byte length; real ones are a few MB.
 SAFETENSORS_HEADER_BYTES = 64 * 1024 * 1024
+#: Shards read without an index (real checkpoints past a few files ship one).
+MAX_SHARDS = 64
+#: Layers followed (the deepest models have a few hundred); past it nothing is said.
+MAX_LAYERS = 10_000
 
 
 def cdiv(a: int, b: int) -> int:
@@ -188,7 +192,7 @@ def layer_kinds(config: HfConfig, disable_sliding_window: bool) -> list[str] | N
     """Each layer's attention kind ("full", "sliding", "mamba"), or None when config.json
     does not say it in a way followed here."""
     text, layers = config.text, config.num_layers
-    if not layers:
+    if not layers or layers > MAX_LAYERS:
         return None
     if config.model_type == "jamba":
         period, offset = text.get("attn_layer_period"), text.get("attn_layer_offset")
@@ -363,6 +367,8 @@ def checkpoint_weights(folder: ModelFolder) -> Weights | None:
         return None
     single = [f for f in files if f.name == "model.safetensors"]
     chosen = single or [f for f in files if not f.name.startswith("consolidated")]
+    if len(chosen) > MAX_SHARDS:
+        return None
     sizes = [safetensors_bytes(f) for f in chosen]
     if not sizes or any(s is None for s in sizes):
         return None
