@@ -9,12 +9,16 @@ cache (vllm/model_executor/layers/attention/attention.py, the Mamba layers' own)
 `max_memory_usage_bytes` on each spec (vllm/v1/kv_cache_interface.py) — the numbers
 `check_enough_kv_cache_memory` (vllm/v1/core/kv_cache_planning.py:160) adds up. KV heads
 under tensor parallelism come from `ModelConfig.get_num_kv_heads` for several sizes (one
-process cannot build a TP>1 model). It imports vLLM, so it runs only in the oracle's venv:
+process cannot build a TP>1 model). For each model it also records vLLM's refusal when the
+memory holds two thirds of one request (its words, its estimated length, the null block),
+and it writes two safetensors shards with the safetensors library for the weights' header
+reader. It imports vLLM, so it runs only in the oracle's venv:
 
     VLLM_TARGET_DEVICE=cpu /work/oracle/venv/bin/python tools/record_kv_cache_specs.py
 
-and writes tests/vllm/data/kv_cache_specs-<version>.json, which tests/vllm/test_memory_budget.py
-compares with the budget's formula (the runtime never imports vLLM).
+and writes tests/vllm/data/kv_cache_specs-<version>.json and tests/vllm/data/safetensors/,
+which tests/vllm/test_memory_budget.py compares with the budget (the runtime never imports
+vLLM).
 """
 
 from __future__ import annotations
@@ -177,6 +181,45 @@ def _with_cache_dtype(spec: Any, kv_cache_dtype: str) -> Any:
     return replace(spec, **changes)
 
 
+def record_refusal(vllm_config: Any, specs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """vLLM's own refusal for a memory that holds two thirds of one request: the message of
+    `check_enough_kv_cache_memory` (kv_cache_planning.py:151) with its estimated length,
+    and the null block it takes off first. Attention layers at the primary block size, as a
+    GPU backend runs them (the CPU one picks its own for sliding windows)."""
+    from vllm.v1.core.kv_cache_planning import (
+        _pool_bytes_per_block,
+        check_enough_kv_cache_memory,
+        get_kv_cache_groups,
+        max_memory_usage_bytes,
+    )
+    from vllm.v1.kv_cache_interface import AttentionSpec
+
+    # the engine core resolves the layout from the workers' backends; dense pages (the CUDA
+    # backends' LBNHC, "NHD") are the same size in every layout
+    setattr(vllm_config.cache_config, LAYOUT_FIELD, "LBNHC")
+    block = vllm_config.cache_config.block_size
+    primary = {
+        name: spec.copy_with_new_block_size(block) if isinstance(spec, AttentionSpec) else spec
+        for name, spec in specs
+    }
+    needed = max_memory_usage_bytes(vllm_config, primary.values())
+    available = needed * 2 // 3
+    pool = _pool_bytes_per_block(vllm_config, get_kv_cache_groups(vllm_config, dict(primary)))
+    try:
+        check_enough_kv_cache_memory(vllm_config, primary, available)
+    except ValueError as refusal:
+        message = str(refusal)
+    else:
+        message = ""
+    return {
+        "block_size": block,
+        "needed": needed,
+        "available": available,
+        "null_block_bytes": pool,
+        "message": message,
+    }
+
+
 def record_case(config: dict[str, Any], max_model_len: int, folder: Path) -> list[dict[str, Any]]:
     import torch
     from vllm.config import set_current_vllm_config
@@ -200,6 +243,7 @@ def record_case(config: dict[str, Any], max_model_len: int, folder: Path) -> lis
         str(tp): vllm_config.model_config.get_num_kv_heads(SimpleNamespace(tensor_parallel_size=tp))
         for tp in TP_SIZES
     }
+    refusal = record_refusal(vllm_config, specs)
     cases = []
     for kv_cache_dtype in KV_CACHE_DTYPES:
         layers = [
@@ -216,9 +260,45 @@ def record_case(config: dict[str, Any], max_model_len: int, folder: Path) -> lis
                 "layers": layers,
                 "kv_heads_per_gpu": kv_heads,
                 "total_max_memory_usage_bytes": sum(r["max_memory_usage_bytes"] for r in layers),
+                **({"refusal": refusal} if kv_cache_dtype == "auto" else {}),
             }
         )
     return cases
+
+
+#: `CacheConfig`'s resolved layout, which "tests and standalone tools may pre-set"
+#: (vllm/config/cache.py:192).
+LAYOUT_FIELD = "kv_cache_layout"
+#: Shards the safetensors library writes for the weights test: name → tensors (dtype, shape).
+SHARDS = {
+    "model-00001-of-00002.safetensors": {
+        "embed.weight": ("bfloat16", (64, 32)),
+        "norm.weight": ("float32", (10,)),
+        "scale": ("float16", ()),
+    },
+    "model-00002-of-00002.safetensors": {
+        "proj.weight": ("float8_e4m3fn", (128, 3)),
+        "proj.zeros": ("int8", (7,)),
+    },
+}
+
+
+def record_safetensors(folder: Path) -> dict[str, int]:
+    """Shards written by the safetensors library itself (what `save_pretrained` uses), and
+    the tensor bytes torch counts in each: what the weights' header reader must find."""
+    import torch
+    from safetensors.torch import save_file
+
+    folder.mkdir(parents=True, exist_ok=True)
+    counted = {}
+    for name, tensors in SHARDS.items():
+        made = {
+            key: torch.zeros(shape, dtype=getattr(torch, dtype))
+            for key, (dtype, shape) in tensors.items()
+        }
+        save_file(made, str(folder / name), metadata={"format": "pt"})
+        counted[name] = sum(t.numel() * t.element_size() for t in made.values())
+    return counted
 
 
 def main() -> int:
@@ -252,7 +332,9 @@ def main() -> int:
             families[family] = {"config": {**_COMMON, **config}, "cases": cases}
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     out = OUT_DIR / f"kv_cache_specs-{vllm.__version__}.json"
-    out.write_text(json.dumps({"vllm": vllm.__version__, "families": families}, indent=1) + "\n")
+    shards = record_safetensors(OUT_DIR / "safetensors")
+    recorded = {"vllm": vllm.__version__, "families": families, "safetensors": shards}
+    out.write_text(json.dumps(recorded, indent=1) + "\n")
     print(out)
     return 0
 

@@ -9,6 +9,7 @@ through the marker comment and the CLI); every fix offered must make the finding
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -168,3 +169,16 @@ def test_hostile_shapes_end_in_an_answer(tmp_path: Path, changes: dict[str, obje
         for finding in run(code, text, count=None):
             assert finding.severity == Severity.ERROR
     memory_summary(model_of(text, count=None))
+
+
+def test_mtp_layers_in_the_index_are_not_counted(tmp_path: Path) -> None:
+    """A DeepSeek-style checkpoint's index counts its MTP layer, which `vllm serve` without
+    speculative decoding does not load: 80 of 81 layers' share of the total is."""
+    folder = tmp_path / "mtp"
+    shutil.copytree(MODELS / "meta-llama" / "Llama-3.1-70B-Instruct", folder)
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "num_nextn_predict_layers": 1}))
+    found = budget(model_of(f"model: {folder}\n"))
+    assert found is not None
+    assert found.weights.total == 141107412992 * 80 // 81
+    assert found.weights.source == "the safetensors index's total_size, less 1 MTP layer"

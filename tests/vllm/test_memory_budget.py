@@ -3,9 +3,11 @@
 KV cache: tests/vllm/data/kv_cache_specs-0.33.0.json holds, for a tiny model of each
 attention family, the KV-cache spec every layer of the real vLLM 0.33.0 makes and its
 `max_memory_usage_bytes` (recorded by tools/record_kv_cache_specs.py in the CPU oracle);
-the budget's formula must give the same bytes, layer by layer. Weights: tiny safetensors
-files written here (header JSON + zero bytes, as the format is specified), read back.
-The budget itself: cases computed by hand.
+the budget's formula must give the same bytes, layer by layer, and vLLM's refusal (its
+words, its estimated length) for a memory that holds two thirds of one request. Weights:
+shards the safetensors library wrote (tests/vllm/data/safetensors/, same tool) and tiny
+files written here (header JSON + zero bytes, as the format is specified), read back. The
+budget itself: cases computed by hand.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from vllm_config_lsp.vllm.memory_budget import (
     checkpoint_weights,
     kv_cache,
     pp_layers,
+    refusal,
     safetensors_bytes,
     summary,
 )
@@ -147,6 +150,17 @@ def test_weights_from_safetensors_headers(tmp_path: Path) -> None:
     assert safetensors_bytes(tmp_path / "model-00002-of-00002.safetensors") == 384
 
 
+def test_weights_from_shards_the_safetensors_library_wrote() -> None:
+    """Shards `safetensors.torch.save_file` wrote (bf16, f32, a 0-d f16, fp8, int8), and the
+    bytes torch counted in their tensors."""
+    folder = REPO / "tests" / "vllm" / "data" / "safetensors"
+    counted = RECORDED["safetensors"]
+    for name, count in counted.items():
+        assert safetensors_bytes(folder / name) == count
+    weights = checkpoint_weights(ModelFolder("m", folder, "local folder"))
+    assert weights is not None and weights.total == sum(counted.values())
+
+
 def test_weights_from_the_index_first(tmp_path: Path) -> None:
     write_safetensors(tmp_path / "model.safetensors", {"a": ("BF16", [8])})
     (tmp_path / "model.safetensors.index.json").write_text(
@@ -202,3 +216,41 @@ def test_utilization_that_fits_by_hand() -> None:
     assert budget.utilization_fitting() == 0.96
     assert llama_budget(80, 0.96, 131072, 60).fits
     assert not llama_budget(80, 0.95, 131072, 60).fits
+
+
+REFUSALS = [
+    pytest.param(family, case, id=family.split()[0])
+    for family, entry in RECORDED["families"].items()
+    for case in entry["cases"]
+    if "refusal" in case
+]
+
+
+@pytest.mark.parametrize(("family", "case"), REFUSALS)
+def test_refusal_matches_vllms_words_and_estimate(family: str, case: dict[str, Any]) -> None:
+    """vLLM refused two thirds of one request's memory with this message: the same request
+    bytes, the same estimated length (its binary search, after the null block), the same
+    text. The null block taken off is vLLM's when all layers keep the same kind of cache,
+    none for a hybrid model (the lenient side: an estimate at least vLLM's)."""
+    recorded = case["refusal"]
+    config = hf_config(RECORDED["families"][family]["config"])
+    ours = kv_cache(
+        config,
+        tp=1,
+        pp=1,
+        kv_cache_dtype="auto",
+        element=2,
+        block_size=recorded["block_size"],
+        in_flight_tokens=case["max_in_flight_tokens"],
+        prefix_caching=case["mamba_cache_mode"] == "align",
+    )
+    assert ours is not None
+    length = case["max_model_len"]
+    assert ours.request_bytes(length) == recorded["needed"]
+    hybrid = len({layer.kind for layer in ours.layers}) > 1
+    assert ours.block_bytes == (0 if hybrid else recorded["null_block_bytes"])
+    left = recorded["available"] - recorded["null_block_bytes"]
+    estimate = ours.longest_fitting(left, length)
+    assert refusal(length, recorded["needed"], left, estimate) == recorded["message"]
+    lenient = ours.longest_fitting(recorded["available"] - ours.block_bytes, length)
+    assert lenient >= estimate

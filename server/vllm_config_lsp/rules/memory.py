@@ -113,6 +113,18 @@ def _kv_quantized(config: HfConfig) -> bool:
     return any(key in where for where in (settings, nested or {}) for key in KV_QUANT_KEYS)
 
 
+def loaded_weights(config: HfConfig, found: Weights | None) -> Weights | None:
+    """What vLLM loads of the checkpoint's tensors: a DeepSeek-style checkpoint also holds
+    its multi-token-prediction layers (`num_nextn_predict_layers`), which a plain start
+    skips; counted as decoder layers, L / (L + n) of the total stays below what loads."""
+    extra, layers = config.get("num_nextn_predict_layers"), config.num_layers
+    if found is None or not is_int(extra) or extra <= 0 or not layers:
+        return found
+    total = found.total * layers // (layers + extra)
+    plural = "s" if extra > 1 else ""
+    return Weights(total, f"{found.source}, less {extra} MTP layer{plural}", found.exact)
+
+
 def inputs(model: ConfigModel) -> Inputs | None:
     target, config = model.target, served(model)
     gpu = target.gpu if target is not None else None
@@ -154,7 +166,7 @@ def inputs(model: ConfigModel) -> Inputs | None:
     quantization = field_value(model, "ModelConfig", "quantization")
     weights = None
     if quantization in (None, config.quant_method):
-        weights = checkpoint_weights(folder)
+        weights = loaded_weights(config, checkpoint_weights(folder))
     weights = weights or estimated_weights(config, element, quantization)
     if weights is None:
         return None

@@ -141,11 +141,11 @@ class KvCache:
     @property
     def block_bytes(self) -> int:
         """The null block `BlockPool` holds back, taken off the memory before the check
-        (kv_cache_planning.py:1536) when every layer shares one page layout; a hybrid
-        model's grouped pages are not followed (nothing is taken off then, the lenient
-        side)."""
+        (kv_cache_planning.py:1536) when every layer has the same kind of cache (one group:
+        a block of every layer); a hybrid model's groups share pages in ways not followed
+        here, so nothing is taken off then (the lenient side)."""
         kinds = {layer.kind for layer in self.layers}
-        if len(kinds) != 1 or kinds & {"sliding", "mamba"}:
+        if len(kinds) != 1 or "mamba" in kinds:
             return 0
         return sum(self.block_size * layer.state_bytes for layer in self.layers)
 
@@ -473,6 +473,32 @@ class Budget:
 def gib(count: int) -> str:
     """As vLLM prints memory (`format_gib`, vllm/utils/mem_utils.py:30)."""
     return f"{round(count / GIB, 2)}"
+
+
+#: `_check_enough_kv_cache_memory` when nothing is left (kv_cache_planning.py:57).
+NO_MEMORY = (
+    "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
+    "initializing the engine (this flag also controls CPU memory reservation on the CPU "
+    "backend, despite its name). See "
+    "https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details."
+)
+
+
+def refusal(max_len: int, needed: int, available: int, estimate: int) -> str:
+    """`_check_enough_kv_cache_memory`'s refusal in vLLM's words (kv_cache_planning.py:66)."""
+    estimated = (
+        f"Based on the available memory, the estimated maximum model length is {estimate}. "
+        if estimate > 0
+        else ""
+    )
+    return (
+        f"To serve at least one request with the model's max seq len ({max_len}), "
+        f"({gib(needed)} GiB KV cache is needed, which is larger than the available KV cache "
+        f"memory ({gib(available)} GiB). {estimated}Try increasing `gpu_memory_utilization` "
+        "(which also controls CPU memory on the CPU backend) or decreasing `max_model_len` "
+        "when initializing the engine. See "
+        "https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details."
+    )
 
 
 def human_bytes(count: int) -> str:

@@ -43,7 +43,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import error
 from vllm_config_lsp.rules.memory import at_best, fixes, judged
 from vllm_config_lsp.vllm.config_model import ConfigModel
-from vllm_config_lsp.vllm.memory_budget import LEAVES_OUT, gib
+from vllm_config_lsp.vllm.memory_budget import LEAVES_OUT, gib, refusal
 
 CODE = "VC681"
 NAME = "kv-cache-exceeds-gpu-memory"
@@ -59,21 +59,15 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     if best.available <= 0 or best.fits:
         return  # nothing left at all is VC680's
     longest = best.longest_fitting()
-    estimate = (
-        f"Based on the available memory, the estimated maximum model length is {longest}. "
-        if longest > 0
-        else ""
-    )
     weights = (
         f"{gib(best.weights_per_gpu)} GiB of weights per GPU"
         if best.weights.exact
         else "the weights (not counted: no safetensors at hand)"
     )
     message = (
-        f"To serve at least one request with the model's max seq len ({best.max_len}), "
-        f"({gib(best.needed)} GiB KV cache is needed, which is larger than the available KV "
-        f"cache memory ({gib(best.available)} GiB). {estimate}On one {judging.gpu.name} "
-        f"({judging.origin}) that is at most gpu-memory-utilization {best.utilization} * "
-        f"{gib(best.memory)} GiB less {weights} ({LEAVES_OUT}, which only lower it)."
+        f"{refusal(best.max_len, best.needed, best.available, longest)} On one "
+        f"{judging.gpu.name} ({judging.origin}) the KV cache gets at most "
+        f"gpu-memory-utilization {best.utilization} * {gib(best.memory)} GiB less {weights} "
+        f"({LEAVES_OUT}, which only lower it)."
     )
     yield error(CODE, judging.where, message, VLLM_SOURCE, fixes(model, found, longest))

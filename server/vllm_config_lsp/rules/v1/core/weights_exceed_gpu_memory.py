@@ -37,7 +37,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import error
 from vllm_config_lsp.rules.memory import fixes, judged
 from vllm_config_lsp.vllm.config_model import ConfigModel
-from vllm_config_lsp.vllm.memory_budget import gib
+from vllm_config_lsp.vllm.memory_budget import NO_MEMORY, gib
 
 CODE = "VC680"
 NAME = "weights-exceed-gpu-memory"
@@ -62,7 +62,6 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         what = (
             f"{share} take all of the {gib(found.requested)} GiB that gpu-memory-utilization "
             f"{found.utilization} leaves of one {gpu.name} ({judging.origin}), so vLLM refuses "
-            "the start: No available memory for the cache blocks. Try increasing "
-            "`gpu_memory_utilization` when initializing the engine."
+            f"the start: {NO_MEMORY}"
         )
     yield error(CODE, judging.where, what, VLLM_SOURCE, fixes(model, found))
