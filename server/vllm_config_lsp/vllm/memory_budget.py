@@ -16,8 +16,8 @@ takes is the sum of `max_memory_usage_bytes` over every layer's KV-cache spec
   vllm/model_executor/layers/attention/mla_attention.py:1377);
 - sliding window (`SlidingWindowSpec`, :903): at most `window - 1 + in-flight tokens`
   (never past `max_len`) plus one block, the window not starting at a block boundary;
-- Mamba state (`MambaSpec`, :1134): one state per sequence, whatever its length (two in the
-  `align` mode prefix caching uses).
+- Mamba-style state (`MambaSpec`, :1134; Mamba-1, Gated DeltaNet): one state per sequence,
+  whatever its length (two in the `align` mode prefix caching uses).
 
 KV heads per GPU are `max(1, heads // tp)` (`ModelConfig.get_num_kv_heads`,
 vllm/config/model.py:1683): replicated when TP exceeds them. Layers per GPU follow
@@ -37,6 +37,7 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from vllm_config_lsp.sources.safe_read import read_bytes
 from vllm_config_lsp.vllm.model_files import HfConfig, ModelFolder
@@ -76,6 +77,8 @@ ALL_SLIDING = frozenset({"mistral", "mixtral"})
 #: `period`-th layer is full attention, the others slide (Gemma2Config, Gemma3TextConfig).
 SLIDING_PERIOD = {"gemma2": ("", 2), "gemma3": ("sliding_window_pattern", 6)}
 SLIDING_PERIOD["gemma3_text"] = SLIDING_PERIOD["gemma3"]
+#: Model types whose `linear_attention` layers are Gated DeltaNet (a Mamba-style state).
+GATED_DELTA_NET = frozenset({"qwen3_next"})
 #: A safetensors header is JSON after its 8-byte length; real ones are a few MB.
 SAFETENSORS_HEADER_BYTES = 64 * 1024 * 1024
 #: Shards read without an index (real checkpoints past a few files ship one).
@@ -202,10 +205,12 @@ def layer_kinds(config: HfConfig, disable_sliding_window: bool) -> list[str] | N
     window = None if disable_sliding_window else config.sliding_window
     declared = text.get("layer_types")
     if isinstance(declared, list):
-        kinds = {"full_attention": "full", "sliding_attention": "sliding"}
+        kinds = {"full_attention": "full", "sliding_attention": "sliding" if window else "full"}
+        if config.text_model_type in GATED_DELTA_NET:
+            kinds["linear_attention"] = "mamba"
         if len(declared) != layers or any(kind not in kinds for kind in declared):
             return None
-        return [kinds[kind] if window else "full" for kind in declared]
+        return [kinds[kind] for kind in declared]
     if window is None:
         return ["full"] * layers
     if config.text_model_type in ALL_SLIDING:
@@ -232,14 +237,38 @@ def head_size(config: HfConfig) -> int | None:
     return hidden // heads if heads and hidden else None
 
 
+def _positive_ints(text: dict[str, Any], *keys: str) -> list[int] | None:
+    values = [text.get(key) for key in keys]
+    if all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in values):
+        return [int(v) for v in values if isinstance(v, int)]
+    return None
+
+
 def mamba_state_bytes(config: HfConfig, tp: int, element: int) -> int | None:
-    """A Mamba-1 layer's conv and SSM states per sequence (Jamba): `(d_conv - 1) * inner`
-    and `inner * d_state`, `inner = expand * hidden` split over TP, in the model dtype."""
+    """One sequence's state in a Mamba-style layer, in the model dtype, split over TP.
+    Mamba-1 (Jamba): conv `(d_conv - 1) * inner` and SSM `inner * d_state`, `inner =
+    expand * hidden`. Gated DeltaNet (Qwen3-Next's `linear_attention`): conv `(kernel - 1)
+    * (2 * key heads * key dim + value heads * value dim)` and the recurrent `value heads
+    * key dim * value dim`."""
     text, hidden = config.text, config.hidden_size
-    expand, conv, state = (text.get(k) for k in ("mamba_expand", "mamba_d_conv", "mamba_d_state"))
-    if not (hidden and all(isinstance(v, int) and v > 0 for v in (expand, conv, state))):
+    if config.text_model_type in GATED_DELTA_NET:
+        found = _positive_ints(
+            text,
+            "linear_conv_kernel_dim",
+            "linear_num_key_heads",
+            "linear_key_head_dim",
+            "linear_num_value_heads",
+            "linear_value_head_dim",
+        )
+        if found is None:
+            return None
+        kernel, key_heads, key_dim, value_heads, value_dim = found
+        conv_dim = (2 * key_heads * key_dim + value_heads * value_dim) // tp
+        return ((kernel - 1) * conv_dim + value_heads // tp * key_dim * value_dim) * element
+    shape = _positive_ints(text, "mamba_expand", "mamba_d_conv", "mamba_d_state")
+    if shape is None or not hidden:
         return None
-    assert isinstance(expand, int) and isinstance(conv, int) and isinstance(state, int)
+    expand, conv, state = shape
     inner = expand * hidden // tp
     return ((conv - 1) * inner + inner * state) * element
 
