@@ -182,3 +182,33 @@ def test_mtp_layers_in_the_index_are_not_counted(tmp_path: Path) -> None:
     assert found is not None
     assert found.weights.total == 141107412992 * 80 // 81
     assert found.weights.source == "the safetensors index's total_size, less 1 MTP layer"
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        "num-gpu-blocks-override: 100\n",
+        "cpu-offload-gb: 40\n",
+        "decode-context-parallel-size: 2\n",
+    ],
+)
+def test_settings_that_move_memory_silence_the_budget(setting: str) -> None:
+    """Blocks sized by hand, weights offloaded to the CPU, tokens sharded across GPUs: the
+    arithmetic above does not hold, so nothing is said."""
+    assert run("VC680", L70)
+    assert not run("VC680", L70 + setting, count=8)
+    assert not run("VC681", L70 + setting, count=8)
+
+
+def test_expert_parallelism_spreads_the_experts_over_data_parallel_ranks(tmp_path: Path) -> None:
+    """An MoE on 8 GPUs with `data-parallel-size: 8` and expert parallelism holds an eighth
+    of the experts per GPU: divided by 8, not by TP * PP = 1."""
+    folder = tmp_path / "moe"
+    shutil.copytree(MODELS / "meta-llama" / "Llama-3.1-70B-Instruct", folder)
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "num_local_experts": 8}))
+    text = f"model: {folder}\ndata-parallel-size: 8\nmax-model-len: 8192\n"
+    assert run("VC680", text, count=8)
+    spread = budget(model_of(text + "enable-expert-parallel: true\n", count=8))
+    assert spread is not None and spread.shards == 8
+    assert not run("VC680", text + "enable-expert-parallel: true\n", count=8)

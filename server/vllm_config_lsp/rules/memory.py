@@ -3,9 +3,12 @@ the inlay hint and the hover read.
 
 Nothing is said without a target (`ConfigModel.target` with a GPU), without the served
 model's config.json, or when the file asks for something whose memory is not followed here:
-`kv-cache-memory-bytes` (the KV cache is then sized by hand), decode context parallelism
-(its token sharding), `max-model-len: auto`/-1 (vLLM fits the length itself), a cache
-dtype or architecture `memory_budget.kv_cache` does not transcribe.
+`kv-cache-memory-bytes` or `num-gpu-blocks-override` (the cache sized by hand), CPU
+offloading of weights, context parallelism (its token sharding), `max-model-len: auto`/-1
+(vLLM fits the length itself), a checkpoint that quantizes its own KV cache, a cache dtype
+or architecture `memory_budget.kv_cache` does not transcribe. Whatever else the file adds
+(a speculative draft, LoRA adapters, a float32 Mamba state) only takes more memory, so the
+errors stay true.
 """
 
 from __future__ import annotations
@@ -63,6 +66,8 @@ class Inputs:
     utilization: float
     tp: int
     pp: int
+    #: Further ranks the experts are spread over (data parallel with expert parallelism).
+    experts: int
     max_len: int
     #: `memory_budget.kv_cache`'s settings but the tensor-parallel size.
     cache: dict[str, Any]
@@ -104,7 +109,8 @@ def budget(model: ConfigModel, tp: int | None = None) -> Budget | None:
     if kv is None:
         return None
     memory = found.gpu.memory_bytes
-    return Budget(memory, found.utilization, found.weights, size * found.pp, kv, found.max_len)
+    shards = size * found.pp * found.experts
+    return Budget(memory, found.utilization, found.weights, shards, kv, found.max_len)
 
 
 def _kv_quantized(config: HfConfig) -> bool:
@@ -125,6 +131,37 @@ def loaded_weights(config: HfConfig, found: Weights | None) -> Weights | None:
     return Weights(total, f"{found.source}, less {extra} MTP layer{plural}", found.exact)
 
 
+#: Settings that size the cache by hand, move weights off the GPU or shard tokens across
+#: GPUs: with any of them set (to something but its default), the budget says nothing.
+NOT_FOLLOWED = (
+    ("CacheConfig", "kv_cache_memory_bytes"),
+    ("CacheConfig", "num_gpu_blocks_override"),
+    ("UVAOffloadConfig", "cpu_offload_gb"),
+    ("OffloadConfig", "offload_backend"),
+    ("PrefetchOffloadConfig", "offload_group_size"),
+)
+CONTEXT_PARALLEL = ("decode_context_parallel_size", "prefill_context_parallel_size")
+
+
+def _followed(model: ConfigModel) -> bool:
+    for class_name, field_name in NOT_FOLLOWED:
+        found = given_field(model, class_name, field_name)
+        if found is not None and found.value not in (None, 0, "auto"):
+            return False
+    return all(_positive_int(model, "ParallelConfig", name, 1) == 1 for name in CONTEXT_PARALLEL)
+
+
+def _expert_shards(model: ConfigModel, config: HfConfig) -> int:
+    """Expert parallelism spreads an MoE's experts over the data-parallel ranks too
+    (`enable-expert-parallel`): each GPU then holds less than 1/(TP * PP) of the weights,
+    and dividing by DP as well stays below it (the dense layers are not spread)."""
+    if not config.num_experts:
+        return 1
+    if field_value(model, "ParallelConfig", "enable_expert_parallel") is not True:
+        return 1
+    return _positive_int(model, "ParallelConfig", "data_parallel_size", 1)
+
+
 def inputs(model: ConfigModel) -> Inputs | None:
     target, config = model.target, served(model)
     gpu = target.gpu if target is not None else None
@@ -132,9 +169,7 @@ def inputs(model: ConfigModel) -> Inputs | None:
     length = max_len(model)
     if gpu is None or config is None or folder is None or length is None:
         return None
-    if field_value(model, "CacheConfig", "kv_cache_memory_bytes") is not None:
-        return None
-    if _positive_int(model, "ParallelConfig", "decode_context_parallel_size", 1) > 1:
+    if not _followed(model):
         return None
     utilization = field_value(model, "CacheConfig", "gpu_memory_utilization")
     element = dtype_bytes(field_value(model, "ModelConfig", "dtype"), config.dtype)
@@ -171,7 +206,8 @@ def inputs(model: ConfigModel) -> Inputs | None:
     if weights is None:
         return None
     tp = _positive_int(model, "ParallelConfig", "tensor_parallel_size", 1)
-    return Inputs(config, gpu, weights, float(utilization), tp, pp, length, cache)
+    experts = _expert_shards(model, config)
+    return Inputs(config, gpu, weights, float(utilization), tp, pp, experts, length, cache)
 
 
 def at_best(found: Budget) -> Budget:
@@ -181,17 +217,15 @@ def at_best(found: Budget) -> Budget:
     return dataclasses.replace(found, weights=dataclasses.replace(found.weights, total=0))
 
 
-def fitting_tp(model: ConfigModel, found: Budget) -> int | None:
+def fitting_tp(model: ConfigModel) -> int | None:
     """The smallest tensor-parallel size above the file's that divides the attention heads,
     stays within the target's GPUs, and leaves room for one request of `max-model-len`."""
-    config, target = served(model), model.target
-    heads = config.num_attention_heads if config is not None else None
-    if not heads or target is None:
+    found, target = _INPUTS.get(model), model.target
+    heads = found.config.num_attention_heads if found is not None else None
+    if found is None or not heads or target is None:
         return None
-    pp = _positive_int(model, "ParallelConfig", "pipeline_parallel_size", 1)
-    current = found.shards // pp
-    most = target.count // pp if target.count else MAX_TP
-    for size in range(current + 1, min(heads, most, MAX_TP) + 1):
+    most = target.count // found.pp if target.count else MAX_TP
+    for size in range(found.tp + 1, min(heads, most, MAX_TP) + 1):
         if heads % size:
             continue
         other = budget(model, size)
@@ -254,7 +288,7 @@ def set_or_add(
 def fixes(model: ConfigModel, found: Budget, longest: int = 0) -> list[Fix | None]:
     """What makes one request of `max-model-len` fit: `longest` as the length (when not
     0), the smallest utilization that fits, the smallest tensor-parallel size that does."""
-    tp = fitting_tp(model, found)
+    tp = fitting_tp(model)
     utilization = at_best(found).utilization_fitting()
     wanted: list[tuple[str, str, str, object]] = []
     if longest > 0:
