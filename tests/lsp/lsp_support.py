@@ -401,3 +401,14 @@ async def each_example(
         doc = Doc(client, f"file:///work/{folder}/{name}", text)
         yield name, doc, await doc.diagnostics()
         doc.close()
+
+
+async def inlay_hints(client: LanguageClient, doc: Doc) -> list[types.InlayHint]:
+    """The hints of the whole document."""
+    end = position_of(doc.text, len(doc.text), encoding(client))
+    whole = types.Range(start=types.Position(line=0, character=0), end=end)
+    params = types.InlayHintParams(
+        text_document=types.TextDocumentIdentifier(uri=doc.uri), range=whole
+    )
+    result = await asyncio.wait_for(client.text_document_inlay_hint_async(params), TIMEOUT)
+    return list(result or ())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from lsp_support import TIMEOUT, Doc, complete_at, editor_of, hover_text
+from lsp_support import TIMEOUT, Doc, complete_at, editor_of, hover_text, inlay_hints
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 from vllm_config_lsp.vllm.catalogue import load_catalogue
@@ -193,3 +193,13 @@ async def test_nothing_for_other_yaml(client: LanguageClient) -> None:
     doc = Doc(client, "file:///work/f/deployment.yaml", "apiVersion: v1\nkind: Pod\n")
     assert await hover_text(client, doc, "kind") is None
     assert await complete_at(client, doc, "apiVersion: v1\nkind: Pod\n§", checked=False) == []
+
+
+async def test_inlay_hints_need_a_target(client: LanguageClient) -> None:
+    """The memory budget's hint is only said for a file whose GPU is known: without one, the
+    request answers with no hints (tests/rules/test_memory_budget_e2e.py has the target)."""
+    text = "# vllm-config: version=0.33.0\nmodel: Qwen/Qwen3-8B\nmax-model-len: 8192\n"
+    doc = Doc(client, "file:///work/f/inlay.vllm.yaml", text)
+    await doc.diagnostics()
+    assert await inlay_hints(client, doc) == []
+    doc.close()

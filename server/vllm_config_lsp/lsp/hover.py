@@ -32,6 +32,7 @@ from vllm_config_lsp.lsp.describe import (
     flag_doc,
     flag_for_key,
 )
+from vllm_config_lsp.rules.memory import BUDGET_FLAGS, memory_summary
 from vllm_config_lsp.sources.config_file import Pair
 from vllm_config_lsp.vllm.catalogue import Catalogue, ClassSpec, FieldSpec, FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel
@@ -258,6 +259,8 @@ def _key_doc(
             ending = note
             if model_summary and spec.name == MODEL_FLAG:
                 ending = f"---\n\n{model_summary}\n\n{note}"
+            elif spec.name in BUDGET_FLAGS and (budget := memory_summary(model)):
+                ending = f"---\n\nMemory on the target GPU: {budget}\n\n{note}"
             return lead + flag_doc(spec, ending)
         dotted = key.split(".")
         field = _field_of(catalogue, spec, dotted[1 : index + 1])

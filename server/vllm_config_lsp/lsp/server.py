@@ -643,6 +643,15 @@ async def completion(
     return complete(analysis, params.position, ls.client_capabilities, ls.client_name)
 
 
+@SERVER.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions())
+async def inlay_hint(ls: VllmConfigServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+    """The memory budget on its target GPU, for a config that fits (`inlay_hints`)."""
+    from vllm_config_lsp.lsp.inlay_hints import inlay_hints
+
+    analysis = await ls.current(params.text_document.uri)
+    return inlay_hints(analysis, params.range) if analysis is not None else []
+
+
 @SERVER.feature(types.TEXT_DOCUMENT_HOVER)
 async def hover(ls: VllmConfigServer, params: types.HoverParams) -> types.Hover | None:
     from vllm_config_lsp.lsp.hover import hover as hover_request

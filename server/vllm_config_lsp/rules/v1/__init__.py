@@ -1,0 +1,1 @@
+"""Rules transcribed from the V1 engine in vllm/v1/, one subpackage per folder."""
