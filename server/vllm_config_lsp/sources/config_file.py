@@ -36,6 +36,12 @@ class LoaderSpec:
     dotted_keys: bool = True
     #: `first_segment`: `_`→`-` only before the first `.`; `whole`: in the whole key.
     key_fold: str = "first_segment"
+    #: A dotted key's value that is not JSON is tried as a human-readable int (`1k`, 0.20 on).
+    dotted_human_numbers: bool = True
+    #: `--a.b+ x,y` appends the comma-split items to the list.
+    dotted_append: bool = True
+    #: Config-class JSON has `1k`-style tokens expanded before validation (0.20 on).
+    json_human_numbers: bool = True
     source: str | None = None
 
 

@@ -112,6 +112,9 @@ class FlagSpec:
     positional: bool
     #: The `type=` function's source text where vLLM wrote its own (`parse == "custom"`).
     parse_source: str | None = None
+    #: vLLM's `parse_type` wraps the `type=` callable and words its errors ("Value X cannot
+    #: be converted to …"); a bare `json.loads` gets argparse's "invalid loads value: 'X'".
+    wrapped: bool = True
 
     @property
     def takes_value(self) -> bool:
@@ -153,7 +156,9 @@ class ClassSpec:
     name: str
     source: str | None
     doc: str
-    extra_forbid: bool
+    #: pydantic's `extra` for the release: `forbid` (an unknown key stops the start),
+    #: `ignore` (it is dropped silently) or `allow` (it is kept).
+    extra: str
     fields: dict[str, FieldSpec]
 
 
@@ -187,6 +192,11 @@ class Catalogue:
             dict=raw.get("dict", default.dict),
             dotted_keys=bool(raw.get("dotted_keys", default.dotted_keys)),
             key_fold=raw.get("key_fold", default.key_fold),
+            dotted_human_numbers=bool(
+                raw.get("dotted_human_numbers", default.dotted_human_numbers)
+            ),
+            dotted_append=bool(raw.get("dotted_append", default.dotted_append)),
+            json_human_numbers=bool(raw.get("json_human_numbers", default.json_human_numbers)),
             source=raw.get("source"),
         )
 
@@ -213,6 +223,7 @@ class Catalogue:
                 validates_as=raw.get("validates_as"),
                 positional=bool(raw.get("positional")),
                 parse_source=raw.get("parse_source"),
+                wrapped=raw.get("wrapped", True) is not False,
             )
         return out
 
@@ -271,7 +282,7 @@ class Catalogue:
                 name=name,
                 source=raw.get("source"),
                 doc=raw.get("doc") or "",
-                extra_forbid=raw.get("extra_forbid", True) is not False,
+                extra=raw.get("extra") or "forbid",
                 fields=fields,
             )
         return out

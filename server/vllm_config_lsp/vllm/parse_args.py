@@ -57,24 +57,28 @@ def rewrite_tokens(
             processed.append(token)
     if not loader.dotted_keys:
         return processed, []
-    return _merge_dotted(processed)
+    return _merge_dotted(processed, loader)
 
 
 def _retext(token: Token, text: str) -> Token:
     return Token(text, token.pair, token.node, token.is_key, token.dotted, token.word)
 
 
-def _dotted_value(value_str: str) -> Any:
+def _dotted_value(value_str: str, loader: LoaderSpec) -> Any:
     try:
         return json.loads(value_str)
     except json.JSONDecodeError:
+        if not loader.dotted_human_numbers:  # before 0.20: the text as it is
+            return value_str
         try:
             return human_readable_int(value_str)
         except ValueError:
             return value_str
 
 
-def _merge_dotted(processed: list[Token]) -> tuple[list[Token], list[LoadEvent]]:
+def _merge_dotted(
+    processed: list[Token], loader: LoaderSpec
+) -> tuple[list[Token], list[LoadEvent]]:
     events: list[LoadEvent] = []
     delete: set[int] = set()
     pieces: dict[str, list[DottedPiece]] = {}
@@ -103,13 +107,13 @@ def _merge_dotted(processed: list[Token]) -> tuple[list[Token], list[LoadEvent]]
             delete.add(index + 1)
             if value_token.pair is not token.pair or value_token.is_key:
                 events.append(LoadEvent("dotted-ate-next", token.pair, token, value_token.text))
-        append = arg.endswith("+")
+        append = loader.dotted_append and arg.endswith("+")
         if append:
             arg = arg[:-1]
             value_str = json.dumps(list(value_str.split(",")))
         head, *path = arg.split(".")
         pieces.setdefault(head, []).append(
-            DottedPiece(head, path, append, _dotted_value(value_str), token, value_token)
+            DottedPiece(head, path, append, _dotted_value(value_str, loader), token, value_token)
         )
         delete.add(index)
     kept = [t for i, t in enumerate(processed) if i not in delete]
