@@ -68,6 +68,22 @@ def _json_human_numbers(index: SourceIndex) -> bool:
     )
 
 
+def _o_level(parse_text: str) -> str | None:
+    """What ``parse_args`` rewrites ``-O3`` to: a flag, a dotted key, or nothing."""
+    for target in ("--optimization-level", "-O.mode", "-O.level"):
+        if f"'{target}" in parse_text:
+            return target
+    return None
+
+
+def _o_dotted(parse_text: str) -> str | None:
+    """The dotted key ``-O.x`` is left as (``arg[2] != "."``, 0.9-0.11) or turned into
+    (``-cc.x``, 0.12); None where ``-O.x`` is read as the level ``.x``."""
+    if "replace('-O', '-cc', 1)" in parse_text:
+        return "-cc"
+    return "-O" if "arg[2] != '.'" in parse_text else None
+
+
 def loader_facts(index: SourceIndex) -> dict[str, Any]:
     """The ``x-vllm.loader`` object (docs/schema-format.md, "Loader")."""
     ref = _parser_class(index)
@@ -101,5 +117,7 @@ def loader_facts(index: SourceIndex) -> dict[str, Any]:
         # `--a.b+ x,y`: the comma-split items are appended to the list.
         "dotted_append": "endswith('+')" in parse_text,
         "json_human_numbers": _json_human_numbers(index),
+        "o_level": _o_level(parse_text),
+        "o_dotted": _o_dotted(parse_text),
         "key_fold": "first_segment" if "(?<=--)" in parse_text else "whole",
     }

@@ -42,6 +42,12 @@ class LoaderSpec:
     dotted_append: bool = True
     #: Config-class JSON has `1k`-style tokens expanded before validation (0.20 on).
     json_human_numbers: bool = True
+    #: What `-O3` / `-O 3` become: `--optimization-level` (0.12 on), the dotted key
+    #: `-O.mode` (0.11) or `-O.level` (0.9-0.10); None: left as written (before 0.9).
+    o_level: str | None = "--optimization-level"
+    #: The dotted key `-O.x` becomes (`-O` in 0.9-0.11, `-cc` in 0.12); None: `-O.x` is
+    #: read as the level `.x`.
+    o_dotted: str | None = None
     source: str | None = None
 
 

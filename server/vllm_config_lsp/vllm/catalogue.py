@@ -197,6 +197,8 @@ class Catalogue:
             ),
             dotted_append=bool(raw.get("dotted_append", default.dotted_append)),
             json_human_numbers=bool(raw.get("json_human_numbers", default.json_human_numbers)),
+            o_level=raw.get("o_level", default.o_level),
+            o_dotted=raw.get("o_dotted", default.o_dotted),
             source=raw.get("source"),
         )
 

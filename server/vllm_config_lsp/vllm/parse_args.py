@@ -24,6 +24,8 @@ _CURRENT_LOADER = LoaderSpec()
 
 
 _FIRST_SEGMENT = re.compile(r"(?<=--)[^\.]*")
+#: `-O <n>` takes the next argument as its level only for these.
+_O_LEVELS = frozenset({"0", "1", "2", "3"})
 
 
 def _dash(match: re.Match[str]) -> str:
@@ -47,12 +49,19 @@ def rewrite_tokens(
             else:
                 text = _FIRST_SEGMENT.sub(_dash, arg, count=1)
             processed.append(_retext(token, text))
+        elif loader.o_level is None:
+            processed.append(token)
+        elif loader.o_dotted is not None and arg.startswith("-O."):
+            processed.append(_retext(token, loader.o_dotted + arg[2:]))  # a dotted key
         elif arg.startswith("-O") and arg != "-O":
             level = arg[3:] if arg[2:3] == "=" else arg[2:]
-            processed.append(_retext(token, "--optimization-level"))
-            processed.append(Token(level, token.pair, token.node, word=token.word))
-        elif arg == "-O" and index + 1 < len(tokens) and tokens[index + 1].text in "0123":
-            processed.append(_retext(token, "--optimization-level"))
+            if loader.o_level.startswith("--"):
+                processed.append(_retext(token, loader.o_level))
+                processed.append(Token(level, token.pair, token.node, word=token.word))
+            else:  # 0.9-0.11: `-O3` is the dotted key `-O.level=3` / `-O.mode=3`
+                processed.append(_retext(token, f"{loader.o_level}={level}"))
+        elif arg == "-O" and index + 1 < len(tokens) and tokens[index + 1].text in _O_LEVELS:
+            processed.append(_retext(token, loader.o_level))
         else:
             processed.append(token)
     if not loader.dotted_keys:
