@@ -16,6 +16,12 @@ tests/fidelity/cases/models/) is run with the oracle's `--model-policy as-is`: i
 fixture folder given relative to the case file (the oracle runs in the case's folder, as
 vLLM resolves local paths against its working directory) or a repository id in the fake
 Hugging Face cache tests/fixtures/models/hf-cache (HF_HUB_CACHE points there).
+
+The verdict keeps the oracle's `vllm_version`. A case for an older release names it in a
+`# vllm-config: version=X` first line (tests/fidelity/cases/releases/X/) and is recorded with
+that release's oracle (`--oracle-dir /work/oracle-X`); a case whose release (its marker, else
+the newest catalogue) is not the oracle's is refused before anything is written, so no
+verdict is recorded by one release for a case the engine judges as another.
 """
 
 from __future__ import annotations
@@ -29,6 +35,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "server"))
+
+from vllm_config_lsp.vllm.catalogue import nearest_release  # noqa: E402
+from vllm_config_lsp.vllm.versions import choose_version  # noqa: E402
+
 CASES = ROOT / "tests" / "fidelity" / "cases"
 VERDICTS = ROOT / "tests" / "fidelity" / "verdicts"
 HF_CACHE = ROOT / "tests" / "fixtures" / "models" / "hf-cache"
@@ -70,7 +81,29 @@ def _run_batch(oracle_dir: Path, cases: list[Path], extra: list[str]) -> list[di
     return rows
 
 
+def oracle_version(oracle_dir: Path) -> str:
+    """The vLLM release installed in the oracle's venv (its dist-info folder's name)."""
+    found = sorted(oracle_dir.glob("venv/lib/python*/site-packages/vllm-*.dist-info"))
+    if not found:
+        sys.exit(f"no vLLM installed in {oracle_dir}/venv")
+    return found[0].name.removeprefix("vllm-").removesuffix(".dist-info")
+
+
+def check_releases(oracle_dir: Path, cases: list[Path]) -> None:
+    """Refuse cases the engine would judge as another release than the oracle's."""
+    version = oracle_version(oracle_dir)
+    wrong = [
+        f"{case}: checked as {release}, the oracle is vLLM {version}"
+        for case in cases
+        if (release := choose_version(case.read_text(encoding="utf-8"))[0])
+        != nearest_release(version)
+    ]
+    if wrong:
+        sys.exit("mark each case `# vllm-config: version=X` for its oracle:\n" + "\n".join(wrong))
+
+
 def record(oracle_dir: Path, cases: list[Path]) -> int:
+    check_releases(oracle_dir, cases)
     as_is = [c for c in cases if model_policy(c) == "as-is"]
     with_model = [c for c in cases if _has_model(c) and c not in as_is]
     without = [c for c in cases if not _has_model(c) and c not in as_is]

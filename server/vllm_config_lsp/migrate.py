@@ -36,6 +36,7 @@ from vllm_config_lsp.vllm.flag_history import (
     renamed_field,
     renamed_flag,
 )
+from vllm_config_lsp.vllm.pydantic_lax import UNKNOWN_KEY_KINDS
 
 #: Each round applies non-overlapping edits; nested renames may need a few.
 MAX_ROUNDS = 6
@@ -163,7 +164,7 @@ def _flag_step(model: ConfigModel, pair: Pair, change: Change) -> _Step:
 
 def _field_steps(model: ConfigModel) -> Iterator[_Step]:
     version = model.catalogue.version
-    for value, issue in field_issues(model, {"unexpected_keyword_argument"}):
+    for value, issue in field_issues(model, UNKNOWN_KEY_KINDS):
         entry = issue.entry
         if entry is None or value.tree is None:
             continue

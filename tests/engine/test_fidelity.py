@@ -10,6 +10,13 @@ Model-aware cases (`# model-policy: as-is`, tests/fidelity/cases/models/) name f
 folders relative to the case file, or repository ids in the fake Hugging Face cache
 tests/fixtures/models/hf-cache: the engine gets the case's path and that cache, as the
 recorder gave the oracle.
+
+A case for an older release starts with `# vllm-config: version=X` (tests/fidelity/cases/
+releases/X/), is recorded with that release's oracle and judged with that release's
+catalogue: the verdict stores the oracle's vLLM version, which must be the release the
+engine checked with, so a verdict is never judged as another release's. `# warning: <text>`
+on a case vLLM accepts asks for a warning with that text on the marked line (vLLM starts
+but does not do what the file says).
 """
 
 from __future__ import annotations
@@ -23,9 +30,11 @@ from support import REPO
 from vllm_config_lsp.document.text_index import TextIndex
 from vllm_config_lsp.engine import lint
 from vllm_config_lsp.findings import Severity
+from vllm_config_lsp.vllm.catalogue import nearest_release
 
 CASES = REPO / "tests" / "fidelity" / "cases"
-PLATFORM_RULES = "vllm_config_lsp.rules.platforms."
+#: Rules the target GPU decides: the platform checks and the GPU memory budget.
+GPU_RULES = ("vllm_config_lsp.rules.platforms.", "vllm_config_lsp.rules.v1.core.")
 VERDICTS = REPO / "tests" / "fidelity" / "verdicts"
 ALL = sorted(CASES.rglob("*.yaml"))
 
@@ -52,18 +61,30 @@ def test_case_agrees_with_vllm(case: Path) -> None:
     phrase = _header(text, "phrase")
     index = TextIndex(text)
     result = lint(text, model_on_cli=True if "model_arg" in verdict else None, path=case)
-    errors = [
-        (index.line_col(f.start)[0] + 1, f.message)
-        for f in result.findings
-        if f.severity == Severity.ERROR
-    ]
+    assert result.model is not None
+    judged_as = result.model.catalogue.version
+    recorded_by = nearest_release(str(verdict.get("vllm_version")))
+    assert recorded_by == judged_as, (
+        f"recorded by vLLM {verdict.get('vllm_version')}, judged as {judged_as}: the case's "
+        "`# vllm-config: version=` marker must name the oracle's release"
+    )
+    findings = [(index.line_col(f.start)[0] + 1, f) for f in result.findings]
+    errors = [(line, f.message) for line, f in findings if f.severity == Severity.ERROR]
+    marked = [n + 1 for n, line in enumerate(text.splitlines()) if line.rstrip().endswith("#!")]
     if phrase is None:
         assert verdict["ok"], f"the case expects acceptance, vLLM said: {verdict.get('message')}"
         assert errors == []
+        warning = _header(text, "warning")
+        if warning is not None:
+            warned = [
+                f.message
+                for line, f in findings
+                if f.severity == Severity.WARNING and line in marked and warning in f.message
+            ]
+            assert warned, (warning, [f.message for _, f in findings])
         return
     assert not verdict["ok"], "the case expects a refusal, but vLLM accepted it"
     assert phrase in (verdict.get("message") or ""), ("the phrase is not vLLM's", verdict)
-    marked = [n + 1 for n, line in enumerate(text.splitlines()) if line.rstrip().endswith("#!")]
     assert marked, "mark the offending line with a trailing `#!`"
     hits = [message for line, message in errors if line in marked and phrase in message]
     assert hits, (phrase, errors)
@@ -78,8 +99,9 @@ def test_every_vllm_rule_has_a_fidelity_case() -> None:
         text = case.read_text(encoding="utf-8")
         covered |= {f.code for f in lint(text, path=case).findings}
     # The checks the target GPU decides cannot run on the CPU oracle: their failing and
-    # passing fixtures go through the CLI's `--gpu` (tests/rules/test_platform_rules.py).
-    on_cpu = [r for r in all_rules() if not r.module.__name__.startswith(PLATFORM_RULES)]
+    # passing fixtures go through the CLI's `--gpu` (tests/rules/test_platform_rules.py,
+    # tests/rules/test_memory_budget_e2e.py).
+    on_cpu = [r for r in all_rules() if not r.module.__name__.startswith(GPU_RULES)]
     about_vllm = {r.code for r in on_cpu if r.vllm_source and not r.code.startswith("VC00")}
     missing = sorted(about_vllm - covered)
     assert not missing, f"rules without a fidelity case: {missing}"

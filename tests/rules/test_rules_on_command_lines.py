@@ -26,6 +26,7 @@ YAML_ONLY = {
     "VC107": "a `config:` key inside a config file",
     "VC109": "a YAML list under a dotted key",
     "VC112": "YAML 1.1 numbers (octal, sexagesimal, `_`): a shell word is passed as written",
+    "VC113": "an empty YAML list dropped by load_config_file: a command line omits the flag",
     "VC123": "the `model:` key of a config file under 0.6-0.7",
 }
 RULES = [rule for rule in all_rules() if rule.code >= "VC100" and rule.code not in YAML_ONLY]

@@ -209,7 +209,7 @@ def test_classes(xv: dict[str, Any]) -> None:
     ):
         assert name in classes, name
     cc = classes["CompilationConfig"]
-    assert cc["extra_forbid"] is True
+    assert cc["extra"] == "forbid"
     budgets = cc["fields"]["encoder_cudagraph_token_budgets"]
     assert budgets["type"] == {"kind": "list", "item": {"kind": "int"}}
     assert budgets["default"]["factory"] == "list"
@@ -315,6 +315,30 @@ def test_catalogue_value_sets() -> None:
     assert "fbgemm_fp8" in sets["deprecated_quantization_methods"]
     assert "eagle3" in sets["speculative_methods"] and "mtp" in sets["speculative_methods"]
     assert not sets["speculative_methods"].open
+
+
+def test_release_semantics_read_from_each_wheel() -> None:
+    """Extra keys, loader features and error wording per release, as each wheel has them:
+    pydantic's default `ignore` until `ConfigDict(extra="forbid")` reached the compilation
+    classes (0.13) and `@config` itself (0.16); `1k` in dotted keys and JSON from 0.20."""
+    sys.path.insert(0, str(ROOT / "server"))
+    from vllm_config_lsp.vllm.catalogue import load_catalogue
+
+    def extra(release: str, name: str) -> str:
+        return load_catalogue(release).classes[name].extra
+
+    assert extra("0.11.2", "CompilationConfig") == "ignore"
+    assert extra("0.11.2", "StructuredOutputsConfig") == "ignore"
+    assert extra("0.13.0", "CompilationConfig") == extra("0.13.0", "PassConfig") == "forbid"
+    assert extra("0.15.1", "SchedulerConfig") == "ignore"
+    assert extra("0.16.0", "SchedulerConfig") == extra("0.28.0", "CacheConfig") == "forbid"
+    old, new = load_catalogue("0.19.1").loader, load_catalogue("0.20.2").loader
+    assert not old.dotted_human_numbers and not old.json_human_numbers and old.dotted_append
+    assert new.dotted_human_numbers and new.json_human_numbers
+    for release in ("0.11.2", "0.28.0", "0.33.0"):
+        flags = load_catalogue(release).flags
+        assert not flags["allowed-origins"].wrapped  # bare json.loads: argparse's words
+        assert flags["limit-mm-per-prompt"].wrapped  # parse_type(json.loads)
 
 
 # -- JSON Schema behaviour on sample configs ---------------------------------------------

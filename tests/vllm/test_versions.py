@@ -123,6 +123,28 @@ def test_valid_here_refused_there(text: str, valid_on: str, refused_on: str, mes
     assert len(errors) == 1 and errors[0].startswith(message), errors
 
 
+@pytest.mark.parametrize(
+    ("words", "valid_on", "refused_on"),
+    [
+        ("-O3", "0.11.2", None),  # 0.11: the dotted key -O.mode=3 (no --optimization-level)
+        ("-O 3", "0.10.2", None),  # 0.9-0.10: -O.level 3
+        ("-O.mode=3", "0.11.2", "0.13.0"),  # 0.13 reads `.mode=3` as the level
+        ("-O.mode=3", "0.12.0", "0.33.0"),  # 0.12: -cc.mode=3
+    ],
+)
+def test_o_shorthand_follows_the_release(words: str, valid_on: str, refused_on: str | None) -> None:
+    """`parse_args` rewrites `-O…` differently per release (`x-vllm.loader.o_level`)."""
+    script = f"vllm serve m {words}\n"
+
+    def errors(version: str) -> list[str]:
+        found = lint(script, version=version, host="shell").findings
+        return [f"{f.code} {f.message}" for f in found if f.severity == Severity.ERROR]
+
+    assert errors(valid_on) == []
+    if refused_on is not None:
+        assert errors(refused_on)[0].startswith("VC206 Input should be 0, 1, 2 or 3")
+
+
 def test_removed_flag_rename_is_a_safe_fix_only_where_the_target_exists() -> None:
     finding = next(f for f in lint("model: m\ncuda-graph-sizes: [1, 2]\n").findings)
     fix = finding.safe_fix

@@ -229,6 +229,7 @@ class Extraction:
             "const": self._json(kw.get("const")),
             "parse": tf.parse,
             "optional": tf.optional,
+            "wrapped": tf.wrapped,
             "choices": choices,
             "suggested": suggested,
             "default": default,
@@ -347,7 +348,7 @@ def class_json(c: ClassInfo) -> dict[str, Any]:
     return {
         "source": c.source,
         "doc": c.doc,
-        "extra_forbid": c.extra_forbid,
+        "extra": c.extra,
         "fields": {n: field_json(f) for n, f in c.fields.items()},
     }
 

@@ -43,7 +43,8 @@ class ClassInfo:
     ref: Ref
     doc: str
     source: str
-    extra_forbid: bool
+    #: pydantic's ``extra``: what an unknown key does (``forbid``, ``ignore``, ``allow``).
+    extra: str
     fields: dict[str, FieldInfo] = field(default_factory=dict)
 
 
@@ -202,27 +203,60 @@ class ClassExtractor:
         self.types = types
         self._cache: dict[str, ClassInfo] = {}
 
-    def extra_forbid(self, ref: Ref) -> bool:
-        """``@config`` forbids extras unless overridden; pydantic dataclasses ignore them;
-        stdlib dataclasses reject unknown keyword arguments (TypeError)."""
+    def extra_mode(self, ref: Ref) -> str:
+        """What pydantic does with a key the class has no field for: ``forbid``, ``ignore``
+        or ``allow``. vLLM's ``@config`` forbids extras only where its body says so
+        (``ConfigDict(extra="forbid")``, 0.16 on); before, it returned the class unchanged
+        and the ``@dataclass`` under it decided: pydantic's default is ``ignore``, and
+        ``config=ConfigDict(extra=...)`` overrides it (compilation classes from 0.13). A
+        stdlib dataclass rejects unknown keyword arguments (TypeError)."""
         assert isinstance(ref.node, ast.ClassDef)
-        deco = self.types.dataclass_decorator(ref)
-        if deco is None:  # inherits dataclass-ness
+        if self.types.dataclass_decorator(ref) is None:  # inherits dataclass-ness
             bases = [b for b in self.types.class_bases(ref) if self.types.is_dataclass(b)]
-            return self.extra_forbid(bases[0]) if bases else True
-        extra: Any = "forbid" if deco.endswith(".config") else "ignore"
-        if deco == "dataclasses.dataclass":
-            extra = "forbid"
-        for d in ref.node.decorator_list:
-            if not isinstance(d, ast.Call):
-                continue
-            for kw in d.keywords:
-                if kw.arg == "config" and isinstance(kw.value, ast.Call):
-                    for ckw in kw.value.keywords:
-                        if ckw.arg == "extra":
-                            with contextlib.suppress(NotConstant):
-                                extra = const_eval(self.index, ref.module, ckw.value)
-        return bool(extra == "forbid")
+            return self.extra_mode(bases[0]) if bases else "forbid"
+        extra = "ignore"
+        # Decorators apply bottom-up: the outermost one that sets `extra` wins.
+        for deco in reversed(ref.node.decorator_list):
+            target = deco.func if isinstance(deco, ast.Call) else deco
+            resolved = self.index.resolve_expr(ref.module, target)
+            qualname = resolved.qualname if resolved is not None else ""
+            if qualname == "dataclasses.dataclass":
+                extra = "forbid"
+            elif qualname.endswith(".config") and resolved is not None:
+                extra = self._decorator_default(resolved) or extra
+            if isinstance(deco, ast.Call):
+                extra = self._config_kwarg(ref.module, deco) or extra
+        return extra
+
+    def _decorator_default(self, ref: Ref) -> str | None:
+        """The ``extra`` a decorator function's own ``ConfigDict(extra=...)`` sets (its
+        ``@overload`` stubs included: the module is searched by name)."""
+        tree = self.index.src.tree(ref.module)
+        if tree is None:
+            return None
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name == ref.short:
+                for call in ast.walk(node):
+                    if isinstance(call, ast.Call) and ast.unparse(call.func).endswith("ConfigDict"):
+                        found = self._extra_keyword(ref.module, call)
+                        if found is not None:
+                            return found
+        return None
+
+    def _config_kwarg(self, module: str, deco: ast.Call) -> str | None:
+        """``extra`` of a decorator call's ``config=ConfigDict(extra=...)``."""
+        for kw in deco.keywords:
+            if kw.arg == "config" and isinstance(kw.value, ast.Call):
+                return self._extra_keyword(module, kw.value)
+        return None
+
+    def _extra_keyword(self, module: str, call: ast.Call) -> str | None:
+        for kw in call.keywords:
+            if kw.arg == "extra":
+                with contextlib.suppress(NotConstant):
+                    value = const_eval(self.index, module, kw.value)
+                    return value if isinstance(value, str) else None
+        return None
 
     def extract(self, ref: Ref) -> ClassInfo:
         if ref.qualname in self._cache:
@@ -234,7 +268,7 @@ class ClassExtractor:
             ref=ref,
             doc=inspect.cleandoc(ast.get_docstring(node, clean=False) or ""),
             source=self.index.source_of(ref.module, node),
-            extra_forbid=self.extra_forbid(ref),
+            extra=self.extra_mode(ref),
         )
         self._cache[ref.qualname] = info
         # Dataclass semantics: base fields first (in MRO order), then own fields.

@@ -532,7 +532,8 @@ class Interpreter:
             return self.kwargs.table(info)
         if name in ("optional_type", "parse_type") and args:
             inner = self.as_type(args[0])
-            return TypeFn(inner.parse, name == "optional_type" or inner.optional, inner.source)
+            optional = name == "optional_type" or inner.optional
+            return TypeFn(inner.parse, optional, inner.source, wrapped=True)
         if any(isinstance(a, _PARSERISH) for a in [*args, *kwargs.values()]):
             return self.call_function(fn, args, kwargs)
         if any(isinstance(a, ParserVal) for a in args):
@@ -638,7 +639,9 @@ class Interpreter:
                 "union_dict_and_str": "dict_or_str",
             }
             if v.ref.short in known:
-                return TypeFn(known[v.ref.short])
+                # `union_dict_and_str` hands JSON-looking text to optional_type(json.loads).
+                wrapped = v.ref.short == "union_dict_and_str"
+                return TypeFn(known[v.ref.short], wrapped=wrapped)
             if v.ref.short == "nullable_str":  # 0.6-0.8: "" and "None" -> None, else str
                 return TypeFn("str", optional=True)
             assert v.ref.node is not None

@@ -162,7 +162,7 @@ class SchemaBuilder:
             required = sorted(n for n, f in c["fields"].items() if f["init"] and f["required"])
             if required:
                 s["required"] = required
-            if c["extra_forbid"]:
+            if c["extra"] == "forbid":
                 s["additionalProperties"] = False
             out[name] = s
         return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .classes import ClassExtractor, ClassInfo, FieldInfo
@@ -26,6 +26,10 @@ class TypeFn:
     parse: str
     optional: bool = False
     source: str | None = None
+    #: Wrapped in vLLM's ``parse_type`` (``optional_type`` too), which words a conversion
+    #: error itself ("Value X cannot be converted to …"); a bare callable gets argparse's
+    #: "invalid <name> value: 'X'".
+    wrapped: bool = False
 
 
 @dataclass(frozen=True)
@@ -248,16 +252,16 @@ class KwargsComputer:
             and "dict" in kinds
             and ("str" in kinds or any(not _builtin_kind(a) for a in atoms))
         ):
-            kw["type"] = TypeFn("dict_or_str")
+            kw["type"] = TypeFn("dict_or_str", wrapped=True)  # union_dict_and_str
         elif "dict" in kinds:
-            kw["type"] = TypeFn("json")
+            kw["type"] = TypeFn("json", wrapped=True)  # parse_type(json.loads)
             kw["help"] += f"\n\n{self.json_tip}"
         elif "str" in kinds or any(not _builtin_kind(a) for a in atoms):
             kw["type"] = TypeFn("str")
         else:
             kw["type"] = TypeFn("custom", source=f"unsupported type {f.annotation}")
         if "none" in kinds and "bool" not in kinds and isinstance(kw.get("type"), TypeFn):
-            kw["type"] = TypeFn(kw["type"].parse, True, kw["type"].source)
+            kw["type"] = replace(kw["type"], optional=True)
             if kw.get("choices"):
                 kw["choices"] = [*kw["choices"], None]
         return kw

@@ -17,6 +17,8 @@ from .modules import Ref, SourceIndex
 
 PARSER_MODULES = ("vllm.utils.argparse_utils", "vllm.utils")
 PARSER_CLASS = "FlexibleArgumentParser"
+#: Where ``parse_dataclass`` (the ``type=`` of config-class flags) is defined.
+ENGINE_ARGS_MODULE = "vllm.engine.arg_utils"
 
 
 def _parser_class(index: SourceIndex) -> Ref | None:
@@ -46,6 +48,42 @@ def _isinstance_of(fn: ast.FunctionDef, type_name: str) -> bool:
     )
 
 
+def _calls(fn: ast.AST, name: str) -> bool:
+    """A call of a function whose name is ``name`` appears under ``fn``."""
+    return any(
+        isinstance(n, ast.Call) and ast.unparse(n.func).rsplit(".", 1)[-1] == name
+        for n in ast.walk(fn)
+    )
+
+
+def _json_human_numbers(index: SourceIndex) -> bool:
+    """``parse_dataclass`` expands ``1k``-style tokens before ``validate_json`` (0.20 on:
+    ``_expand_json_human_readable_numbers``); before, such a token is invalid JSON."""
+    tree = index.src.tree(ENGINE_ARGS_MODULE)
+    return tree is not None and any(
+        isinstance(n, ast.FunctionDef)
+        and n.name == "parse_dataclass"
+        and _calls(n, "_expand_json_human_readable_numbers")
+        for n in ast.walk(tree)
+    )
+
+
+def _o_level(parse_text: str) -> str | None:
+    """What ``parse_args`` rewrites ``-O3`` to: a flag, a dotted key, or nothing."""
+    for target in ("--optimization-level", "-O.mode", "-O.level"):
+        if f"'{target}" in parse_text:
+            return target
+    return None
+
+
+def _o_dotted(parse_text: str) -> str | None:
+    """The dotted key ``-O.x`` is left as (``arg[2] != "."``, 0.9-0.11) or turned into
+    (``-cc.x``, 0.12); None where ``-O.x`` is read as the level ``.x``."""
+    if "replace('-O', '-cc', 1)" in parse_text:
+        return "-cc"
+    return "-O" if "arg[2] != '.'" in parse_text else None
+
+
 def loader_facts(index: SourceIndex) -> dict[str, Any]:
     """The ``x-vllm.loader`` object (docs/schema-format.md, "Loader")."""
     ref = _parser_class(index)
@@ -73,5 +111,13 @@ def loader_facts(index: SourceIndex) -> dict[str, Any]:
         "list": "items" if _isinstance_of(load, "list") else "str",
         "dict": "json" if "json.dumps" in load_text else "str",
         "dotted_keys": "split('.')" in parse_text,
+        # `--a.b 1k`: a value that is not JSON is tried as `human_readable_int` (0.20 on),
+        # else kept as the string.
+        "dotted_human_numbers": _calls(parse, "human_readable_int"),
+        # `--a.b+ x,y`: the comma-split items are appended to the list.
+        "dotted_append": "endswith('+')" in parse_text,
+        "json_human_numbers": _json_human_numbers(index),
+        "o_level": _o_level(parse_text),
+        "o_dotted": _o_dotted(parse_text),
         "key_fold": "first_segment" if "(?<=--)" in parse_text else "whole",
     }

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
@@ -62,6 +63,18 @@ def flag_by_key(model: ConfigModel, key: str) -> FlagSpec | None:
     """The flag a top-level key names exactly, spelled either way (no abbreviations)."""
     head = key.split(".", 1)[0].replace("_", "-")
     return model.catalogue.option_index.get("--" + head)
+
+
+def dropped_pairs(model: ConfigModel, kind: str) -> Iterator[tuple[Pair, FlagSpec]]:
+    """Top-level entries `load_config_file` left out of argv (`kind` of its `LoadEvent`),
+    with the flag each names: vLLM uses that flag's default instead."""
+    for event in model.events:
+        pair = event.pair
+        if event.kind != kind or pair is None or "." in pair.key:
+            continue
+        spec = flag_by_key(model, pair.key)
+        if spec is not None:
+            yield pair, spec
 
 
 def rename_key_fix(
@@ -260,7 +273,7 @@ def inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
 
 
 def field_issues(
-    model: ConfigModel, kinds: set[str] | None = None, *, exclude: bool = False
+    model: ConfigModel, kinds: AbstractSet[str] | None = None, *, exclude: bool = False
 ) -> Iterator[tuple[FlagValue, FieldIssue]]:
     """pydantic errors of every flag, filtered by error kind; dotted-list spans skipped."""
     skip = dotted_list_spans(model)

@@ -36,6 +36,18 @@ class LoaderSpec:
     dotted_keys: bool = True
     #: `first_segment`: `_`→`-` only before the first `.`; `whole`: in the whole key.
     key_fold: str = "first_segment"
+    #: A dotted key's value that is not JSON is tried as a human-readable int (`1k`, 0.20 on).
+    dotted_human_numbers: bool = True
+    #: `--a.b+ x,y` appends the comma-split items to the list.
+    dotted_append: bool = True
+    #: Config-class JSON has `1k`-style tokens expanded before validation (0.20 on).
+    json_human_numbers: bool = True
+    #: What `-O3` / `-O 3` become: `--optimization-level` (0.12 on), the dotted key
+    #: `-O.mode` (0.11) or `-O.level` (0.9-0.10); None: left as written (before 0.9).
+    o_level: str | None = "--optimization-level"
+    #: The dotted key `-O.x` becomes (`-O` in 0.9-0.11, `-cc` in 0.12); None: `-O.x` is
+    #: read as the level `.x`.
+    o_dotted: str | None = None
     source: str | None = None
 
 

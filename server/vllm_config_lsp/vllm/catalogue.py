@@ -118,6 +118,9 @@ class FlagSpec:
     #: Choices computed from the platform (`choices_dynamic`, `suggested` holding the static
     #: part): the device type of every platform in the wheel, one of which is the running one.
     platform_choices: tuple[Any, ...] | None = None
+    #: vLLM's `parse_type` wraps the `type=` callable and words its errors ("Value X cannot
+    #: be converted to …"); a bare `json.loads` gets argparse's "invalid loads value: 'X'".
+    wrapped: bool = True
 
     @property
     def takes_value(self) -> bool:
@@ -163,7 +166,9 @@ class ClassSpec:
     name: str
     source: str | None
     doc: str
-    extra_forbid: bool
+    #: pydantic's `extra` for the release: `forbid` (an unknown key stops the start),
+    #: `ignore` (it is dropped silently) or `allow` (it is kept).
+    extra: str
     fields: dict[str, FieldSpec]
 
 
@@ -197,6 +202,13 @@ class Catalogue:
             dict=raw.get("dict", default.dict),
             dotted_keys=bool(raw.get("dotted_keys", default.dotted_keys)),
             key_fold=raw.get("key_fold", default.key_fold),
+            dotted_human_numbers=bool(
+                raw.get("dotted_human_numbers", default.dotted_human_numbers)
+            ),
+            dotted_append=bool(raw.get("dotted_append", default.dotted_append)),
+            json_human_numbers=bool(raw.get("json_human_numbers", default.json_human_numbers)),
+            o_level=raw.get("o_level", default.o_level),
+            o_dotted=raw.get("o_dotted", default.o_dotted),
             source=raw.get("source"),
         )
 
@@ -227,6 +239,7 @@ class Catalogue:
                 platform_choices=(
                     tuple(raw["platform_choices"]) if raw.get("platform_choices") else None
                 ),
+                wrapped=raw.get("wrapped", True) is not False,
             )
         return out
 
@@ -286,7 +299,7 @@ class Catalogue:
                 name=name,
                 source=raw.get("source"),
                 doc=raw.get("doc") or "",
-                extra_forbid=raw.get("extra_forbid", True) is not False,
+                extra=raw.get("extra") or "forbid",
                 fields=fields,
             )
         return out

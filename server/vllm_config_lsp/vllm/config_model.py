@@ -47,7 +47,7 @@ from vllm_config_lsp.sources.config_file import (
 )
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.vllm.catalogue import Catalogue, FlagSpec
-from vllm_config_lsp.vllm.flag_values import convert_values
+from vllm_config_lsp.vllm.flag_values import convert_values, loads_error
 from vllm_config_lsp.vllm.hardware import Target
 from vllm_config_lsp.vllm.parse_args import rewrite_tokens
 from vllm_config_lsp.vllm.pydantic_lax import FieldIssue, Validator
@@ -421,13 +421,13 @@ def _json_flag(model: ConfigModel, use: OptionUse, token: Token, text: str) -> F
         return FlagValue(use, None)
     if spec.parse == "dict_or_str" and not _LOOKS_LIKE_OBJECT.match(text):
         return FlagValue(use, text)  # `union_dict_and_str` keeps non-object text as is
-    human = spec.parse.startswith("dataclass:")
+    human = spec.parse.startswith("dataclass:") and model.catalogue.loader.json_human_numbers
     tree = _tree_for(model, token, text, human)
     if isinstance(tree, JsonProblem):
         if spec.parse.startswith("dataclass:"):
             message = f"Invalid JSON: {tree.message}"
         else:
-            message = f"Value {text} cannot be converted to <function loads at 0x…>."
+            message = loads_error(spec, text)
         return FlagValue(
             use, None, error=message, error_token=token, error_span=(tree.start, tree.end)
         )

@@ -75,6 +75,14 @@ def _builtin_error(kind: str, text: str) -> str:
     return f"invalid {kind} value: {text!r}"
 
 
+def loads_error(spec: FlagSpec, text: str) -> str:
+    """What argparse says when `json.loads` refuses the text: vLLM's `parse_type` wording,
+    or argparse's own where the flag's `type=` is the bare function (`allowed-origins`)."""
+    if spec.wrapped:
+        return f"Value {text} cannot be converted to {_LOADS_REPR}."
+    return _builtin_error("loads", text)
+
+
 def _convert_one(spec: FlagSpec, text: str) -> Converted:
     parse = spec.parse
     if spec.optional and text in ("", "None"):
@@ -102,7 +110,7 @@ def _convert_one(spec: FlagSpec, text: str) -> Converted:
         try:
             return Converted(json.loads(text))
         except json.JSONDecodeError:
-            return Converted(error=f"Value {text} cannot be converted to {_LOADS_REPR}.")
+            return Converted(error=loads_error(spec, text))
     if parse == "dict_or_str":
         if not re.match(r"(?s)^\s*{.*}\s*$", text):
             return Converted(text)

@@ -24,6 +24,8 @@ _CURRENT_LOADER = LoaderSpec()
 
 
 _FIRST_SEGMENT = re.compile(r"(?<=--)[^\.]*")
+#: `-O <n>` takes the next argument as its level only for these.
+_O_LEVELS = frozenset({"0", "1", "2", "3"})
 
 
 def _dash(match: re.Match[str]) -> str:
@@ -47,34 +49,45 @@ def rewrite_tokens(
             else:
                 text = _FIRST_SEGMENT.sub(_dash, arg, count=1)
             processed.append(_retext(token, text))
+        elif loader.o_level is None:
+            processed.append(token)
+        elif loader.o_dotted is not None and arg.startswith("-O."):
+            processed.append(_retext(token, loader.o_dotted + arg[2:]))  # a dotted key
         elif arg.startswith("-O") and arg != "-O":
             level = arg[3:] if arg[2:3] == "=" else arg[2:]
-            processed.append(_retext(token, "--optimization-level"))
-            processed.append(Token(level, token.pair, token.node, word=token.word))
-        elif arg == "-O" and index + 1 < len(tokens) and tokens[index + 1].text in "0123":
-            processed.append(_retext(token, "--optimization-level"))
+            if loader.o_level.startswith("--"):
+                processed.append(_retext(token, loader.o_level))
+                processed.append(Token(level, token.pair, token.node, word=token.word))
+            else:  # 0.9-0.11: `-O3` is the dotted key `-O.level=3` / `-O.mode=3`
+                processed.append(_retext(token, f"{loader.o_level}={level}"))
+        elif arg == "-O" and index + 1 < len(tokens) and tokens[index + 1].text in _O_LEVELS:
+            processed.append(_retext(token, loader.o_level))
         else:
             processed.append(token)
     if not loader.dotted_keys:
         return processed, []
-    return _merge_dotted(processed)
+    return _merge_dotted(processed, loader)
 
 
 def _retext(token: Token, text: str) -> Token:
     return Token(text, token.pair, token.node, token.is_key, token.dotted, token.word)
 
 
-def _dotted_value(value_str: str) -> Any:
+def _dotted_value(value_str: str, loader: LoaderSpec) -> Any:
     try:
         return json.loads(value_str)
     except json.JSONDecodeError:
+        if not loader.dotted_human_numbers:  # before 0.20: the text as it is
+            return value_str
         try:
             return human_readable_int(value_str)
         except ValueError:
             return value_str
 
 
-def _merge_dotted(processed: list[Token]) -> tuple[list[Token], list[LoadEvent]]:
+def _merge_dotted(
+    processed: list[Token], loader: LoaderSpec
+) -> tuple[list[Token], list[LoadEvent]]:
     events: list[LoadEvent] = []
     delete: set[int] = set()
     pieces: dict[str, list[DottedPiece]] = {}
@@ -103,13 +116,13 @@ def _merge_dotted(processed: list[Token]) -> tuple[list[Token], list[LoadEvent]]
             delete.add(index + 1)
             if value_token.pair is not token.pair or value_token.is_key:
                 events.append(LoadEvent("dotted-ate-next", token.pair, token, value_token.text))
-        append = arg.endswith("+")
+        append = loader.dotted_append and arg.endswith("+")
         if append:
             arg = arg[:-1]
             value_str = json.dumps(list(value_str.split(",")))
         head, *path = arg.split(".")
         pieces.setdefault(head, []).append(
-            DottedPiece(head, path, append, _dotted_value(value_str), token, value_token)
+            DottedPiece(head, path, append, _dotted_value(value_str, loader), token, value_token)
         )
         delete.add(index)
     kept = [t for i, t in enumerate(processed) if i not in delete]

@@ -38,6 +38,13 @@ _BOOL_STRINGS = {
 }
 
 
+#: A key the class has no field for, in a release whose class forbids extras (pydantic's
+#: error type) or ignores them (not an error: vLLM drops the key and starts).
+UNEXPECTED_KEY = "unexpected_keyword_argument"
+IGNORED_KEY = "ignored_keyword_argument"
+UNKNOWN_KEY_KINDS = frozenset({UNEXPECTED_KEY, IGNORED_KEY})
+
+
 @dataclass
 class FieldIssue:
     """One pydantic error: `kind` is pydantic's error type, `path` the field location."""
@@ -97,10 +104,10 @@ class Validator:
             seen.add(entry.key)
             field = spec.fields.get(entry.key)
             if field is None or not field.init:
-                if spec.extra_forbid:
+                if spec.extra in ("forbid", "ignore"):
                     issues.append(
                         FieldIssue(
-                            "unexpected_keyword_argument",
+                            UNEXPECTED_KEY if spec.extra == "forbid" else IGNORED_KEY,
                             "Unexpected keyword argument",
                             [*path, entry.key],
                             entry.value,

@@ -30,6 +30,7 @@ from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.config.utils.out_of_range import BOUND_KINDS
 from vllm_config_lsp.rules.support import field_issues, field_path, finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.pydantic_lax import UNKNOWN_KEY_KINDS
 
 CODE = "VC206"
 NAME = "field-type"
@@ -37,7 +38,7 @@ VLLM_SOURCE = "vllm/engine/arg_utils.py:369"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    other = BOUND_KINDS | {"unexpected_keyword_argument", "missing"}
+    other = BOUND_KINDS | UNKNOWN_KEY_KINDS | {"missing"}
     for value, issue in field_issues(model, other, exclude=True):
         node = issue.node
         if node is None:

@@ -74,7 +74,9 @@ def _python_text_advice(model: ConfigModel, pair: Pair) -> tuple[str, Fix | None
     node = pair.value_node
     if isinstance(node, MappingNode) and loader.dict == "str":
         shape, since = "mapping", loader_since("dict", "json", release)
-    elif isinstance(node, SequenceNode) and loader.list == "str":
+    elif isinstance(node, SequenceNode):
+        if loader.list != "str":
+            return None  # one argument per item: the caller's advice
         shape, since = "list", None
     elif loader.dict == "str":
         return "; write the value as a JSON string", None

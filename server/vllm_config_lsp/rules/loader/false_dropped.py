@@ -23,7 +23,7 @@ no-enable-prefix-caching: true
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
-from vllm_config_lsp.rules.support import finding, flag_by_key, span, spell_like
+from vllm_config_lsp.rules.support import dropped_pairs, finding, span, spell_like
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC104"
@@ -32,12 +32,8 @@ VLLM_SOURCE = "vllm/utils/argparse_utils.py:656"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    for event in model.events:
-        pair = event.pair
-        if event.kind != "false-dropped" or pair is None or "." in pair.key:
-            continue
-        spec = flag_by_key(model, pair.key)
-        if spec is None or spec.action != "boolean_optional" or spec.default is False:
+    for pair, spec in dropped_pairs(model, "false-dropped"):
+        if spec.action != "boolean_optional" or spec.default is False:
             continue
         negative = next((n for n in spec.negatives if n.startswith("--no-")), None)
         default = "decided by vLLM" if spec.default is None else repr(spec.default)

@@ -4,9 +4,9 @@
 The object-size limit only exists for the shared-memory processor cache.
 `MultiModalConfig._validate_multimodal_config` stops the start of a multimodal model with
 `'mm_shm_cache_max_object_size_mb' should only be set when 'mm_processor_cache_type' is
-'shm'.` (vllm/config/multimodal.py:515-524) when the limit differs from its default (128)
-and the cache type is not `shm` (default `lru`). A text-only model has no multimodal
-config and ignores both options.
+'shm'.` (vllm/config/multimodal.py:515-524) when the limit differs from its default (128,
+read from the checked release's catalogue) and the cache type is not `shm` (default
+`lru`). A text-only model has no multimodal config and ignores both options.
 
 ## Example
 ```yaml
@@ -33,17 +33,17 @@ CODE = "VC440"
 NAME = "mm-shm-cache-size"
 VLLM_SOURCE = "vllm/config/multimodal.py:521"
 CATALOGUE = ("mm.shm_size_without_shm",)
-DEFAULT_SIZE = 128
+FLAG = "mm-shm-cache-max-object-size-mb"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    size = plain(model, "mm-shm-cache-max-object-size-mb")
-    if size is None or size.value == DEFAULT_SIZE:
+    size = plain(model, FLAG)
+    if size is None or size.value == model.catalogue.flags[FLAG].default:
         return
     kind = plain(model, "mm-processor-cache-type")
     if kind is not None and kind.value == "shm":
         return
-    removal = removal_fix(model, size, "Remove `mm-shm-cache-max-object-size-mb`")
+    removal = removal_fix(model, size, f"Remove `{FLAG}`")
     yield finding(
         CODE,
         Severity.WARNING,

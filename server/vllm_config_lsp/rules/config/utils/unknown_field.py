@@ -5,6 +5,11 @@ Every vLLM config class forbids extra keys (`extra='forbid'`, vllm/config/utils.
 an unknown or renamed key stops the start with pydantic's `Unexpected keyword argument`.
 Keys inside these configs keep vLLM's underscore field names.
 
+Older releases did not forbid them: before 0.13 (compilation classes) and 0.16 (the others)
+the config classes were pydantic dataclasses with the default `extra='ignore'`, so vLLM
+drops the key silently and starts without the setting. For those releases (read from each
+release's catalogue) the finding is a warning.
+
 ## Example
 ```yaml
 model: Qwen/Qwen3-8B
@@ -37,6 +42,7 @@ from vllm_config_lsp.rules.support import (
 )
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.flag_history import removed_field
+from vllm_config_lsp.vllm.pydantic_lax import UNEXPECTED_KEY, UNKNOWN_KEY_KINDS
 
 CODE = "VC204"
 NAME = "unknown-field"
@@ -69,16 +75,21 @@ def _split_fix(text: str, container: ValueNode, entry: Entry, names: tuple[str, 
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    for value, issue in field_issues(model, {"unexpected_keyword_argument"}):
+    for value, issue in field_issues(model, UNKNOWN_KEY_KINDS):
         entry = issue.entry
         if entry is None or value.tree is None:
             continue
         name = issue.path[-1]
         cls = model.catalogue.classes.get(issue.class_name)
-        message = (
-            f"Unexpected keyword argument: `{field_path(value.spec.name, issue.path)}` is not "
-            f"a field of {issue.class_name}"
-        )
+        where = field_path(value.spec.name, issue.path)
+        refused = issue.kind == UNEXPECTED_KEY
+        if refused:
+            message = f"Unexpected keyword argument: `{where}` is not a field of {issue.class_name}"
+        else:
+            message = (
+                f"vLLM {model.catalogue.version} ignores `{where}`: {issue.class_name} has no "
+                "such field and that release drops unknown keys silently"
+            )
         fixes: list[Fix | None] = []
         history = removed_field(issue.class_name, name, model.catalogue.version)
         container = _container(value.tree, issue.path)
@@ -103,9 +114,9 @@ def check(model: ConfigModel) -> Iterator[Finding]:
                 fixes.append(Fix(f"Remove `{name}`", (removal,), safe=False))
         yield finding(
             CODE,
-            Severity.ERROR,
+            Severity.ERROR if refused else Severity.WARNING,
             (entry.key_start, entry.key_end),
             message,
-            source=VLLM_SOURCE,
+            source=VLLM_SOURCE if refused or cls is None else cls.source,
             fixes=[fix for fix in fixes if fix is not None],
         )

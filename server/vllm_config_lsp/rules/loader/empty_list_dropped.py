@@ -1,0 +1,51 @@
+"""`flag: []` is silently ignored by `vllm serve --config`, and the flag's default is not empty.
+
+## What vLLM does
+`load_config_file` emits a list's key only when the list has items: an empty list never
+reaches argparse, so vLLM uses the flag's default. Where that default is a non-empty list,
+the file says the opposite of what happens. In vLLM up to 0.32, `allowed-origins: []` leaves
+the default `['*']`: cross-origin requests are allowed from every origin (0.33 made the
+default empty). The default compared against is the checked release's own. A JSON-valued
+flag (`allowed-origins`, `allowed-methods`, `allowed-headers`) takes the JSON string `'[]'`.
+
+## Example
+```yaml
+# vllm-config: version=0.28.0
+model: Qwen/Qwen3-8B
+allowed-origins: []
+```
+
+## Fixed
+```yaml
+# vllm-config: version=0.28.0
+model: Qwen/Qwen3-8B
+allowed-origins: '[]'
+```
+"""
+
+from collections.abc import Iterator
+
+from vllm_config_lsp.findings import Finding, Severity
+from vllm_config_lsp.rules.support import dropped_pairs, finding, quote_fix, span
+from vllm_config_lsp.vllm.config_model import ConfigModel
+
+CODE = "VC113"
+NAME = "empty-list-dropped"
+VLLM_SOURCE = "vllm/utils/argparse_utils.py:660"
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    for pair, spec in dropped_pairs(model, "empty-list-dropped"):
+        if not isinstance(spec.default, list) or not spec.default:
+            continue
+        message = (
+            f"`{pair.key}: []` is ignored: `vllm serve --config` drops an empty list, so "
+            f"vLLM {model.catalogue.version} uses the default {spec.default!r}"
+        )
+        fixes = []
+        if spec.parse == "json":
+            message += "; write the JSON string '[]'"
+            fixes.append(quote_fix(model, pair.value_node, "[]", "Write the JSON string '[]'"))
+        yield finding(
+            CODE, Severity.WARNING, span(pair.value_node), message, source=VLLM_SOURCE, fixes=fixes
+        )
