@@ -100,3 +100,52 @@ def test_an_empty_item_in_logits_processors_is_refused(tmp_path: Path) -> None:
     assert _where(rows) == [("VC209", 2, 34, 2, 36)]
     assert "Input should be a valid string" in rows[0]["message"]
     assert _check(tmp_path, "model: m\nlogits-processors: [my_pkg.Proc]\n") == []
+
+
+WATERMARK = "model: m\nwatermark-config:\n  key: 42\n  alpha: 0.5\nwatermark-config.alpha: 0.5\n"
+
+
+def test_dotted_keys_replacing_a_required_field_are_an_error_at_the_mapping(
+    tmp_path: Path,
+) -> None:
+    """vLLM appends the dotted object after every argument: `key` is gone and
+    WatermarkConfig refuses (recorded: loader/dotted-replaces-required-key)."""
+    rows = _check(tmp_path, WATERMARK)
+    [repeated] = [r for r in rows if r["code"] == "VC108"]
+    assert (repeated["severity"], repeated["line"]) == ("error", 2)
+    assert "(`key` written here are lost)" in repeated["message"]
+    assert (
+        "without `key` vLLM refuses to start: WatermarkConfig key: Field required"
+        in (repeated["message"])
+    )
+    assert ("VC207", 5) in {(r["code"], r["line"]) for r in rows}
+
+
+def test_the_same_when_the_dotted_key_comes_first_or_the_mapping_is_json(
+    tmp_path: Path,
+) -> None:
+    first = "model: m\nwatermark-config.alpha: 0.5\nwatermark-config: {key: 42}\n"
+    [repeated] = [r for r in _check(tmp_path, first) if r["code"] == "VC108"]
+    assert (repeated["severity"], repeated["line"]) == ("error", 3)
+    json_text = "model: m\nwatermark-config: '{\"key\": 42}'\nwatermark-config.alpha: 0.5\n"
+    [repeated] = [r for r in _check(tmp_path, json_text) if r["code"] == "VC108"]
+    assert (repeated["severity"], repeated["line"]) == ("error", 2)
+
+
+def test_dotted_keys_keeping_the_required_field_only_warn(tmp_path: Path) -> None:
+    text = "model: m\nwatermark-config:\n  key: 42\n  alpha: 0.5\nwatermark-config.key: 7\n"
+    [row] = _check(tmp_path, text)
+    assert (row["code"], row["severity"], row["line"]) == ("VC108", "warning", 2)
+    assert "(`alpha` written here are lost)" in row["message"]
+
+
+def test_a_mapping_item_under_a_dotted_key_is_its_python_repr(tmp_path: Path) -> None:
+    """`- full_attention: X` is one item: `str(dict)`, no JSON, which the field's before
+    validator leaves to the declared `dict` type: refused (recorded:
+    loader/dotted-list-item-mapping)."""
+    text = "model: m\nattention-config.backend_per_kind:\n- full_attention: FLASH_ATTN\n"
+    [row] = _check(tmp_path, text)
+    assert (row["code"], row["line"]) == ("VC206", 3)
+    assert row["message"].startswith("Input should be an object")
+    text = "model: m\nattention-config.backend_per_kind: {full_attention: FLASH_ATTN}\n"
+    assert _check(tmp_path, text) == []

@@ -60,3 +60,19 @@ async def test_a_second_document_is_marked_at_its_marker(client: LanguageClient)
     assert diagnostic.code == "VC003"
     assert _marked(doc, client, diagnostic) == "---"
     doc.close()
+
+
+async def test_an_empty_value_that_is_not_the_default_is_fixed(client: LanguageClient) -> None:
+    """`""` becomes None (optional_type), which is not the flag's default 0."""
+    text = "model: m\nprefix-cache-retention-interval: ''  # 🚀\nmax-num-seqs: 8\n"
+    doc = Doc(client, "file:///work/loader/empty.vllm.yaml", text)
+    [diagnostic] = await doc.diagnostics()
+    assert diagnostic.code == "VC210"
+    assert diagnostic.severity == types.DiagnosticSeverity.Warning
+    assert _marked(doc, client, diagnostic) == "''"
+    actions = await code_actions(client, doc.uri, diagnostic.range, [diagnostic])
+    [fix] = [a for a in actions if a.title.startswith("Remove 'prefix-cache-retention-interval'")]
+    assert fix.edit is not None
+    after = await doc.replace(apply_workspace_edit(doc.text, fix.edit, doc.uri, encoding(client)))
+    assert (doc.text, after) == ("model: m\nmax-num-seqs: 8\n", [])
+    doc.close()

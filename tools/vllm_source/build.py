@@ -327,6 +327,8 @@ def field_json(f: FieldInfo) -> dict[str, Any]:
         out["before_validator"] = f.before_validator
         if f.validator_input is not None:
             out["validator_input"] = public(f.validator_input)
+        if f.before_keeps_text:
+            out["before_keeps_text"] = True
     if f.none_validator:
         out["none_validator"] = f.none_validator
     return out

@@ -33,6 +33,9 @@ class FieldInfo:
     validator_input: TNode | None = None
     #: `file:line` of a `mode="wrap"` validator that returns None without validating it.
     none_validator: str | None = None
+    #: The `mode="before"` validator hands a text on untouched (it reshapes only dicts or
+    #: other non-text inputs): the declared type then judges a text.
+    before_keeps_text: bool = False
 
 
 @dataclass
@@ -82,6 +85,68 @@ def _returns_none_unvalidated(function: ast.FunctionDef) -> bool:
         and isinstance(first.value, ast.IfExp)
         and _is_none_test(first.value.test, value)
         and _is_none_or(first.value.body, value)
+    )
+
+
+def _keeps_text(function: ast.FunctionDef) -> bool:
+    """A before-validator that returns a text unchanged: past its docstring and imports,
+    either `if not isinstance(<value>, T): return <value>` first, or only `if
+    isinstance(<value>, T): ...` blocks (no `else`) then `return <value>`; T never `str`."""
+    params = function.args.args
+    if len(params) < 2:
+        return False
+    value = params[1].arg
+    body = [
+        st
+        for st in function.body
+        if not isinstance(st, (ast.Import, ast.ImportFrom))
+        and not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))
+    ]
+    if not body:
+        return False
+    first = body[0]
+    if (
+        isinstance(first, ast.If)
+        and isinstance(first.test, ast.UnaryOp)
+        and isinstance(first.test.op, ast.Not)
+        and _non_text_check(first.test.operand, value)
+        and len(first.body) == 1
+        and _returns(first.body[0], value)
+    ):
+        return True
+    *checks, last = body
+    return (
+        bool(checks)
+        and _returns(last, value)
+        and all(
+            isinstance(st, ast.If) and not st.orelse and _non_text_check(st.test, value)
+            for st in checks
+        )
+    )
+
+
+def _non_text_check(test: ast.expr, value: str) -> bool:
+    """`isinstance(<value>, T)` with T a type or tuple of types other than `str`."""
+    if not (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Name)
+        and test.func.id == "isinstance"
+        and len(test.args) == 2
+        and isinstance(test.args[0], ast.Name)
+        and test.args[0].id == value
+    ):
+        return False
+    kinds = test.args[1]
+    names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+    return all(isinstance(n, ast.Name) and n.id in ("dict", "list", "int", "float") for n in names)
+
+
+def _returns(statement: ast.stmt, value: str) -> bool:
+    """`return <value>`."""
+    return (
+        isinstance(statement, ast.Return)
+        and isinstance(statement.value, ast.Name)
+        and statement.value.id == value
     )
 
 
@@ -173,10 +238,13 @@ class ClassExtractor:
             if f is None:
                 continue
             if f.name in validators or "*" in validators:
-                f.before_validator, f.validator_input = validators.get(f.name, validators.get("*"))
+                found = validators.get(f.name, validators.get("*"))
+                assert found is not None
+                f.before_validator, f.validator_input, f.before_keeps_text = found
             elif f.name in info.fields and info.fields[f.name].before_validator:
                 f.before_validator = info.fields[f.name].before_validator
                 f.validator_input = info.fields[f.name].validator_input
+                f.before_keeps_text = info.fields[f.name].before_keeps_text
             if f.name in none_passes:
                 f.none_validator = none_passes[f.name]
             elif f.name in info.fields:
@@ -237,7 +305,7 @@ class ClassExtractor:
             source=self.index.source_of(module, st),
         )
 
-    def _before_validators(self, ref: Ref) -> dict[str, tuple[str, TNode | None]]:
+    def _before_validators(self, ref: Ref) -> dict[str, tuple[str, TNode | None, bool]]:
         """Fields pre-processed by ``@field_validator(..., mode="before"|"plain")``
         (``"*"``: every field, as ``IrOpPriorityConfig`` does with comma-separated strings).
 
@@ -245,7 +313,7 @@ class ClassExtractor:
         legitimately look different (e.g. ``{"image": 16}`` for ``limit_per_prompt``).
         """
         assert isinstance(ref.node, ast.ClassDef)
-        out: dict[str, tuple[str, TNode | None]] = {}
+        out: dict[str, tuple[str, TNode | None, bool]] = {}
         for st in ref.node.body:
             if not isinstance(st, ast.FunctionDef):
                 continue
@@ -270,9 +338,10 @@ class ClassExtractor:
                 if tin is not None and tin["kind"] in ("any", "unknown"):
                     tin = None
                 src = self.index.source_of(ref.module, st)
+                keeps = mode == "before" and _keeps_text(st)
                 for a in d.args:
                     if isinstance(a, ast.Constant) and isinstance(a.value, str):
-                        out[a.value] = (src, tin)
+                        out[a.value] = (src, tin, keeps)
         return out
 
     def _none_passing_validators(self, ref: Ref) -> dict[str, str]:

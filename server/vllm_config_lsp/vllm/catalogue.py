@@ -146,6 +146,9 @@ class FieldSpec:
     #: A `mode="wrap"` validator returns None unvalidated (vLLM's `_skip_none_validation`,
     #: for fields `__post_init__` fills in): null passes whatever the declared type.
     none_validator: str | None = None
+    #: The `mode="before"` validator reshapes only non-text inputs (`if isinstance(value,
+    #: dict): …`): a text reaches the declared type as written.
+    before_keeps_text: bool = False
 
 
 @dataclass(frozen=True)
@@ -264,6 +267,7 @@ class Catalogue:
                     source=f.get("source"),
                     before_validator=f.get("before_validator"),
                     none_validator=f.get("none_validator"),
+                    before_keeps_text=f.get("before_keeps_text") is True,
                 )
                 for fname, f in raw.get("fields", {}).items()
             }

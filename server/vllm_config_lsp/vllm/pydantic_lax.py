@@ -117,7 +117,7 @@ class Validator:
     ) -> list[FieldIssue]:
         if field.none_validator and node.value is None:
             return []
-        if field.before_validator and isinstance(node.value, str):
+        if field.before_validator and isinstance(node.value, str) and not field.before_keeps_text:
             # vLLM reshapes text first (enum names in any case, `auto`, comma lists,
             # shorthand names) and words its own errors: the field's rule module says them.
             return []
@@ -252,7 +252,11 @@ class Validator:
             field = spec.fields.get(entry.key)
             if field is None or not field.init:
                 continue
-            if field.before_validator and isinstance(entry.value.value, str):
+            if (
+                field.before_validator
+                and isinstance(entry.value.value, str)
+                and not field.before_keeps_text
+            ):
                 continue  # vLLM reshapes the text itself
             self._lax(field.type, entry.value)
         node.value = {entry.key: entry.value.value for entry in node.entries or ()}
