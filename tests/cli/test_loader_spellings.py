@@ -149,3 +149,18 @@ def test_a_mapping_item_under_a_dotted_key_is_its_python_repr(tmp_path: Path) ->
     assert row["message"].startswith("Input should be an object")
     text = "model: m\nattention-config.backend_per_kind: {full_attention: FLASH_ATTN}\n"
     assert _check(tmp_path, text) == []
+
+
+def test_a_yaml_list_under_an_append_key_is_fixed_into_one_text(tmp_path: Path) -> None:
+    """`key+: [512, 1024]` gives `--key+ 512` and a stray `1024`; the JSON string VC109
+    offers for plain dotted keys would be split at its comma too, so the fix writes the
+    comma-separated text the append form reads."""
+    path = tmp_path / "serve.vllm.yaml"
+    path.write_text("model: m\ncompilation-config.encoder_cudagraph_token_budgets+: [512, 1024]\n")
+    rows = json.loads(cli("check", str(path), "--format", "json").stdout)
+    [row] = [r for r in rows if r["code"] == "VC109"]
+    assert "(the list of that one item)" in row["message"]
+    assert row["fix"]["title"] == "Write the items as the text '512,1024'"
+    cli("check", str(path), "--fix")
+    assert path.read_text().endswith("_budgets+: '512,1024'\n")
+    assert cli("check", str(path)).returncode == 0
