@@ -35,6 +35,9 @@ class FieldInfo:
     before_passes: dict[str, Any] | None = None
     #: `file:line` of a `mode="wrap"` validator that returns None without validating it.
     none_validator: str | None = None
+    #: The `mode="before"` validator hands a text on untouched (it reshapes only dicts or
+    #: other non-text inputs): the declared type then judges a text.
+    before_keeps_text: bool = False
 
 
 @dataclass

@@ -87,6 +87,8 @@ def remove_entry(text: str, container: ValueNode, entry: Entry) -> TextEdit | No
 def remove_items(text: str, container: ValueNode, drop: set[int]) -> list[TextEdit] | None:
     """Edits removing the given items; None when no clean textual removal exists."""
     items = container.items or []
+    if container.meta.get("comma_list") and len(drop) >= len(items):
+        return None
     if container.meta.get("block"):
         if len(drop) >= len(items):
             return None

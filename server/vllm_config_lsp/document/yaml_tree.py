@@ -35,6 +35,8 @@ class YamlProblem:
     message: str
     #: Where the construct that failed began (e.g. an unclosed `[`), when PyYAML says.
     context_start: int | None = None
+    #: Where PyYAML stopped reading (its `problem_mark`); `start` when it is the same.
+    stopped: int | None = None
 
 
 @dataclass
@@ -44,15 +46,30 @@ class ParsedYaml:
     extra_documents: list[Node] = field(default_factory=list)
 
 
+#: PyYAML contexts that name the construct left open: the error starts where it opens (the
+#: quote, the `[`, the key), however far PyYAML read before giving up. Other contexts
+#: ("while parsing a block mapping") name the enclosing collection, often the whole file,
+#: so the error stays where PyYAML stopped.
+_OPENED_AT_CONTEXT = (
+    "while scanning a quoted scalar",
+    "while scanning a simple key",
+    "while parsing a flow sequence",
+    "while parsing a flow mapping",
+)
+
+
 def _problem_from_error(text: str, error: yaml.YAMLError) -> YamlProblem:
     context_start = None
     if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
         offset = min(error.problem_mark.index, len(text))
         context = error.context
-        if context and error.context_mark is not None:
-            context_start = min(error.context_mark.index, offset)
-            if error.context_mark.line != error.problem_mark.line:
-                context += f" (line {error.context_mark.line + 1})"
+        mark = error.context_mark
+        if context and mark is not None:
+            context_start = min(mark.index, offset)
+            if context in _OPENED_AT_CONTEXT and mark.index < offset:
+                return _opened_problem(text, error, context_start, offset)
+            if mark.line != error.problem_mark.line:
+                context += f" (line {mark.line + 1})"
         parts = [p for p in (context, error.problem) if p]
         message = ", ".join(parts) or str(error)
     elif isinstance(error, yaml.reader.ReaderError):
@@ -62,6 +79,36 @@ def _problem_from_error(text: str, error: yaml.YAMLError) -> YamlProblem:
         offset, message = 0, str(error)
     end = offset + 1 if offset < len(text) and text[offset] not in "\r\n" else offset
     return YamlProblem(offset, end, message, context_start)
+
+
+def _opened_problem(
+    text: str, error: yaml.MarkedYAMLError, start: int, stopped: int
+) -> YamlProblem:
+    """An unclosed construct: reported from where it opens to the end of that line, with
+    where PyYAML stopped in the message."""
+    assert error.problem_mark is not None
+    line_end = len(text)
+    for index in range(start, len(text)):
+        if text[index] in "\r\n":
+            line_end = index
+            break
+    where = f"line {error.problem_mark.line + 1}"
+    if not text[stopped:].strip():
+        where += ", the end of the file"
+    message = f"{error.context}, {error.problem} ({where})"
+    return YamlProblem(start, max(line_end, start + 1), message, start, stopped)
+
+
+#: What opens a document after the first: a `---` marker, or the directives before it.
+_DOCUMENT_START = re.compile(r"^(?:---(?=[ \t\r\n]|$)|%)", re.MULTILINE)
+
+
+def document_start(text: str, previous_end: int, document: Node) -> int:
+    """Where PyYAML's next document begins (the `---` line after the previous document,
+    where `safe_load` says "but found another document"); its first node otherwise."""
+    node_start = document.start_mark.index
+    match = _DOCUMENT_START.search(text, previous_end, node_start + 1)
+    return match.start() if match else node_start
 
 
 def _blank_lines(text: str, first: int, offset: int) -> str:
@@ -173,11 +220,14 @@ def parse_yaml(text: str) -> ParsedYaml:
         except yaml.YAMLError as error:
             problem = _problem_from_error(current, error)
             problems.append(problem)
-            at = max(0, min(problem.start, len(current) - 1))
+            stopped = problem.start if problem.stopped is None else problem.stopped
+            at = max(0, min(stopped, len(current) - 1))
             first = at
             context = problem.context_start
             if context is not None and current.count("\n", context, at) <= CONTEXT_LINES:
                 first = context  # e.g. an unclosed `[` a line above: drop the whole construct
+            elif problem.stopped is not None:
+                first = at = problem.start  # a quote left open: its line, not the file's end
             blanked = _blank_lines(current, first, at)
             if blanked == current:
                 break

@@ -160,6 +160,13 @@ class FieldSpec:
     #: strings first. None: unknown, strings are left alone.
     before_passes: dict[str, Any] | None = None
 
+    @property
+    def before_keeps_text(self) -> bool:
+        """The before validator hands a text on untouched (it reshapes other inputs, or only
+        raises): the declared type judges a text as written."""
+        passes = self.before_passes
+        return passes is not None and "str" not in (passes.get("unless") or ())
+
 
 @dataclass(frozen=True)
 class ClassSpec:

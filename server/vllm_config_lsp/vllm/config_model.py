@@ -9,6 +9,7 @@ edit shows every problem at once.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -20,6 +21,7 @@ from vllm_config_lsp.document import yaml_incremental as incremental
 from vllm_config_lsp.document.text_index import TextIndex
 from vllm_config_lsp.document.value_tree import Entry, ValueNode, from_json_value
 from vllm_config_lsp.document.yaml_edits import content_end
+from vllm_config_lsp.document.yaml_scalars import scalar_source_map
 from vllm_config_lsp.document.yaml_tree import (
     EXPANSION_LIMIT,
     TOO_DEEP,
@@ -352,7 +354,12 @@ def _validate(model: ConfigModel, validator: Validator, flag_value: FlagValue) -
             # (vllm/engine/arg_utils.py:2127).
             for entry in tree.entries:
                 entry.key = entry.key.replace("-", "_")
-        return validator.validate_class(model.catalogue.classes[class_name], tree, [])
+        spec_class = model.catalogue.classes[class_name]
+        issues = validator.validate_class(spec_class, tree, [])
+        if not issues:
+            validator.lax_values(spec_class, tree)
+            flag_value.value = tree.value
+        return issues
     if spec.field and flag_value.error is None and flag_value.value is not None:
         class_name, _, field_name = spec.field.partition(".")
         field_spec = model.catalogue.classes.get(class_name)
@@ -481,7 +488,12 @@ def _dotted_tree(model: ConfigModel, token: Token, human: bool) -> ValueNode | J
             if piece.value_token and piece.value_token.pair is piece.key_token.pair
             else None
         )
-        leaf = _piece_value(model, own, piece.value, human) if own else _key_value(piece, model)
+        if own is None:
+            leaf = _key_value(piece, model)
+        elif piece.append:
+            leaf = _appended(model, own, piece.value)
+        else:
+            leaf = _piece_value(model, own, piece.value, human)
         target = root
         for depth, key in enumerate(piece.path):
             last = depth == len(piece.path) - 1
@@ -530,6 +542,42 @@ def _key_value(piece: DottedPiece, model: ConfigModel) -> ValueNode:
     if node is None:
         return from_json_value(piece.value, 0, 0)
     return from_json_value(piece.value, node.start_mark.index, content_end(model.text, node))
+
+
+def _appended(model: ConfigModel, token: Token, items: list[str]) -> ValueNode:
+    """`--a.b+ x,y`: vLLM splits the text at every comma into texts (argparse_utils.py:467),
+    so each item is placed on its own characters: a rule points at the wrong one."""
+    place = _placer(model, token)
+    nodes: list[ValueNode] = []
+    offset = 0
+    for item in items:
+        nodes.append(ValueNode(*place(offset, offset + len(item)), item))
+        offset += len(item) + 1
+    start, end = place(0, offset - 1)
+    # Removing every item would leave `""`, which is one empty item, not none.
+    return ValueNode(start, end, list(items), items=nodes, meta={"comma_list": True})
+
+
+def _placer(model: ConfigModel, token: Token) -> Callable[[int, int], tuple[int, int]]:
+    """Document offsets of characters `a:b` of the value text a token gives a dotted key."""
+    word = token.word
+    if word is not None:
+        own = word.text.startswith("-") and "=" in word.text  # `--a.b+=x,y`
+        text = word.text.split("=", 1)[1] if own else word.text
+        shift = len(word.text) - len(text)
+        return lambda a, b: word.source_range(a + shift, b + shift)
+    node = token.node
+    if node is None:
+        return lambda a, b: (0, 0)
+    whole = (node.start_mark.index, content_end(model.text, node))
+    source = None
+    if isinstance(node, ScalarNode) and node.value == token.text:
+        source = scalar_source_map(
+            model.text, node.start_mark.index, node.end_mark.index, node.style, value=node.value
+        )
+    if source is None:
+        return lambda a, b: whole
+    return source.source_range
 
 
 def _piece_value(model: ConfigModel, token: Token | None, value: Any, human: bool) -> ValueNode:

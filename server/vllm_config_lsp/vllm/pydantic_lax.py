@@ -212,6 +212,9 @@ class Validator:
         before validator of unknown shape reshapes first)."""
         kind = tree.get("kind")
         value = node.value
+        if kind == "unknown" and str(tree.get("text", "")).startswith("type["):
+            # `type[X]` is an is-instance check on classes: no text or JSON value is one
+            return [FieldIssue("is_type", "Input should be a type", path, node)]
         if kind in ("any", "unknown", None) or tree.get("skip_validation"):
             return []
         if kind == "union":
@@ -296,6 +299,48 @@ class Validator:
             return self.validate_class(spec, node, path)
         return []
 
+    def lax_values(self, spec: ClassSpec, node: ValueNode) -> None:
+        """Put in the tree the numbers pydantic's lax mode makes of texts (`"512"` in a
+        `list[int]`, as every `--a.b+ x,y` item is), so that rules mirroring
+        `__post_init__` see what it sees. Call it only on a tree that validated."""
+        for entry in node.entries or ():
+            field = spec.fields.get(entry.key)
+            if field is None or not field.init:
+                continue
+            if (
+                field.before_validator
+                and isinstance(entry.value.value, str)
+                and not field.before_keeps_text
+            ):
+                continue  # vLLM reshapes the text itself
+            self._lax(field.type, entry.value)
+        node.value = {entry.key: entry.value.value for entry in node.entries or ()}
+
+    def _lax(self, tree: dict[str, Any], node: ValueNode) -> None:
+        kind = tree.get("kind")
+        if kind == "union":
+            options = [o for o in tree.get("options") or () if o.get("kind") != "none"]
+            if len(options) == 1:  # with several, pydantic's smart mode may keep the text
+                self._lax(options[0], node)
+        elif kind in ("int", "float") and isinstance(node.value, str):
+            number = _number_of_text(node.value, kind)
+            if number is not None:
+                node.value = number
+        elif kind in ("list", "set", "tuple") and node.items is not None:
+            fixed = list(tree.get("items") or []) if kind == "tuple" else []
+            default = tree.get("item") or {"kind": "any"}
+            for index, item in enumerate(node.items):
+                self._lax(fixed[index] if index < len(fixed) else default, item)
+            node.value = [item.value for item in node.items]
+        elif kind == "dict" and node.entries is not None:
+            for entry in node.entries:
+                self._lax(tree.get("value") or {"kind": "any"}, entry.value)
+            node.value = {entry.key: entry.value.value for entry in node.entries}
+        elif kind == "class" and node.entries is not None:
+            spec = self.catalogue.classes.get(tree.get("name", ""))
+            if spec is not None:
+                self.lax_values(spec, node)
+
     def _check_enum(
         self, tree: dict[str, Any], node: ValueNode, path: list[str], names: bool
     ) -> list[FieldIssue]:
@@ -348,6 +393,16 @@ def _int_of_text(text: str) -> int | None:
         return None
     digits = text.strip().replace("_", "").split(".")[0]
     return int(digits) if len(digits.lstrip("+-")) <= 20 else None
+
+
+def _number_of_text(text: str, kind: str) -> int | float | None:
+    """The int or float pydantic reads from a text that validated as one."""
+    if kind == "int":
+        return _int_of_text(text)
+    try:
+        return float(text.strip().replace("_", ""))
+    except ValueError:
+        return None
 
 
 def _check_int(value: Any, node: ValueNode, path: list[str]) -> list[FieldIssue]:

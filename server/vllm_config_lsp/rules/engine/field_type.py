@@ -30,7 +30,7 @@ from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.config.utils.out_of_range import BOUND_KINDS
 from vllm_config_lsp.rules.support import field_issues, field_path, finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
-from vllm_config_lsp.vllm.pydantic_lax import UNKNOWN_KEY_KINDS
+from vllm_config_lsp.vllm.pydantic_lax import UNKNOWN_KEY_KINDS, FieldIssue
 
 CODE = "VC206"
 NAME = "field-type"
@@ -41,7 +41,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     other = BOUND_KINDS | UNKNOWN_KEY_KINDS | {"missing"}
     for value, issue in field_issues(model, other, exclude=True):
         node = issue.node
-        if node is None:
+        if node is None or _none_item_of_a_list_flag(value.spec.dataclass_name, issue):
             continue
         # a plain flag's path starts with the parameter it fills (`limit_mm_per_prompt`)
         inner = issue.path if value.spec.dataclass_name else issue.path[1:]
@@ -53,3 +53,14 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             f"{issue.message} (`{location}`, got {node.value!r})",
             source=VLLM_SOURCE,
         )
+
+
+def _none_item_of_a_list_flag(dataclass_name: str | None, issue: FieldIssue) -> bool:
+    """A plain list flag's `''`/`None` item: VC209 (none-list-item) reports it on the item
+    itself, where this check only knows the whole value's span."""
+    given = issue.node.value if issue.node is not None else None
+    if dataclass_name:
+        return False
+    return (given is None and issue.path[-1].isdigit()) or (
+        isinstance(given, list) and None in given
+    )

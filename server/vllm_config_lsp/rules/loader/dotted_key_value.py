@@ -6,7 +6,8 @@ dotted-key code takes *the next argument* as the value (argparse_utils.py:466). 
 no value at all, so the next flag in the file (e.g. `--port`) is swallowed as the value — or,
 at the end of the file, vLLM crashes with an `IndexError`; `false` is dropped; a YAML list
 gives one argument per item, so only the first item is taken and the others are stray
-arguments (a one-item list is just that item). Write the value as text.
+arguments (a one-item list is just that item). The append form `key+: "a,b"` splits one
+text at commas, so its list is written as that text, not as JSON. Write the value as text.
 
 ## Example
 ```yaml
@@ -25,6 +26,7 @@ port: 8000
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 from yaml.nodes import SequenceNode
 
@@ -67,8 +69,11 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         # One item is the single argument `--key item`, validated as that item (VC2xx).
         if "." not in pair.key or not isinstance(node, SequenceNode) or len(node.value) < 2:
             continue
-        text = json.dumps(pair.value)
         first = model.text[span(node.value[0])[0] : span(node.value[0])[1]]
+        if pair.key.endswith("+"):
+            yield _appended_list(model, pair.key, node, first, pair.value)
+            continue
+        text = json.dumps(pair.value)
         yield finding(
             CODE,
             Severity.ERROR,
@@ -79,3 +84,28 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             source=VLLM_SOURCE,
             fixes=[quote_fix(model, node, text, f"Write the list as the JSON string '{text}'")],
         )
+
+
+def _appended_list(
+    model: ConfigModel, key: str, node: SequenceNode, first: str, items: list[Any]
+) -> Finding:
+    """`key+: [a, b]`: the append form splits one text at commas (argparse_utils.py:469),
+    so the list is written as that text; a JSON string would be split too."""
+    texts = [str(item) for item in items]
+    fixes = []
+    if all(
+        isinstance(item, (str, int, float)) and "," not in t
+        for item, t in zip(items, texts, strict=True)
+    ):
+        joined = ",".join(texts)
+        fixes.append(quote_fix(model, node, joined, f"Write the items as the text '{joined}'"))
+    return finding(
+        CODE,
+        Severity.ERROR,
+        span(node),
+        f"a YAML list under a dotted key becomes one argument per item: vLLM reads "
+        f"`--{key} {first}` (the list of that one item) and the other items are stray "
+        "arguments. Write the items as one comma-separated text",
+        source=VLLM_SOURCE,
+        fixes=fixes,
+    )

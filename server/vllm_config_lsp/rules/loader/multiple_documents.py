@@ -20,6 +20,7 @@ tensor-parallel-size: 2
 
 from collections.abc import Iterator
 
+from vllm_config_lsp.document.yaml_tree import document_start
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
@@ -30,8 +31,12 @@ VLLM_SOURCE = "vllm/utils/argparse_utils.py:646"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
+    root = model.parsed.root
+    previous_end = root.end_mark.index if root is not None else 0
     for document in model.parsed.extra_documents:
-        start = document.start_mark.index
+        # PyYAML names the start of the next document: its `---`, not its first key
+        start = document_start(model.text, previous_end, document)
+        previous_end = document.end_mark.index
         yield finding(
             CODE,
             Severity.ERROR,

@@ -4,8 +4,10 @@ one counts.
 ## What vLLM does
 argparse keeps the last value of a repeated option. `max_model_len` and `max-model-len` are
 the same flag; dotted keys (`compilation-config.mode: 3`) are gathered into one JSON argument
-appended *after* everything else, which replaces a `compilation-config:` mapping entirely
-instead of merging with it.
+appended *after* everything else, wherever they stand in the file, which replaces a
+`compilation-config:` mapping entirely instead of merging with it. When the mapping held a
+field the config class requires (`watermark-config: {key: 42}` with
+`watermark-config.alpha: 0.5`), vLLM then refuses to start (`Field required`): an error.
 
 ## Example
 ```yaml
@@ -28,7 +30,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.support import finding, site_of
-from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
 
 CODE = "VC108"
 NAME = "repeated-flag"
@@ -45,17 +47,50 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         if site is None or winner_site is None or winner_site.span == site.span:
             continue
         line = model.index.line_col(winner_site.span[0])[0] + 1
-        how = (
-            "the dotted keys are gathered into one JSON argument placed last, which replaces "
-            "this one entirely"
-            if winner.use.token.dotted and not value.use.token.dotted
-            else "argparse keeps the last value"
-        )
+        severity = Severity.WARNING
+        if _dotted(winner) and not _dotted(value):
+            # Wherever the dotted keys stand in the file, their JSON argument is appended
+            # after every other argument (argparse_utils.py:498), so it always wins.
+            how = (
+                "the dotted keys are gathered into one JSON argument placed after every "
+                "other argument, which replaces this one entirely"
+            )
+            lost = _lost_keys(value, winner)
+            refused = _refused_without(model, winner, lost)
+            if lost:
+                how += f" (`{'`, `'.join(lost)}` written here are lost)"
+            if refused:
+                severity = Severity.ERROR
+                how += f"; without `{refused[0]}` vLLM refuses to start: {refused[1]}"
+        else:
+            how = "argparse keeps the last value"
         yield finding(
             CODE,
-            Severity.WARNING,
+            severity,
             site.span,
             f"{value.spec.options[0]} is set again on line {line} (`{winner_site.key}`): {how}, "
             f"so this `{site.key}` has no effect",
             source=VLLM_SOURCE,
         )
+
+
+def _dotted(value: FlagValue) -> bool:
+    return any(token.dotted for token in value.use.values)
+
+
+def _lost_keys(value: FlagValue, winner: FlagValue) -> list[str]:
+    """Top-level keys of the replaced mapping that the dotted object does not set."""
+    if value.tree is None or value.tree.entries is None or winner.tree is None:
+        return []
+    kept = winner.tree.kept_entries()
+    return list(dict.fromkeys(e.key for e in value.tree.entries if e.key not in kept))
+
+
+def _refused_without(
+    model: ConfigModel, winner: FlagValue, lost: list[str]
+) -> tuple[str, str] | None:
+    """A lost key the config class requires, and pydantic's complaint about its absence."""
+    for issue in model.field_issues.get(id(winner), ()):
+        if issue.kind == "missing" and len(issue.path) == 1 and issue.path[0] in lost:
+            return issue.path[0], f"{issue.class_name} {issue.path[0]}: {issue.message}"
+    return None
