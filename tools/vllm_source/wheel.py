@@ -62,6 +62,9 @@ class WheelSource:
     def is_package(self, module: str) -> bool:
         return (module.replace(".", "/") + "/__init__.py") in self._files
 
+    def paths(self) -> list[str]:
+        return sorted(self._files)
+
     def text(self, path: str) -> str:
         return self._files[path]
 

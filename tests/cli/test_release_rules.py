@@ -1,0 +1,51 @@
+"""Imperative rules run for the releases whose wheel has their check (`x-vllm.checks`),
+through the console command: `check` on files whose marker names the release, `rules CODE`
+saying where a rule applies."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from support import cli
+
+ZERO_BUDGET = (
+    "model: m\n"
+    "compilation-config:\n"
+    "  cudagraph_mm_encoder: true\n"
+    "  encoder_cudagraph_token_budgets: [0, 2048]\n"
+)
+PARTIAL_PREFILLS = "model: m\nmax-num-partial-prefills: 2\n"
+
+
+def _codes(tmp_path: Path, version: str, body: str) -> list[str]:
+    path = tmp_path / f"{version}.vllm.yaml"
+    path.write_text(f"# vllm-config: version={version}\n{body}")
+    rows = json.loads(cli("check", str(path), "--format", "json").stdout)
+    return [row["code"] for row in rows if row["severity"] == "error"]
+
+
+def test_a_check_the_older_release_has_runs_for_it(tmp_path: Path) -> None:
+    assert _codes(tmp_path, "0.28.0", ZERO_BUDGET) == ["VC301"]
+    assert _codes(tmp_path, "0.33.0", ZERO_BUDGET) == ["VC301"]
+
+
+def test_a_check_only_an_older_release_has_runs_only_there(tmp_path: Path) -> None:
+    assert _codes(tmp_path, "0.11.2", PARTIAL_PREFILLS) == ["VC346"]
+    assert "VC346" not in _codes(tmp_path, "0.33.0", PARTIAL_PREFILLS)  # the flag is gone
+
+
+def _releases(code: str) -> str:
+    shown = cli("rules", code)
+    assert shown.returncode == 0
+    lines = [line for line in shown.stdout.splitlines() if line.startswith("vLLM releases: ")]
+    assert len(lines) == 1, shown.stdout
+    return lines[0].removeprefix("vLLM releases: ")
+
+
+def test_rules_code_names_the_releases() -> None:
+    transcribed_from_older = _releases("VC346")
+    assert "0.11.2" in transcribed_from_older.split(";")[0]
+    assert "0.33.0" not in transcribed_from_older
+    assert _releases("VC301").split(", ")[0].endswith("0.33.0")
+    assert _releases("VC206").startswith("every release")
