@@ -18,21 +18,22 @@ ZERO_BUDGET = (
 PARTIAL_PREFILLS = "model: m\nmax-num-partial-prefills: 2\n"
 
 
-def _codes(tmp_path: Path, version: str, body: str) -> list[str]:
+def _errors(tmp_path: Path, version: str, body: str, what: str = "code") -> list[str]:
+    """`what` (code or message) of each error `check` reports on `body` for `version`."""
     path = tmp_path / f"{version}.vllm.yaml"
     path.write_text(f"# vllm-config: version={version}\n{body}")
     rows = json.loads(cli("check", str(path), "--format", "json").stdout)
-    return [row["code"] for row in rows if row["severity"] == "error"]
+    return [row[what] for row in rows if row["severity"] == "error"]
 
 
 def test_a_check_the_older_release_has_runs_for_it(tmp_path: Path) -> None:
-    assert _codes(tmp_path, "0.28.0", ZERO_BUDGET) == ["VC301"]
-    assert _codes(tmp_path, "0.33.0", ZERO_BUDGET) == ["VC301"]
+    assert _errors(tmp_path, "0.28.0", ZERO_BUDGET) == ["VC301"]
+    assert _errors(tmp_path, "0.33.0", ZERO_BUDGET) == ["VC301"]
 
 
 def test_a_check_only_an_older_release_has_runs_only_there(tmp_path: Path) -> None:
-    assert _codes(tmp_path, "0.11.2", PARTIAL_PREFILLS) == ["VC346"]
-    assert "VC346" not in _codes(tmp_path, "0.33.0", PARTIAL_PREFILLS)  # the flag is gone
+    assert _errors(tmp_path, "0.11.2", PARTIAL_PREFILLS) == ["VC346"]
+    assert "VC346" not in _errors(tmp_path, "0.33.0", PARTIAL_PREFILLS)  # the flag is gone
 
 
 def _releases(code: str) -> str:
@@ -49,3 +50,14 @@ def test_rules_code_names_the_releases() -> None:
     assert "0.33.0" not in transcribed_from_older
     assert _releases("VC301").split(", ")[0].endswith("0.33.0")
     assert _releases("VC206").startswith("every release")
+
+
+def test_a_finding_speaks_its_release_words(tmp_path: Path) -> None:
+    """0.11.2 ends this message without the full stop 0.33.0 has: the finding quotes
+    each release as it speaks, the values filled in."""
+    body = "model: m\nenable-lora: true\nmax-loras: 4\nmax-cpu-loras: 2\n"
+    (newest,) = _errors(tmp_path, "0.33.0", body, "message")
+    (older,) = _errors(tmp_path, "0.11.2", body, "message")
+    assert newest.startswith("max_cpu_loras (2) must be >= max_loras (4).")
+    assert older.startswith("max_cpu_loras (2) must be >= max_loras (4)")
+    assert not older.startswith("max_cpu_loras (2) must be >= max_loras (4).")

@@ -156,7 +156,8 @@ def _header(node: ast.AST) -> str:
     return "(" + ", ".join(_dump(getattr(node, name)) for name in fields) + ")"
 
 
-_NAME = re.compile(r"--?[a-z][\w-]*|[a-z]\w*_\w+")
+_CHECKS = ("raise ", "assert ")
+_NAME = re.compile(r"(?<![\w-])--[a-z][\w-]*|\b[a-z]\w*_\w+")
 
 
 def _names(found: Found) -> set[str]:
@@ -248,9 +249,11 @@ def _may_hold_checks(path: str) -> bool:
     )
 
 
-def rule_sites() -> dict[str, tuple[str, list[str]]]:
+def rule_sites() -> dict[str, tuple[str, set[str], set[str]]]:
     """Code → (the release an imperative rule transcribes, the `file:line` strings it cites
-    in its code: its findings' sources; the docstring's ranges are prose)."""
+    in its code: its findings' sources, the docstring's ranges being prose; and the lines a
+    rule formats into a template, `SOURCE = "vllm/….py:{}"` with `SOURCE.format(line)`:
+    that file at each integer its code holds, of which only raises and asserts count)."""
     from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, all_rules
 
     out = {}
@@ -259,16 +262,19 @@ def rule_sites() -> dict[str, tuple[str, list[str]]]:
             continue
         tree = ast.parse(inspect.getsource(rule.module))
         docstring = tree.body[0] if ast.get_docstring(tree) else None
-        cited = {
+        constants = [
             node.value
             for stmt in tree.body
             if stmt is not docstring
             for node in ast.walk(stmt)
             if isinstance(node, ast.Constant)
-            and isinstance(node.value, str)
-            and SITE.fullmatch(node.value)
-        }
-        out[rule.code] = (rule.transcribes, sorted(cited))
+        ]
+        strings = [c for c in constants if isinstance(c, str)]
+        lines = {c for c in constants if isinstance(c, int) and not isinstance(c, bool) and c > 0}
+        cited = {c for c in strings if SITE.fullmatch(c)}
+        templates = [c[:-3] for c in strings if c.endswith(":{}") and SITE.fullmatch(c[:-2] + "1")]
+        formatted = {f"{template}:{n}" for template in templates for n in lines}
+        out[rule.code] = (rule.transcribes, cited, formatted - cited)
     return out
 
 
@@ -280,12 +286,14 @@ def release_checks(
     catalogue has them all)}, for every imperative rule with one of its checks here.
     `reference(version)` is the checks of that release's wheel."""
     out: dict[str, dict[str, dict[str, str]]] = {}
-    for code, (transcribes, sites) in rule_sites().items():
+    for code, (transcribes, cited, formatted) in rule_sites().items():
         there = reference(transcribes)
-        for site in sites:
+        for site in sorted(cited | formatted):
             ref = there.at(site)
-            match = None if ref is None else here.same(ref, site.rsplit(":", 1)[0])
-            if ref is None or match is None:
+            if ref is None or (site in formatted and not ref.shape.startswith(_CHECKS)):
+                continue
+            match = here.same(ref, site.rsplit(":", 1)[0])
+            if match is None:
                 continue
             path, found = match
             entry = {"source": f"{path}:{found.line}"}
