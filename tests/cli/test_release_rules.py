@@ -61,3 +61,12 @@ def test_a_finding_speaks_its_release_words(tmp_path: Path) -> None:
     assert newest.startswith("max_cpu_loras (2) must be >= max_loras (4).")
     assert older.startswith("max_cpu_loras (2) must be >= max_loras (4)")
     assert not older.startswith("max_cpu_loras (2) must be >= max_loras (4).")
+
+
+def test_a_refused_speculative_value_builds_no_speculative_config(tmp_path: Path) -> None:
+    """0.11.2 takes a YAML mapping as Python text, which json.loads refuses (VC205): vLLM
+    stops there, so no check of the SpeculativeConfig's fields runs (VC462 did)."""
+    body = "model: m\nspeculative-config:\n  method: ngram\n  prompt_lookup_max: 4\n"
+    assert _errors(tmp_path, "0.11.2", body) == ["VC205"]
+    broken_json = 'model: m\nspeculative-config: "{method: ngram"\n'
+    assert _errors(tmp_path, "0.33.0", broken_json) == ["VC205"]
