@@ -26,6 +26,7 @@ def page(rule: Rule) -> str:
     facts = []
     if rule.vllm_source:
         facts.append(f"- vLLM source: `{rule.vllm_source}`")
+    facts.append(f"- vLLM releases: {rule.releases}")
     if rule.catalogue:
         facts.append("- Catalogue rules: " + ", ".join(f"`{c}`" for c in rule.catalogue))
     facts.append(f"- Rule module: `{module}`")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
 from vllm_config_lsp.vllm import schema_store
 from vllm_source.build import Extraction, class_json, enum_json
+from vllm_source.check_sites import Sites, release_checks
 from vllm_source.jsonschema_out import SchemaBuilder, key_pattern
 from vllm_source.loader import loader_facts
 from vllm_source.value_sets import value_sets
-from vllm_source.wheel import DEFAULT_CACHE, fetch_wheel
+from vllm_source.wheel import DEFAULT_CACHE, WheelSource, fetch_wheel
 
 SHARED_FILE = "shared-definitions.json"
 
@@ -48,9 +50,18 @@ def _accepts_object(flag: dict[str, Any], schema: dict[str, Any]) -> bool:
     return flag["parse"] in OBJECT_PARSES and schema.get("type") != "string"
 
 
-def extract(version: str, wheel: Path) -> dict[str, Any]:
-    """The ``x-vllm`` object of one release: everything the engine reads."""
+def extract(version: str, wheel: Path, cache_dir: Path = DEFAULT_CACHE) -> dict[str, Any]:
+    """The ``x-vllm`` object of one release: everything the engine reads. The imperative
+    rules' checks are looked up in it as they stand in the release each rule transcribes."""
     ex = Extraction(version, wheel)
+    here = Sites(ex.src)
+
+    @cache
+    def reference(transcribed: str) -> Sites:
+        if transcribed == version:
+            return here
+        return Sites(WheelSource(fetch_wheel(transcribed, cache_dir)))
+
     flags = ex.flags()
     class_infos, enum_infos = ex.reachable(flags)
     return {
@@ -62,6 +73,7 @@ def extract(version: str, wheel: Path) -> dict[str, Any]:
         "plugin_hooks": ex.parser.hooks,
         "value_sets": value_sets(ex.index, ex.types, ex.extractor),
         "loader": loader_facts(ex.index),
+        "checks": release_checks(here, reference),
     }
 
 
@@ -170,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         xv = read_store(args.export, args.out)
     else:
         wheel = args.wheel or fetch_wheel(args.version, args.cache_dir)
-        xv = extract(args.version, wheel)
+        xv = extract(args.version, wheel, args.cache_dir)
         write_store(xv, args.out)
     if args.export or args.standalone:
         path = args.out / f"vllm-{xv['version']}.schema.json"

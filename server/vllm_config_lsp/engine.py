@@ -135,10 +135,10 @@ def _too_large() -> LintResult:
 def _run_rules(model: ConfigModel, rules: list[Rule]) -> list[Finding]:
     findings: list[Finding] = []
     for rule in rules:
-        if not rule.applies_to(model.version):
+        if not rule.applies_to(model.catalogue):
             continue
         try:
-            findings.extend(rule.check(model))
+            findings.extend(rule.run(model))
         except Exception:  # a rule bug must not take the other diagnostics down
             findings.append(_internal(f"rule {rule.code}"))
     return findings

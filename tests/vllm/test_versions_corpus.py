@@ -51,7 +51,11 @@ def test_model_key_is_the_only_conversion_artefact() -> None:
 
 @pytest.mark.parametrize(("name", "version"), VERSIONED, ids=[n for n, _ in VERSIONED])
 def test_file_gets_no_error_on_its_own_release(name: str, version: str) -> None:
-    """For a range, some release in it must accept the file (newest first)."""
+    """For a range, some release in it must accept the file (newest first). A vendor
+    plugin's recipe (its header says so) was accepted with the plugin, which core vLLM of
+    every release refuses without (`quantization: ascend`: VC303 wherever the check is)."""
+    if "plugin recipe:" in (CORPUS / "real" / name).read_text(encoding="utf-8"):
+        pytest.skip("accepted by vLLM with a vendor plugin the checks do not assume")
     results = {}
     for release in reversed(candidate_releases(version)):
         results[release] = _errors(CORPUS / "real" / name, release)

@@ -235,6 +235,7 @@ def _run_rules(argv: Sequence[str]) -> int:
         print(f"{rule.code} {rule.name}\n\n{rule.doc.strip()}")
         if rule.vllm_source:
             print(f"\nvLLM source: {rule.vllm_source}")
+        print(f"vLLM releases: {rule.releases}")
         return 0
     for rule in rules:
         print(f"{rule.code}  {rule.name:28}  {rule.summary}")

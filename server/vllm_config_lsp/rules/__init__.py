@@ -18,11 +18,14 @@ from functools import cache
 from types import ModuleType
 
 from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.rules.releases import applicability, in_release
+from vllm_config_lsp.vllm.catalogue import Catalogue, load_catalogue
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 #: Rules from VC300 on transcribe vLLM's imperative checks (`__post_init__`, validators,
 #: serve-time checks) line by line from this release's source and are proven against its
-#: recorded verdicts; other releases get the checks generated from their own catalogue.
+#: recorded verdicts; another release runs the ones the generator found there with the
+#: same condition (`x-vllm.checks`, `releases`).
 VERIFIED_RELEASE = "0.33.0"
 FIRST_IMPERATIVE_CODE = "VC300"
 
@@ -36,13 +39,36 @@ class Rule:
     catalogue: tuple[str, ...]
     check: Callable[[ConfigModel], Iterable[Finding]]
     module: ModuleType
+    #: The release whose source the rule transcribes (`TRANSCRIBES`; VERIFIED_RELEASE
+    #: unless the check is gone from it).
+    transcribes: str = VERIFIED_RELEASE
 
     @property
     def summary(self) -> str:
         return self.doc.strip().splitlines()[0].rstrip(".")
 
-    def applies_to(self, version: str) -> bool:
-        return self.code < FIRST_IMPERATIVE_CODE or version == VERIFIED_RELEASE
+    def applies_to(self, catalogue: Catalogue) -> bool:
+        """An imperative rule runs for a release that has one of its checks at least."""
+        return (
+            self.code < FIRST_IMPERATIVE_CODE
+            or catalogue.version == self.transcribes
+            or self.code in catalogue.checks
+        )
+
+    @property
+    def releases(self) -> str:
+        """The vLLM releases the rule runs for, as `rules CODE` and docs/rules/ say it."""
+        if self.code < FIRST_IMPERATIVE_CODE:
+            return "every release (read from that release's own catalogue)"
+        return applicability(self.code, self.transcribes)
+
+    def run(self, model: ConfigModel) -> Iterable[Finding]:
+        """The findings for the model's release: another release than the transcribed one
+        keeps only the findings of checks it has, in its words (`releases`)."""
+        found = self.check(model)
+        if self.code < FIRST_IMPERATIVE_CODE or model.version == self.transcribes:
+            return found
+        return in_release(self.code, found, model.catalogue, load_catalogue(self.transcribes))
 
 
 @cache
@@ -63,6 +89,7 @@ def all_rules() -> tuple[Rule, ...]:
                 catalogue=tuple(getattr(module, "CATALOGUE", ())),
                 check=module.check,
                 module=module,
+                transcribes=getattr(module, "TRANSCRIBES", VERIFIED_RELEASE),
             )
         )
     rules.sort(key=lambda rule: rule.code)

@@ -43,8 +43,11 @@ class Unparsed(Exception):
 def arg(model: ConfigModel, name: str) -> Arg:
     """The namespace value vLLM reads for flag `name` (dash spelling). Raises `Unparsed`
     when the file's value does not convert: vLLM stops at argparse then, before any rule
-    of this group runs."""
-    spec = model.catalogue.flags[name]
+    of this group runs. A flag the release does not have reads as unset (its namespace
+    has no such setting, so no branch of vLLM's code takes it)."""
+    spec = model.catalogue.flags.get(name)
+    if spec is None:
+        return Arg(name, None, False, (0, 0), None)
     value = model.flag(name)
     if value is None:
         default = spec.default

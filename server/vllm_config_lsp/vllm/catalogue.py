@@ -193,6 +193,16 @@ class ValueSet:
         return value in self.values
 
 
+@dataclass(frozen=True)
+class CheckSite:
+    """One check an imperative rule transcribes, as it stands in this release
+    (`x-vllm.checks`): its `file:line` here, and its message where this release's words
+    differ from those of the release the rule transcribes (`{expression}` for a value)."""
+
+    source: str
+    message: str | None
+
+
 class Catalogue:
     """Everything the engine knows about one vLLM release."""
 
@@ -326,6 +336,17 @@ class Catalogue:
                 open=bool(raw.get("open")),
             )
             for name, raw in (self._data.get("value_sets") or {}).items()
+        }
+
+    @cached_property
+    def checks(self) -> dict[str, dict[str, CheckSite]]:
+        """Rule code → {a `file:line` the rule cites → that check here}: only the rules with
+        checks this release has (none for schemas generated before checks were read)."""
+        return {
+            code: {
+                cited: CheckSite(raw["source"], raw.get("message")) for cited, raw in sites.items()
+            }
+            for code, sites in (self._data.get("checks") or {}).items()
         }
 
 

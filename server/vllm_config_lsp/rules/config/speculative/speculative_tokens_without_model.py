@@ -68,6 +68,8 @@ def _effective(model: ConfigModel) -> dict[str, tuple[Any, tuple[int, int], str]
     never gets that far (no config, unparsable or invalid JSON, conflicting flags)."""
     out: dict[str, tuple[Any, tuple[int, int], str]] = {}
     raw = model.flag(FLAG)
+    if raw is not None and raw.error is not None:
+        return None  # argparse refuses the value (VC205): no SpeculativeConfig is built
     if raw is not None and raw.value is not None:
         tree = model.json_tree(FLAG)
         if tree is None or not tree.is_object:

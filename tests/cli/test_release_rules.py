@@ -1,0 +1,72 @@
+"""Imperative rules run for the releases whose wheel has their check (`x-vllm.checks`),
+through the console command: `check` on files whose marker names the release, `rules CODE`
+saying where a rule applies."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from support import cli
+
+ZERO_BUDGET = (
+    "model: m\n"
+    "compilation-config:\n"
+    "  cudagraph_mm_encoder: true\n"
+    "  encoder_cudagraph_token_budgets: [0, 2048]\n"
+)
+PARTIAL_PREFILLS = "model: m\nmax-num-partial-prefills: 2\n"
+
+
+def _errors(tmp_path: Path, version: str, body: str, what: str = "code") -> list[str]:
+    """`what` (code or message) of each error `check` reports on `body` for `version`."""
+    path = tmp_path / f"{version}.vllm.yaml"
+    path.write_text(f"# vllm-config: version={version}\n{body}")
+    rows = json.loads(cli("check", str(path), "--format", "json").stdout)
+    return [row[what] for row in rows if row["severity"] == "error"]
+
+
+def test_a_check_the_older_release_has_runs_for_it(tmp_path: Path) -> None:
+    assert _errors(tmp_path, "0.28.0", ZERO_BUDGET) == ["VC301"]
+    assert _errors(tmp_path, "0.33.0", ZERO_BUDGET) == ["VC301"]
+
+
+def test_a_check_only_an_older_release_has_runs_only_there(tmp_path: Path) -> None:
+    assert _errors(tmp_path, "0.11.2", PARTIAL_PREFILLS) == ["VC346"]
+    assert "VC346" not in _errors(tmp_path, "0.33.0", PARTIAL_PREFILLS)  # the flag is gone
+
+
+def _releases(code: str) -> str:
+    shown = cli("rules", code)
+    assert shown.returncode == 0
+    lines = [line for line in shown.stdout.splitlines() if line.startswith("vLLM releases: ")]
+    assert len(lines) == 1, shown.stdout
+    return lines[0].removeprefix("vLLM releases: ")
+
+
+def test_rules_code_names_the_releases() -> None:
+    transcribed_from_older = _releases("VC346")
+    assert "0.11.2" in transcribed_from_older.split(";")[0]
+    assert "0.33.0" not in transcribed_from_older
+    assert _releases("VC301").split(", ")[0].endswith("0.33.0")
+    assert _releases("VC206").startswith("every release")
+
+
+def test_a_finding_speaks_its_release_words(tmp_path: Path) -> None:
+    """0.11.2 ends this message without the full stop 0.33.0 has: the finding quotes
+    each release as it speaks, the values filled in."""
+    body = "model: m\nenable-lora: true\nmax-loras: 4\nmax-cpu-loras: 2\n"
+    (newest,) = _errors(tmp_path, "0.33.0", body, "message")
+    (older,) = _errors(tmp_path, "0.11.2", body, "message")
+    assert newest.startswith("max_cpu_loras (2) must be >= max_loras (4).")
+    assert older.startswith("max_cpu_loras (2) must be >= max_loras (4)")
+    assert not older.startswith("max_cpu_loras (2) must be >= max_loras (4).")
+
+
+def test_a_refused_speculative_value_builds_no_speculative_config(tmp_path: Path) -> None:
+    """0.11.2 takes a YAML mapping as Python text, which json.loads refuses (VC205): vLLM
+    stops there, so no check of the SpeculativeConfig's fields runs (VC462 did)."""
+    body = "model: m\nspeculative-config:\n  method: ngram\n  prompt_lookup_max: 4\n"
+    assert _errors(tmp_path, "0.11.2", body) == ["VC205"]
+    broken_json = 'model: m\nspeculative-config: "{method: ngram"\n'
+    assert _errors(tmp_path, "0.33.0", broken_json) == ["VC205"]
