@@ -65,6 +65,10 @@ class WheelSource:
     def text(self, path: str) -> str:
         return self._files[path]
 
+    def paths(self) -> list[str]:
+        """Every ``.py`` file of the package, as paths inside the wheel."""
+        return sorted(self._files)
+
     def tree(self, module: str) -> ast.Module | None:
         """Parsed AST of ``module`` (cached), or None if the wheel does not contain it."""
         if module in self._trees:
