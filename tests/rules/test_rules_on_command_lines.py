@@ -28,7 +28,13 @@ YAML_ONLY = {
     "VC112": "YAML 1.1 numbers (octal, sexagesimal, `_`): a shell word is passed as written",
     "VC123": "the `model:` key of a config file under 0.6-0.7",
 }
-RULES = [rule for rule in all_rules() if rule.code >= "VC100" and rule.code not in YAML_ONLY]
+#: Rules whose subject is the command line itself: their Example is one already.
+COMMAND_LINE_ONLY = {"VC714": "`--model` on the `vllm serve` command line"}
+RULES = [
+    rule
+    for rule in all_rules()
+    if rule.code >= "VC100" and rule.code not in YAML_ONLY | COMMAND_LINE_ONLY.keys()
+]
 
 
 @pytest.fixture(autouse=True)
