@@ -6,8 +6,10 @@ is read and, when `vllm serve` has a `--model` option, logs "With `vllm serve`, 
 provide the model as a positional argument or in a config file instead of via the
 `--model` option. The `--model` option will be removed in a future version."
 (vllm/utils/argparse_utils.py:330). It still works in 0.33. A `model:` key in the
-`--config` file does not warn. The fix drops the `--model` word when it comes first, so
-the model becomes the positional right after `serve`.
+`--config` file does not warn, nor does `model` in engine keyword arguments (Ray Serve's
+`engine_kwargs`, Triton's `model.json`), which never go through argparse. The fix drops
+the `--model` word when it comes first, so the model becomes the positional right after
+`serve`.
 
 ## Example
 ```sh
@@ -25,7 +27,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
 from vllm_config_lsp.rules.support import finding
-from vllm_config_lsp.sources.rendering import remove_words
+from vllm_config_lsp.sources.rendering import FIELD, remove_words
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC714"
@@ -46,8 +48,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     if invocation is None or invocation.entrypoint != "serve":
         return
     for word in invocation.args:
-        if not MODEL_OPTION.match(word.text):
-            continue
+        if not MODEL_OPTION.match(word.text) or word.quoting.endswith(FIELD):
+            continue  # an engine-kwargs key (Ray Serve, Triton): no argparse, no warning
         option = word.source_range(0, len("--model"))
         fixes = []
         if invocation.positions[id(word)] == 0:  # what follows becomes the positional
