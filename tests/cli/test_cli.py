@@ -74,7 +74,7 @@ def test_warnings_name_the_setting_that_causes_them(tmp_path: Path) -> None:
     text = "model: m\nenforce-eager: true\ncompilation-config:\n  cudagraph_mode: FULL\n"
     path = _write(tmp_path, "eager.vllm.yaml", text)
     [row] = json.loads(cli("check", str(path), "--format", "json").stdout)
-    assert (row["code"], row["line"], row["severity"]) == ("VC706", 4, "warning")
+    assert (row["code"], row["line"], row["severity"]) == ("VC376", 4, "warning")
     assert row["related"] == [{"line": 2, "column": 1, "message": "`enforce-eager` is set here"}]
     shown = cli("check", str(path)).stdout
     assert "    note: 2:1: `enforce-eager` is set here\n" in shown

@@ -103,7 +103,7 @@ def _agrees_on_warning(case: Path, text: str, verdict: dict[str, object]) -> Non
 
 #: Rules that no `--config` file can trigger, with where the real vLLM was asked instead.
 COMMAND_LINE_ONLY = {
-    "VC714": "`--model` on the serve command line: vLLM 0.33.0's oracle_argv.py on "
+    "VC384": "`--model` on the serve command line: vLLM 0.33.0's oracle_argv.py on "
     '["--model", "m", "--max-model-len", "100"] starts and logs the warning',
 }
 

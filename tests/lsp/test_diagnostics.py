@@ -189,14 +189,14 @@ async def test_a_document_becomes_a_config_while_typed(client: LanguageClient) -
 
 
 async def test_a_warning_points_at_the_setting_that_causes_it(client: LanguageClient) -> None:
-    """VC706 sits on the overridden setting; `enforce-eager` is its related information,
+    """VC376 sits on the overridden setting; `enforce-eager` is its related information,
     at its own range in the same document."""
     uri = "file:///work/d/related.vllm.yaml"
     text = (
         "model: Qwen/Qwen3-8B\nenforce-eager: true\ncompilation-config:\n  cudagraph_mode: FULL\n"
     )
     [diag] = await Doc(client, uri, text).diagnostics()
-    assert diag.code == "VC706"
+    assert diag.code == "VC376"
     assert diag.severity == types.DiagnosticSeverity.Warning
     assert diag.range.start.line == 3
     assert diag.related_information is not None

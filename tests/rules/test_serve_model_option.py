@@ -1,4 +1,4 @@
-"""VC714 (`--model` on the `vllm serve` command line) through the CLI: where a host runs
+"""VC384 (`--model` on the `vllm serve` command line) through the CLI: where a host runs
 `vllm serve` with `--model`, and not where the model is an engine keyword argument that
 never reaches argparse (Triton's model.json)."""
 
@@ -30,11 +30,11 @@ def test_compose_command_with_model_option_warns(tmp_path: Path) -> None:
         "    command: --model Qwen/Qwen3-8B --max-model-len 8192\n",
         encoding="utf-8",
     )
-    assert (4, "VC714") in _codes(compose)
+    assert (4, "VC384") in _codes(compose)
 
 
 def test_positional_model_and_engine_kwargs_do_not_warn(tmp_path: Path) -> None:
     script = tmp_path / "serve.sh"
     script.write_text("vllm serve Qwen/Qwen3-8B --max-model-len 8192\n", encoding="utf-8")
-    assert [code for _, code in _codes(script) if code == "VC714"] == []
-    assert [code for _, code in _codes(TRITON) if code == "VC714"] == []
+    assert [code for _, code in _codes(script) if code == "VC384"] == []
+    assert [code for _, code in _codes(TRITON) if code == "VC384"] == []

@@ -28,7 +28,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import given, removal, warning
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC709"
+CODE = "VC379"
 NAME = "device-ids-with-ray"
 VLLM_SOURCE = "vllm/engine/arg_utils.py:2145"
 CATALOGUE = ("warn.cli.device_ids.ray",)

@@ -32,7 +32,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import given, removal, switched_on, warning
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC713"
+CODE = "VC383"
 NAME = "hybrid-lb-single-local-rank"
 VLLM_SOURCE = "vllm/engine/arg_utils.py:2495"
 CATALOGUE = ("warn.cli.hybrid_lb.local_one",)

@@ -29,7 +29,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import given, given_field, is_int, replace, warning
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC711"
+CODE = "VC381"
 NAME = "packed-kv-flash-attn-version"
 VLLM_SOURCE = "vllm/engine/arg_utils.py:2759"
 CATALOGUE = ("warn.cli.packed_kv.flash_attn_version",)

@@ -32,7 +32,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import given, is_int, replace, switched_on, warning
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC710"
+CODE = "VC380"
 NAME = "elastic-ep-api-servers"
 VLLM_SOURCE = "vllm/entrypoints/cli/serve.py:140"
 CATALOGUE = ("warn.serve.api_server_count.elastic_ep",)

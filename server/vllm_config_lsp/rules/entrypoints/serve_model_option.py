@@ -30,7 +30,7 @@ from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.sources.rendering import FIELD, remove_words
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC714"
+CODE = "VC384"
 NAME = "serve-model-option"
 VLLM_SOURCE = "vllm/utils/argparse_utils.py:330"
 CATALOGUE = ("warn.argparse.serve_model_option",)

@@ -31,7 +31,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import json_given, json_true, warning
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC705"
+CODE = "VC375"
 NAME = "fusion-without-noop-elimination"
 VLLM_SOURCE = "vllm/config/compilation.py:241"
 CATALOGUE = tuple(

@@ -28,7 +28,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import given, switched_on, warning
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC712"
+CODE = "VC382"
 NAME = "deprecated-quantization-allowed"
 VLLM_SOURCE = "vllm/config/model.py:1474"
 CATALOGUE = ("warn.model.quantization.deprecated",)

@@ -31,7 +31,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import Given, given, removal, warning
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC704"
+CODE = "VC374"
 NAME = "offload-backend-ignores"
 VLLM_SOURCE = "vllm/config/offload.py:119"
 CATALOGUE = ("warn.offload.prefetch_ignored", "warn.offload.uva_ignored", "warn.offload.auto_both")

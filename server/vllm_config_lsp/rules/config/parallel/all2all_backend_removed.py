@@ -27,7 +27,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import given_field, replace, warning
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC700"
+CODE = "VC370"
 NAME = "all2all-backend-removed"
 VLLM_SOURCE = "vllm/config/parallel.py:538"
 CATALOGUE = ("warn.parallel.all2all.removed",)

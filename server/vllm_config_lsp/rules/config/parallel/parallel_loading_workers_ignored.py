@@ -23,7 +23,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import given_field, removal, warning
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC701"
+CODE = "VC371"
 NAME = "parallel-loading-workers-ignored"
 VLLM_SOURCE = "vllm/config/parallel.py:1102"
 CATALOGUE = ("warn.parallel.max_parallel_loading_workers",)

@@ -29,7 +29,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import json_given, replace, warning
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC702"
+CODE = "VC372"
 NAME = "mtp-method-deprecated"
 VLLM_SOURCE = "vllm/config/speculative.py:1247"
 CATALOGUE = ("warn.speculative.mtp_method.deprecated",)

@@ -27,7 +27,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import given_field, replace, warning
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC703"
+CODE = "VC373"
 NAME = "lm-format-enforcer-deprecated"
 VLLM_SOURCE = "vllm/config/structured_outputs.py:78"
 CATALOGUE = ("warn.structured_outputs.lmfe.deprecated",)

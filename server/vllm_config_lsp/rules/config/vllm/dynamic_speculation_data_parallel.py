@@ -34,7 +34,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import above_one, json_given, removal, warning
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC707"
+CODE = "VC377"
 NAME = "dynamic-speculation-data-parallel"
 VLLM_SOURCE = "vllm/config/vllm.py:1119"
 CATALOGUE = ("warn.vllm.dynamic_sd.data_parallel",)

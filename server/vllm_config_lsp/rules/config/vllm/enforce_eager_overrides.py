@@ -40,7 +40,7 @@ from vllm_config_lsp.rules._engine import (
 )
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC706"
+CODE = "VC376"
 NAME = "enforce-eager-overrides"
 VLLM_SOURCE = "vllm/config/vllm.py:1778"
 CATALOGUE = ("warn.vllm.enforce_eager", "warn.vllm.enforce_eager.fault_tolerance")

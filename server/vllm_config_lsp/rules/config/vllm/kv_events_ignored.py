@@ -33,7 +33,7 @@ from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import given, json_given, json_true, warning
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
-CODE = "VC708"
+CODE = "VC378"
 NAME = "kv-events-ignored"
 VLLM_SOURCE = "vllm/config/vllm.py:2052"
 CATALOGUE = ("warn.vllm.kv_events.prefix_caching", "warn.vllm.kv_events.publisher")
