@@ -68,6 +68,8 @@ def coverage(rules: tuple[Rule, ...]) -> str:
     catalogue = json.loads((CATALOGUE / "vllm-rules-0.33.0.json").read_text(encoding="utf-8"))
     reasons: dict[str, str] = {}
     for path in sorted((CATALOGUE / "not-implemented").glob("*.json")):
+        if path.name == "warnings.json":
+            continue  # the warnings' own section
         reasons.update(json.loads(path.read_text(encoding="utf-8")))
     by_id: dict[str, list[str]] = {}
     for rule in rules:
@@ -108,11 +110,66 @@ def coverage(rules: tuple[Rule, ...]) -> str:
     return "\n".join(head + rows) + "\n"
 
 
+#: MODEL and PLATFORM warnings not implemented, without a reason of their own.
+WARNING_KIND_REASON = {
+    "MODEL": "needs the model's files (config.json) or vLLM's model classes",
+    "PLATFORM": "depends on the hardware, the environment, installed packages or the model runner",
+}
+
+
+def warning_coverage(rules: tuple[Rule, ...]) -> str:
+    """The start-up warnings' section: each catalogued warning, the rule that gives it or
+    why none does, and the sites that are not applicable with their reason."""
+    data = json.loads((CATALOGUE / "vllm-warnings-0.33.0.json").read_text(encoding="utf-8"))
+    reasons = json.loads((CATALOGUE / "not-implemented" / "warnings.json").read_text("utf-8"))
+    by_id: dict[str, list[str]] = {}
+    for rule in rules:
+        for rule_id in rule.catalogue:
+            by_id.setdefault(rule_id, []).append(rule.code)
+    rows, counts = [], {kind: [0, 0, 0] for kind in ("STATIC", "MODEL", "PLATFORM")}
+    for entry in data["warnings"]:
+        kind, warning_id = entry["kind"], entry["id"]
+        counts[kind][0] += 1
+        if warning_id in by_id:
+            status, detail = "implemented", ", ".join(by_id[warning_id])
+            counts[kind][1] += 1
+        else:
+            status = "not implemented"
+            detail = reasons.get(warning_id) or WARNING_KIND_REASON.get(kind, "not implemented yet")
+            counts[kind][2] += warning_id in reasons or kind in WARNING_KIND_REASON
+        source = entry["source"]
+        rows.append(
+            f"| `{warning_id}` | {kind} | {entry['effect']} | `{source}` | {status} | {detail} |"
+        )
+    summary = "; ".join(
+        f"{kind}: {n} catalogued, {done} implemented, {why} with a reason"
+        for kind, (n, done, why) in counts.items()
+    )
+    skipped = [
+        f"| `{entry['source']}` | {entry['kind']} | {entry['reason']} |"
+        for entry in data["not_applicable"]
+    ]
+    head = [
+        "\n## vLLM 0.33.0's start-up warnings\n",
+        f"{len(data['warnings'])} warnings say a setting is ignored, overridden, deprecated, "
+        f"replaced by a fallback or changed ({summary}); {len(skipped)} more sites are not "
+        "applicable. Catalogue: `docs/catalogue/vllm-warnings-0.33.0.json`.\n",
+        "| catalogue id | kind | effect | vLLM source | status | by / reason |",
+        "|---|---|---|---|---|---|",
+    ]
+    tail = [
+        "\n### Not applicable\n",
+        "| vLLM source | kind | reason |",
+        "|---|---|---|",
+    ]
+    return "\n".join(head + rows + tail + skipped) + "\n"
+
+
 def render_all() -> dict[str, str]:
     rules = all_rules()
     pages = {f"rules/{rule.code}.md": page(rule) for rule in rules}
     pages["rules/README.md"] = index(rules)
-    pages["coverage.md"] = coverage(rules)
+    pages["coverage.md"] = coverage(rules) + warning_coverage(rules)
     return pages
 
 

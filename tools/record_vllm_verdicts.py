@@ -44,7 +44,17 @@ CASES = ROOT / "tests" / "fidelity" / "cases"
 VERDICTS = ROOT / "tests" / "fidelity" / "verdicts"
 HF_CACHE = ROOT / "tests" / "fixtures" / "models" / "hf-cache"
 #: Oracle output fields worth keeping (the rest is environment noise).
-KEEP = ("ok", "stage", "step", "error_type", "message", "oracle_notes", "cli_args", "inconclusive")
+KEEP = (
+    "ok",
+    "stage",
+    "step",
+    "error_type",
+    "message",
+    "oracle_notes",
+    "cli_args",
+    "inconclusive",
+    "warnings",
+)
 
 
 def verdict_path(case: Path) -> Path:

@@ -318,9 +318,9 @@ def _shape(invocation: Invocation, low: int) -> tuple[object, ...]:
 
 
 def _within(found: Finding, low: int, high: int) -> bool:
-    edits = [edit for fix in found.fixes for edit in fix.edits]
+    spans = [edit for fix in found.fixes for edit in fix.edits] + list(found.related)
     return low <= found.start <= found.end <= high and all(
-        low <= edit.start <= edit.end <= high for edit in edits
+        low <= span.start <= span.end <= high for span in spans
     )
 
 
@@ -329,7 +329,8 @@ def _moved(found: Finding, by: int) -> Finding:
         replace(fix, edits=tuple(replace(e, start=e.start + by, end=e.end + by) for e in fix.edits))
         for fix in found.fixes
     )
-    return replace(found, start=found.start + by, end=found.end + by, fixes=fixes)
+    related = tuple(replace(r, start=r.start + by, end=r.end + by) for r in found.related)
+    return replace(found, start=found.start + by, end=found.end + by, fixes=fixes, related=related)
 
 
 def fix_all(

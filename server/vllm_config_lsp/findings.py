@@ -40,6 +40,17 @@ class Fix:
     preferred: bool = False
 
 
+@dataclass(frozen=True)
+class Related:
+    """Another setting that takes part in a finding (LSP `relatedInformation`): the
+    finding sits on the setting vLLM ignores or overrides, and this points at the one
+    that makes it so."""
+
+    start: int
+    end: int
+    message: str
+
+
 @dataclass
 class Finding:
     code: str
@@ -49,6 +60,7 @@ class Finding:
     message: str
     vllm_source: str | None = None
     fixes: tuple[Fix, ...] = field(default_factory=tuple)
+    related: tuple[Related, ...] = field(default_factory=tuple)
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.start, self.end, self.code)

@@ -49,8 +49,10 @@ def test_json_shape(tmp_path: Path) -> None:
             "code",
             "message",
             "fix",
+            "related",
         }
         assert row["file"] == str(path)
+        assert row["related"] == []
     assert rows[0]["message"] == "argument --max-num-seqs: invalid int value: 'lots'"
     assert rows[0]["fix"] is None
     fix = rows[1]["fix"]
@@ -65,6 +67,17 @@ def test_json_shape(tmp_path: Path) -> None:
         },
         {"line": 3, "column": 24, "end_line": 3, "end_column": 29, "new_text": "true"},
     ]
+
+
+def test_warnings_name_the_setting_that_causes_them(tmp_path: Path) -> None:
+    """A warning on an overridden setting points at the one that overrides it."""
+    text = "model: m\nenforce-eager: true\ncompilation-config:\n  cudagraph_mode: FULL\n"
+    path = _write(tmp_path, "eager.vllm.yaml", text)
+    [row] = json.loads(cli("check", str(path), "--format", "json").stdout)
+    assert (row["code"], row["line"], row["severity"]) == ("VC376", 4, "warning")
+    assert row["related"] == [{"line": 2, "column": 1, "message": "`enforce-eager` is set here"}]
+    shown = cli("check", str(path)).stdout
+    assert "    note: 2:1: `enforce-eager` is set here\n" in shown
 
 
 def test_github_and_sarif(tmp_path: Path) -> None:

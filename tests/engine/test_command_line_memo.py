@@ -85,3 +85,17 @@ def test_models_are_built_when_asked_and_match_the_command_lines() -> None:
     ]
     assert result.model is result.invocations[0]
     assert result.document is not None and result.document.invocation is not None
+
+
+def test_related_settings_follow_their_command_line() -> None:
+    """A remembered warning's related setting (VC376: `--enforce-eager` makes `-O3` moot)
+    moves with its command line, as a fresh check places it."""
+    script = "vllm serve Qwen/Qwen3-8B --enforce-eager -O3\n"
+    engine.lint(script, version="0.33.0", host="shell")
+    edited = "# two\n# lines\n" + script
+    [found] = [
+        f for f in engine.lint(edited, version="0.33.0", host="shell").findings if f.code == "VC376"
+    ]
+    [related] = found.related
+    assert edited[related.start : related.end] == "--enforce-eager"
+    assert edited[found.start : found.end] == "-O3"

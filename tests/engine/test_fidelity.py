@@ -6,6 +6,13 @@ offending line; a case with no phrase is one vLLM accepts. Verdicts were recorde
 tools/record_vllm_verdicts.py. A case vLLM refuses must get an error on the marked line
 whose message contains the phrase; a case vLLM accepts must get no error. A verdict that
 only reflects the CPU oracle's stub model (`# exclude: reason`) is skipped with its reason.
+A case that vLLM starts with a warning says `# warning-phrase: <text from vLLM's warning>`:
+the recorded verdict must be an acceptance whose `warnings` hold the phrase, and the engine
+must give a warning on a marked line whose message holds it, and no error. Two oracle
+limits are named in the header rather than excluded: `# oracle-artefact: reason` (the CPU
+oracle stops after the warning for its own reasons, such as Ray or NIXL not installed or
+the stub model; the warning must still be in the record) and `# warning-unrecorded:
+reason` (a `warnings.warn` attributed to pydantic's file, which the oracle does not keep).
 Model-aware cases (`# model-policy: as-is`, tests/fidelity/cases/models/) name fixture model
 folders relative to the case file, or repository ids in the fake Hugging Face cache
 tests/fixtures/models/hf-cache: the engine gets the case's path and that cache, as the
@@ -59,6 +66,9 @@ def test_case_agrees_with_vllm(case: Path) -> None:
     if excluded:
         pytest.skip(excluded)
     phrase = _header(text, "phrase")
+    if _header(text, "warning-phrase"):
+        _agrees_on_warning(case, text, verdict)
+        return
     index = TextIndex(text)
     result = lint(text, model_on_cli=True if "model_arg" in verdict else None, path=case)
     assert result.model is not None
@@ -90,6 +100,36 @@ def test_case_agrees_with_vllm(case: Path) -> None:
     assert hits, (phrase, errors)
 
 
+def _agrees_on_warning(case: Path, text: str, verdict: dict[str, object]) -> None:
+    phrase = _header(text, "warning-phrase")
+    assert phrase is not None
+    if not _header(text, "oracle-artefact"):
+        assert verdict["ok"], f"vLLM refused a warning case: {verdict.get('message')}"
+    if not _header(text, "warning-unrecorded"):
+        recorded = verdict.get("warnings")
+        assert isinstance(recorded, list), "re-record: the verdict has no `warnings`"
+        assert any(phrase in w for w in recorded), ("not in vLLM's warnings", recorded)
+    index = TextIndex(text)
+    result = lint(text, model_on_cli=True if "model_arg" in verdict else None, path=case)
+    marked = [n + 1 for n, line in enumerate(text.splitlines()) if line.rstrip().endswith("#!")]
+    assert marked, "mark the line that gets the warning with a trailing `#!`"
+    found = [(index.line_col(f.start)[0] + 1, f) for f in result.findings]
+    assert [f.message for _, f in found if f.severity == Severity.ERROR] == []
+    hits = [
+        f.message
+        for line, f in found
+        if f.severity == Severity.WARNING and line in marked and phrase in f.message
+    ]
+    assert hits, (phrase, [(line, f.code, f.message) for line, f in found])
+
+
+#: Rules that no `--config` file can trigger, with where the real vLLM was asked instead.
+COMMAND_LINE_ONLY = {
+    "VC384": "`--model` on the serve command line: vLLM 0.33.0's oracle_argv.py on "
+    '["--model", "m", "--max-model-len", "100"] starts and logs the warning',
+}
+
+
 def test_every_vllm_rule_has_a_fidelity_case() -> None:
     """Rules about vLLM's behaviour (not about YAML itself) must be seen on a real verdict."""
     from vllm_config_lsp.rules import all_rules
@@ -103,5 +143,5 @@ def test_every_vllm_rule_has_a_fidelity_case() -> None:
     # tests/rules/test_memory_budget_e2e.py).
     on_cpu = [r for r in all_rules() if not r.module.__name__.startswith(GPU_RULES)]
     about_vllm = {r.code for r in on_cpu if r.vllm_source and not r.code.startswith("VC00")}
-    missing = sorted(about_vllm - covered)
+    missing = sorted(about_vllm - covered - COMMAND_LINE_ONLY.keys())
     assert not missing, f"rules without a fidelity case: {missing}"

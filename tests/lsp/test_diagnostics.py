@@ -186,3 +186,23 @@ async def test_a_document_becomes_a_config_while_typed(client: LanguageClient) -
     assert [d.code for d in diagnostics] == ["VC201"]
     # and stops being one: its diagnostics are cleared once
     assert await doc.replace("apiVersion: v1\nkind: Pod\n") == []
+
+
+async def test_a_warning_points_at_the_setting_that_causes_it(client: LanguageClient) -> None:
+    """VC376 sits on the overridden setting; `enforce-eager` is its related information,
+    at its own range in the same document."""
+    uri = "file:///work/d/related.vllm.yaml"
+    text = (
+        "model: Qwen/Qwen3-8B\nenforce-eager: true\ncompilation-config:\n  cudagraph_mode: FULL\n"
+    )
+    [diag] = await Doc(client, uri, text).diagnostics()
+    assert diag.code == "VC376"
+    assert diag.severity == types.DiagnosticSeverity.Warning
+    assert diag.range.start.line == 3
+    assert diag.related_information is not None
+    [related] = diag.related_information
+    assert related.location.uri == uri
+    assert related.location.range == types.Range(
+        start=types.Position(line=1, character=0), end=types.Position(line=1, character=19)
+    )
+    assert related.message == "'enforce-eager' is set here"

@@ -8,8 +8,9 @@ import re
 import sys
 
 import pytest
-from support import REPO, apply_fix, comment_lines, findings_of
+from support import REPO, apply_fix, comment_lines
 from vllm_config_lsp.engine import lint
+from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules import Rule, all_rules
 
 sys.path.insert(0, str(REPO / "tools"))
@@ -26,9 +27,18 @@ def _fixture_models(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _block(rule: Rule, heading: str) -> str:
-    match = re.search(rf"## {heading}\n```yaml\n(.*?)```", rule.doc, re.S)
-    assert match, f"{rule.code}: docstring lacks a '## {heading}' yaml block"
+    match = re.search(rf"## {heading}\n```(?:yaml|sh)\n(.*?)```", rule.doc, re.S)
+    assert match, f"{rule.code}: docstring lacks a '## {heading}' yaml (or sh) block"
     return match.group(1)
+
+
+def _host(rule: Rule) -> str | None:
+    """Rules about the command line itself (`vllm serve --model …`) show a shell example."""
+    return "shell" if "## Example\n```sh\n" in rule.doc else None
+
+
+def _found(text: str, code: str) -> list[Finding]:
+    return [f for f in lint(text, host=_host(RULES[code])).findings if f.code == code]
 
 
 @pytest.mark.parametrize("code", sorted(RULES))
@@ -43,23 +53,24 @@ def test_docstring_has_the_sections(code: str) -> None:
 def test_example_triggers_and_fixed_does_not(code: str) -> None:
     rule = RULES[code]
     example, fixed = _block(rule, "Example"), _block(rule, "Fixed")
-    assert findings_of(example, code), f"{code}: its Example does not trigger it"
-    assert not findings_of(fixed, code), f"{code}: its Fixed example still triggers it"
-    assert not [f for f in lint(fixed).findings if f.severity == 3], lint(fixed).findings
+    assert _found(example, code), f"{code}: its Example does not trigger it"
+    assert not _found(fixed, code), f"{code}: its Fixed example still triggers it"
+    errors = [f for f in lint(fixed, host=_host(rule)).findings if f.severity == 3]
+    assert not errors, errors
 
 
 @pytest.mark.parametrize("code", sorted(RULES))
 def test_every_fix_on_the_example_works(code: str) -> None:
     example = "# keep this comment\n" + _block(RULES[code], "Example") + "# and this one\n"
-    found = findings_of(example, code)
+    found = _found(example, code)
     if not found or example.count("\n") > 40:
         pytest.skip("no finding to fix")
     for finding in found:
         for fix in finding.fixes:
             fixed = apply_fix(example, fix)
             assert comment_lines(fixed) == comment_lines(example), fix.title
-            after = [f for f in findings_of(fixed, code) if f.start == finding.start]
-            assert len(findings_of(fixed, code)) < len(found) or not after, (fix.title, fixed)
+            after = [f for f in _found(fixed, code) if f.start == finding.start]
+            assert len(_found(fixed, code)) < len(found) or not after, (fix.title, fixed)
 
 
 def test_generated_docs_are_current() -> None:

@@ -29,7 +29,13 @@ YAML_ONLY = {
     "VC113": "an empty YAML list dropped by load_config_file: a command line omits the flag",
     "VC123": "the `model:` key of a config file under 0.6-0.7",
 }
-RULES = [rule for rule in all_rules() if rule.code >= "VC100" and rule.code not in YAML_ONLY]
+#: Rules whose subject is the command line itself: their Example is one already.
+COMMAND_LINE_ONLY = {"VC384": "`--model` on the `vllm serve` command line"}
+RULES = [
+    rule
+    for rule in all_rules()
+    if rule.code >= "VC100" and rule.code not in YAML_ONLY | COMMAND_LINE_ONLY.keys()
+]
 
 
 @pytest.fixture(autouse=True)

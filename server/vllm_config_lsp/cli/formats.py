@@ -109,6 +109,11 @@ def render_json(reports: list[FileReport]) -> str:
                     "code": f.code,
                     "message": f.message,
                     "fix": _fix_json(report, chosen_fix(f)),
+                    "related": [
+                        {"line": at[0], "column": at[1], "message": r.message}
+                        for r in f.related
+                        for at in [report.position(r.start)]
+                    ],
                 }
             )
     return _json_text(rows)
@@ -125,6 +130,9 @@ def render_text(reports: list[FileReport], *, show_source: bool = True) -> str:
             )
             if show_source:
                 lines.extend(_excerpt(report, f, line))
+            for related in f.related:
+                at_line, at_column = report.position(related.start)
+                lines.append(f"    note: {at_line}:{at_column}: {printable(related.message)}")
             for fix in f.fixes:
                 marker = "fix" if fix.safe else "fix (unsafe)"
                 lines.append(f"    {marker}: {printable(fix.title)}")

@@ -68,9 +68,26 @@ def diagnostics(analysis: Analysis, settings: Settings) -> list[types.Diagnostic
                 source=SOURCE,
                 tags=[tag] if tag else None,
                 data=finding_data(analysis, finding, disabler),
+                related_information=related_information(analysis, finding),
             )
         )
     return out
+
+
+def related_information(
+    analysis: Analysis, finding: Finding
+) -> list[types.DiagnosticRelatedInformation] | None:
+    """The other settings a finding involves, in this document (a chart template's text
+    lies past the values file's end: not shown)."""
+    places = [
+        types.DiagnosticRelatedInformation(
+            location=types.Location(analysis.uri, analysis.positions.range(r.start, r.end)),
+            message=plain(r.message),
+        )
+        for r in finding.related
+        if r.end <= len(analysis.text)
+    ]
+    return places or None
 
 
 def rule_page(code: str) -> types.CodeDescription | None:

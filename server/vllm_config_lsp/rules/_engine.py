@@ -19,7 +19,7 @@ from yaml.nodes import MappingNode
 
 from vllm_config_lsp.document.value_tree import Entry, ValueNode
 from vllm_config_lsp.document.yaml_edits import content_end, remove_entry, whole_lines
-from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
+from vllm_config_lsp.findings import Finding, Fix, Related, Severity, TextEdit
 from vllm_config_lsp.rules.support import finding, remove_pair_fix, span, spell_like, token_span
 from vllm_config_lsp.sources.config_file import Pair
 from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
@@ -193,9 +193,17 @@ def error(
 
 
 def warning(
-    code: str, where: Given, message: str, source: str, fixes: Iterable[Fix | None] = ()
+    code: str,
+    where: Given,
+    message: str,
+    source: str,
+    fixes: Iterable[Fix | None] = (),
+    *,
+    related: Iterable[Given | None] = (),
 ) -> Finding:
-    return finding(
+    """A warning on `where`; `related` are the other settings that make vLLM ignore or
+    override it, shown beside it (LSP related information)."""
+    found = finding(
         code,
         Severity.WARNING,
         where.where,
@@ -203,6 +211,10 @@ def warning(
         source=source,
         fixes=[fix for fix in fixes if fix is not None],
     )
+    found.related = tuple(
+        Related(*other.where, f"`{other.label}` is set here") for other in related if other
+    )
+    return found
 
 
 def switched_on(model: ConfigModel, flag: str) -> Given | None:

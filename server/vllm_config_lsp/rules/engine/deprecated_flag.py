@@ -35,6 +35,13 @@ from vllm_config_lsp.vllm.flag_history import (
 CODE = "VC110"
 NAME = "deprecated-flag"
 VLLM_SOURCE = "vllm/engine/arg_utils.py:456"
+CATALOGUE = (
+    "warn.argparse.deprecated_argument",
+    "warn.cli.log_config_file.deprecated",
+    "warn.cli.disable_cascade_attn.deprecated",
+    "warn.cli.mamba_cache_mode.deprecated",
+    "warn.cli.ir_op_priority.deprecated",
+)
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:

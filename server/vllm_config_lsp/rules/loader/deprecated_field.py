@@ -45,6 +45,7 @@ CODE = "VC122"
 NAME = "deprecated-field"
 #: The `deprecated` text of each field comes from its release's source (schemas/).
 VLLM_SOURCE = None
+CATALOGUE = ("warn.cli.ir_op_priority.deprecated",)
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:

@@ -35,6 +35,7 @@ from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
 CODE = "VC108"
 NAME = "repeated-flag"
 VLLM_SOURCE = "vllm/utils/argparse_utils.py:500"
+CATALOGUE = ("warn.argparse.duplicate_keys",)
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:

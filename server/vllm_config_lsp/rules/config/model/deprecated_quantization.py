@@ -4,8 +4,8 @@
 After accepting the method, `ModelConfig._verify_quantization` refuses the ones in
 `DEPRECATED_QUANTIZATION_METHODS` (`fbgemm_fp8`, `fp_quant` in 0.33.0) unless
 `--allow-deprecated-quantization` is given (vllm/config/model.py:1472-1486); with the flag
-it only logs a warning. vLLM builds that `ValueError` with two arguments, so what users
-see is a tuple with a literal `%s`:
+it starts and logs the deprecation (:1474; VC382). vLLM builds that `ValueError` with two
+arguments, so what users see is a tuple with a literal `%s`:
 `('The quantization method %s is deprecated and will be removed in future versions of
 vLLM. To bypass, set `--allow-deprecated-quantization`.', 'fbgemm_fp8')`. This rule shows
 the same text with the method filled in.
