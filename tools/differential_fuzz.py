@@ -721,7 +721,10 @@ def main(argv: list[str] | None = None) -> int:
         return export([args.out, *args.also], args.export, args.per_class, args.limit)
     if args.rejudge:
         verdicts = [json.loads(line) for line in (args.out / "verdicts.jsonl").open()]
-        print(report(args.seed, rejudge(verdicts, args.out), args.out))
+        # the run's own seed, which its case names carry (`s2-00017-null.yaml`)
+        named = re.match(r"s(\d+)-", verdicts[0]["case"]) if verdicts else None
+        seed = int(named.group(1)) if named else args.seed
+        print(report(seed, rejudge(verdicts, args.out), args.out))
         return 0
     if args.oracle_dir is None:
         parser.error("--oracle-dir (or VLLM_ORACLE_DIR) is required")
