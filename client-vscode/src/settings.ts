@@ -12,6 +12,9 @@ export interface ServerSettings {
   disabledCodes: string[];
   /** Folders holding models as `<org>/<name>/config.json`; `~` and relative paths are the server's to resolve. */
   modelDirs: string[];
+  /** The GPU the server runs on (a name of schemas/gpus.json) and how many per node; the server judges the values. */
+  gpu: string | null;
+  gpuCount: number | null;
 }
 
 /** `WorkspaceConfiguration.get` of the `vllmConfig` section. */
@@ -37,6 +40,8 @@ export function serverSettings(get: SettingGetter): ServerSettings {
   const version = get('vllmVersion');
   const debounce = get('debounceMs');
   const overrides = get('severityOverrides');
+  const gpu = get('gpu');
+  const gpuCount = get('gpuCount');
   const severityOverrides: Record<string, string> = {};
   if (overrides && typeof overrides === 'object' && !Array.isArray(overrides)) {
     for (const [code, level] of Object.entries(overrides as Record<string, unknown>)) {
@@ -51,6 +56,8 @@ export function serverSettings(get: SettingGetter): ServerSettings {
     severityOverrides,
     disabledCodes: strings(get('disabledCodes')).map((c) => c.toUpperCase()),
     modelDirs: strings(get('modelDirs')),
+    gpu: typeof gpu === 'string' && gpu.trim() ? gpu.trim() : null,
+    gpuCount: typeof gpuCount === 'number' ? gpuCount : null,
   };
 }
 

@@ -22,6 +22,8 @@ test('defaults map to the server defaults', () => {
     severityOverrides: {},
     disabledCodes: [],
     modelDirs: [],
+    gpu: null,
+    gpuCount: null,
   });
 });
 
@@ -35,6 +37,8 @@ test('user values are mapped to the server section', () => {
     severityOverrides: { vc302: 'Warning', VC900: 'off', bad: 3 },
     disabledCodes: ['vc900'],
     modelDirs: ['/data/models', ' ~/models ', 3],
+    gpu: ' H100-80GB ',
+    gpuCount: 8,
     interpreter: ['/usr/bin/python3'],
     'trace.server': 'verbose',
   };
@@ -47,17 +51,21 @@ test('user values are mapped to the server section', () => {
     severityOverrides: { VC302: 'warning', VC900: 'off' },
     disabledCodes: ['VC900'],
     modelDirs: ['/data/models', '~/models'],
+    gpu: 'H100-80GB',
+    gpuCount: 8,
   });
   assert.equal('interpreter' in mapped, false);
 });
 
 test('nonsense shapes fall back to defaults', () => {
-  const values: Record<string, unknown> = { debounceMs: -1, severityOverrides: ['x'], disabledCodes: 7, vllmVersion: 33 };
+  const values: Record<string, unknown> = { debounceMs: -1, severityOverrides: ['x'], disabledCodes: 7, vllmVersion: 33, gpu: 7, gpuCount: 'x' };
   const mapped = serverSettings((key) => values[key]);
   assert.equal(mapped.debounceMs, null);
   assert.deepEqual(mapped.severityOverrides, {});
   assert.deepEqual(mapped.disabledCodes, []);
   assert.equal(mapped.vllmVersion, null);
+  assert.equal(mapped.gpu, null);
+  assert.equal(mapped.gpuCount, null);
 });
 
 function flatKeys(value: object, prefix = ''): string[] {
