@@ -88,8 +88,8 @@ def _effective(model: ConfigModel) -> dict[str, tuple[Any, tuple[int, int], str]
         token = value.use.values[-1] if value.use.values else value.use.token
         out[key] = (value.value, token_span(model, token), flag)
         shorthand = True
-    if raw is None and not shorthand:
-        return None
+    if (raw is None or raw.value is None) and not shorthand:
+        return None  # `speculative-config:` null or '' is None: no SpeculativeConfig
     return out
 
 
