@@ -268,3 +268,8 @@ spec:
             limits:
               nvidia.com/gpu: {gpus}
 """
+
+
+#: Rules the target GPU decides (the platform checks, the GPU memory budget): the CPU oracle
+#: cannot judge them, so comparisons with its verdicts leave them out.
+GPU_RULES = ("vllm_config_lsp.rules.platforms.", "vllm_config_lsp.rules.v1.core.")

@@ -33,15 +33,13 @@ import re
 from pathlib import Path
 
 import pytest
-from support import REPO
+from support import GPU_RULES, REPO
 from vllm_config_lsp.document.text_index import TextIndex
 from vllm_config_lsp.engine import lint
 from vllm_config_lsp.findings import Severity
 from vllm_config_lsp.vllm.catalogue import nearest_release
 
 CASES = REPO / "tests" / "fidelity" / "cases"
-#: Rules the target GPU decides: the platform checks and the GPU memory budget.
-GPU_RULES = ("vllm_config_lsp.rules.platforms.", "vllm_config_lsp.rules.v1.core.")
 VERDICTS = REPO / "tests" / "fidelity" / "verdicts"
 ALL = sorted(CASES.rglob("*.yaml"))
 

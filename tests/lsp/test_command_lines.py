@@ -39,7 +39,7 @@ MARKDOWN = (
     "# Serving\n\nRun `vllm serve --not-checked` or:\n\n"
     "```bash\n$ vllm serve Qwen/Qwen3-8B --max-num-seqs many\n```\n"
 )
-DOCKERFILE = 'FROM vllm/vllm-openai:{tag}\nCMD ["--model", "m", "--swap-space", "4"]\n'
+DOCKERFILE = 'FROM vllm/vllm-openai:{tag}\nCMD ["m", "--swap-space", "4"]\n'
 
 
 def _text_of(doc: Doc, diagnostic: types.Diagnostic, enc: str) -> str:

@@ -13,8 +13,9 @@ from collections.abc import Iterator
 
 from yaml.nodes import MappingNode, Node
 
+# a module import: yaml_hosts imports shell, which imports this module
+from vllm_config_lsp.sources import yaml_hosts
 from vllm_config_lsp.sources.invocation import GpuClaim, Invocation
-from vllm_config_lsp.sources.yaml_hosts import Frame, get, items, node_span, pairs, text_of
 
 #: Extended resources of the GPU device plugins, and the vendor each names.
 _RESOURCES = {"nvidia.com/gpu": "nvidia", "amd.com/gpu": "amd"}
@@ -30,75 +31,82 @@ _NAME_LABELS = (
 
 
 def _count(node: Node | None) -> int | None:
-    text = text_of(node)
+    text = yaml_hosts.text_of(node)
     digits = text is not None and text.isascii() and text.isdigit() and len(text) < 6
     return int(text) if digits and text is not None else None
 
 
-def kubernetes(frame: Frame, pod: MappingNode, container: MappingNode) -> tuple[GpuClaim, ...]:
+def kubernetes(
+    frame: yaml_hosts.Frame, pod: MappingNode, container: MappingNode
+) -> tuple[GpuClaim, ...]:
     """The container's GPU limit (requests when no limit), then the model its pod's node
     selectors or required node affinity name."""
     claims: list[GpuClaim] = []
-    resources = get(container, "resources")
+    resources = yaml_hosts.get(container, "resources")
     for section in ("limits", "requests"):
-        for key, value in pairs(get(resources, section)):
-            vendor = _RESOURCES.get(text_of(key) or "")
+        for key, value in yaml_hosts.pairs(yaml_hosts.get(resources, section)):
+            vendor = _RESOURCES.get(yaml_hosts.text_of(key) or "")
             count = _count(value)
             if vendor is not None and count is not None and not claims:
-                start, end = node_span(frame, value)
-                origin = f"resources.{section} {text_of(key)}"
+                start, end = yaml_hosts.node_span(frame, value)
+                origin = f"resources.{section} {yaml_hosts.text_of(key)}"
                 claims.append(GpuClaim(origin, start, end, count=count, vendor=vendor))
     claims.extend(_selectors(frame, pod))
     return tuple(claims)
 
 
-def _selectors(frame: Frame, pod: MappingNode) -> Iterator[GpuClaim]:
-    for key, value in pairs(get(pod, "nodeSelector")):
-        label = text_of(key)
-        name = text_of(value)
+def _selectors(frame: yaml_hosts.Frame, pod: MappingNode) -> Iterator[GpuClaim]:
+    for key, value in yaml_hosts.pairs(yaml_hosts.get(pod, "nodeSelector")):
+        label = yaml_hosts.text_of(key)
+        name = yaml_hosts.text_of(value)
         if label in _NAME_LABELS and name:
-            start, end = node_span(frame, value)
+            start, end = yaml_hosts.node_span(frame, value)
             yield GpuClaim(f"nodeSelector {label}", start, end, name=name)
-    affinity = get(get(pod, "affinity"), "nodeAffinity")
-    required = get(affinity, "requiredDuringSchedulingIgnoredDuringExecution")
-    for term in items(get(required, "nodeSelectorTerms")):
-        for expression in items(get(term, "matchExpressions")):
-            label = text_of(get(expression, "key"))
-            values = items(get(expression, "values"))
-            operator = text_of(get(expression, "operator"))
+    affinity = yaml_hosts.get(yaml_hosts.get(pod, "affinity"), "nodeAffinity")
+    required = yaml_hosts.get(affinity, "requiredDuringSchedulingIgnoredDuringExecution")
+    for term in yaml_hosts.items(yaml_hosts.get(required, "nodeSelectorTerms")):
+        for expression in yaml_hosts.items(yaml_hosts.get(term, "matchExpressions")):
+            label = yaml_hosts.text_of(yaml_hosts.get(expression, "key"))
+            values = yaml_hosts.items(yaml_hosts.get(expression, "values"))
+            operator = yaml_hosts.text_of(yaml_hosts.get(expression, "operator"))
             if label in _NAME_LABELS and operator == "In" and len(values) == 1:
-                name = text_of(values[0])
+                name = yaml_hosts.text_of(values[0])
                 if name:
-                    start, end = node_span(frame, values[0])
+                    start, end = yaml_hosts.node_span(frame, values[0])
                     yield GpuClaim(f"nodeAffinity {label}", start, end, name=name)
 
 
-def compose(frame: Frame, service: MappingNode) -> tuple[GpuClaim, ...]:
+def compose(frame: yaml_hosts.Frame, service: MappingNode) -> tuple[GpuClaim, ...]:
     """`deploy.resources.reservations.devices`: the GPUs a service reserves (`count: all`
     says nothing about how many)."""
-    reservations = get(get(get(service, "deploy"), "resources"), "reservations")
+    reservations = yaml_hosts.get(
+        yaml_hosts.get(yaml_hosts.get(service, "deploy"), "resources"), "reservations"
+    )
     total = 0
     first: Node | None = None
     last: Node | None = None
     vendor = None
-    for device in items(get(reservations, "devices")):
-        capabilities = [text_of(item) for item in items(get(device, "capabilities"))]
-        driver = text_of(get(device, "driver"))
+    for device in yaml_hosts.items(yaml_hosts.get(reservations, "devices")):
+        capabilities = [
+            yaml_hosts.text_of(item)
+            for item in yaml_hosts.items(yaml_hosts.get(device, "capabilities"))
+        ]
+        driver = yaml_hosts.text_of(yaml_hosts.get(device, "driver"))
         if "gpu" not in capabilities and driver not in ("nvidia", "amd"):
             continue
-        count_node = get(device, "count")
-        ids = items(get(device, "device_ids"))
+        count_node = yaml_hosts.get(device, "count")
+        ids = yaml_hosts.items(yaml_hosts.get(device, "device_ids"))
         count = _count(count_node) if count_node is not None else (len(ids) or None)
         if count is None:
             return ()
         total += count
-        where = count_node if count_node is not None else get(device, "device_ids")
+        where = count_node if count_node is not None else yaml_hosts.get(device, "device_ids")
         first = first or where
         last = where
         vendor = vendor or (driver if driver in ("nvidia", "amd") else None)
     if not total or first is None or last is None:
         return ()
-    start, end = node_span(frame, first)[0], node_span(frame, last)[1]
+    start, end = yaml_hosts.node_span(frame, first)[0], yaml_hosts.node_span(frame, last)[1]
     return (GpuClaim("deploy.resources.reservations.devices", start, end, total, None, vendor),)
 
 
