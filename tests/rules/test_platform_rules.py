@@ -51,7 +51,6 @@ CASES = [
     ("model: m\nkda-prefill-backend: fused\n", "H200", "VC706", "MI325X"),
     ("model: m\nprofiler-config:\n  profiler: proton\n", "mi250x", "VC707", "RTX 4090"),
     (FA_FP8, "L40S", "VC704", "H100"),
-    (DBO, "B200", "VC708", "MI300X"),
     (
         DBO + "all2all-backend: deepep_high_throughput\nasync-scheduling: true\n",
         "MI325X",

@@ -155,6 +155,14 @@ def test_micro_batching(tmp_path: Path, text: str, errors: list[str], warnings: 
     assert [c for c in _codes(rows, "warning") if c == "VC362"] == warnings
 
 
+@pytest.mark.parametrize(("gpu", "errors"), [("B200", ["VC362"]), ("MI300X", [])])
+def test_micro_batching_on_the_target_gpu(tmp_path: Path, gpu: str, errors: list[str]) -> None:
+    """The default all2all backend is ROCm's only: the target decides error or nothing."""
+    rows = _check(tmp_path, f"# vllm-config: gpu={gpu}\nmodel: m\nenable-dbo: true\n")
+    assert _codes(rows) == errors
+    assert "VC362" not in _codes(rows, "warning")
+
+
 @pytest.mark.parametrize(
     ("backend", "codes"),
     [

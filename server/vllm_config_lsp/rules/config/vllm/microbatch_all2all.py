@@ -8,7 +8,9 @@ communication stream (vllm/config/vllm.py:2180-2203): `deepep_low_latency`,
 `allgather_reducescatter`: `Microbatching currently only supports the ... all2all backends
 on this platform. X is not supported.` The default backend is `allgather_reducescatter`,
 so micro-batching without an `all2all-backend` is refused everywhere but on ROCm: a
-warning then (the file may be meant for ROCm); so are the removed `naive` and `pplx`,
+warning then (the file may be meant for ROCm), an error when the file's target GPU
+(`# vllm-config: gpu=…`, `--gpu`, the manifest) is NVIDIA's, nothing on AMD's; so are the
+removed `naive` and `pplx`,
 which `ParallelConfig` replaces by that default (vllm/config/parallel.py:537). Any other
 backend is an error. A `moe-backend` that binds its own all2all backend
 (vllm/config/kernel.py:222) is left to its own rule.
@@ -43,6 +45,7 @@ from vllm_config_lsp.rules._engine import (
     replace,
     warning,
 )
+from vllm_config_lsp.rules._platform import vendor
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC362"
@@ -79,7 +82,10 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         f"Microbatching currently only supports the {', '.join(EVERYWHERE)} all2all backends "
         f"(on ROCm also {ROCM_ALSO}). {backend} is not supported"
     )
-    if backend == ROCM_ALSO:
+    platform = vendor(model)
+    if backend == ROCM_ALSO and platform == "amd":
+        return
+    if backend == ROCM_ALSO and platform is None:
         said = "the default" if given is None else f"`{given.label}: {given.value}`, this"
         fix = (
             add_flag(model, trigger, "all2all-backend", EVERYWHERE[0])
@@ -95,10 +101,11 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             [fix],
         )
         return
+    where = "on any platform" if backend != ROCM_ALSO else "on the target's NVIDIA GPU"
     yield error(
         CODE,
         given or trigger,
-        f"{head} on any platform. Use one of {', '.join(EVERYWHERE)}, or {off}.",
+        f"{head} {where}. Use one of {', '.join(EVERYWHERE)}, or {off}.",
         VLLM_SOURCE,
         [replace(model, given, EVERYWHERE[0], f"Use `{EVERYWHERE[0]}`") if given else None],
     )
