@@ -14,6 +14,9 @@ Run a new seed (the oracle is the team's recipe, shared/recipes/oracle/):
 
     python tools/differential_fuzz.py --seed 3 --count 1500 --oracle-dir DIR --out /tmp/fuzz3
 
+`--version 0.28.0` (with that release's oracle, shared/recipes/oracle-releases/) generates from
+that release's catalogue and marks each case `# vllm-config: version=0.28.0`.
+
 It writes OUT/cases/*.yaml, OUT/verdicts.jsonl (one line per case: both verdicts and the class)
 and OUT/report.md, whose first line is `seed S: N configs, agree X (P %), false errors F,
 missed M, artefacts A` (P is taken over the configs that are not artefacts). A seed always
@@ -152,6 +155,10 @@ class Generator:
 
     def __init__(self, catalogue: Catalogue, corpus: list[dict[str, Any]]) -> None:
         self.cat = catalogue
+        #: An older release's cases say so (the marker the engine and the recorder read).
+        self.marker = (
+            "" if catalogue.version == VERSION else f"# vllm-config: version={catalogue.version}\n"
+        )
         self.corpus = corpus
         self.flags = [
             f for f in catalogue.flags.values() if not f.positional and f.action != "help"
@@ -186,9 +193,8 @@ class Generator:
             base.update({k: v for k, v in changes.items() if v is not _RAW})
             body = {"model": "m", **base} if "model" not in base else base
             text = yaml.safe_dump(body, sort_keys=False, width=10_000, allow_unicode=True)
-            yield Case(
-                f"s{seed}-{n:05d}-{kind}", kind, text + "".join(f"{line}\n" for line in lines)
-            )
+            raw = "".join(f"{line}\n" for line in lines)
+            yield Case(f"s{seed}-{n:05d}-{kind}", kind, self.marker + text + raw)
 
     # a mutation returns (keys to set or to clear in the base, raw lines to append)
 
@@ -703,6 +709,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=1500)
+    parser.add_argument(
+        "--version",
+        default=VERSION,
+        help="the release to generate for (its catalogue); the oracle must run that release",
+    )
     parser.add_argument("--oracle-dir", type=Path, default=os.environ.get("VLLM_ORACLE_DIR"))
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--corpus", type=Path, default=CORPUS)
@@ -728,7 +739,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.oracle_dir is None:
         parser.error("--oracle-dir (or VLLM_ORACLE_DIR) is required")
-    generator = Generator(load_catalogue(VERSION), load_corpus(args.corpus))
+    generator = Generator(load_catalogue(args.version), load_corpus(args.corpus))
     cases = list(generator.generate(args.seed, args.count))
     verdicts = judge(cases, args.out, args.oracle_dir.resolve(), args.jobs)
     print(report(args.seed, verdicts, args.out))

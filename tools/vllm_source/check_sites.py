@@ -40,12 +40,22 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 @dataclass(frozen=True)
+class Step:
+    """One enclosing header with the branch taken; for the body of an `if`, also its test's
+    conjuncts (`a and b` → {a, b}), so that a release whose test has fewer of them is seen to
+    refuse whenever the other does."""
+
+    header: str
+    conjuncts: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
 class Found:
     """One check as it stands in one release."""
 
     qualname: str
-    #: The enclosing headers from the scope down, each with the branch taken.
-    path: tuple[str, ...]
+    #: The enclosing headers from the scope down.
+    path: tuple[Step, ...]
     shape: str
     #: The message as written, f-string fields as `{expression}`.
     message: str
@@ -106,17 +116,17 @@ def _shape(stmt: ast.stmt) -> str:
     return _dump(stmt)
 
 
-def _found(qualname: str, path: tuple[str, ...], stmt: ast.stmt) -> Found:
+def _found(qualname: str, path: tuple[Step, ...], stmt: ast.stmt) -> Found:
     pieces = list(_pieces(_message(stmt)))
     text = "".join(piece if constant else "{" + piece + "}" for constant, piece in pieces)
     words = " ".join(piece for constant, piece in pieces if constant).split()
     return Found(qualname, path, _shape(stmt), text, tuple(words), stmt.lineno)
 
 
-Placed = tuple[tuple[str, ...], ast.stmt]
+Placed = tuple[tuple[Step, ...], ast.stmt]
 
 
-def _walk(body: list[ast.stmt], path: tuple[str, ...] = (), top: bool = True) -> Iterator[Placed]:
+def _walk(body: list[ast.stmt], path: tuple[Step, ...] = (), top: bool = True) -> Iterator[Placed]:
     """Every statement of a scope with its path (nested scopes are their own). An assert
     at the top of a scope is a precondition of all that follows it."""
     for stmt in body:
@@ -124,12 +134,35 @@ def _walk(body: list[ast.stmt], path: tuple[str, ...] = (), top: bool = True) ->
         if isinstance(stmt, _SCOPES):
             continue
         if top and isinstance(stmt, ast.Assert):
-            path = (*path, "Assert" + _header(stmt))
+            path = (*path, Step("Assert" + _header(stmt)))
         for branch, child in _branches(stmt):
             header = _header(stmt if not isinstance(child, ast.AST) else child)
             inner = child.body if isinstance(child, (ast.ExceptHandler, ast.match_case)) else child
             assert isinstance(inner, list)
-            yield from _walk(inner, (*path, f"{type(stmt).__name__}.{branch}{header}"), False)
+            step = Step(f"{type(stmt).__name__}.{branch}{header}", _conjuncts(stmt, branch))
+            yield from _walk(inner, (*path, step), False)
+
+
+def _conjuncts(stmt: ast.stmt, branch: str) -> frozenset[str] | None:
+    if not isinstance(stmt, ast.If) or branch != "body":
+        return None  # an else branch runs when the test fails: fewer clauses, fewer runs
+    test = stmt.test
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    return frozenset(_dump(part) for part in parts)
+
+
+def _implied(path: tuple[Step, ...], by: tuple[Step, ...]) -> bool:
+    """Whether the check under `path` runs whenever the one under `by` does: the same
+    headers, except `if` tests that keep only some of `by`'s conjuncts."""
+    return len(path) == len(by) and all(
+        mine == theirs
+        or (
+            mine.conjuncts is not None
+            and theirs.conjuncts is not None
+            and mine.conjuncts < theirs.conjuncts
+        )
+        for mine, theirs in zip(path, by, strict=True)
+    )
 
 
 def _scopes(body: list[ast.stmt], qualname: str = "") -> Iterator[tuple[str, list[ast.stmt]]]:
@@ -206,16 +239,18 @@ class Sites:
 
     def same(self, ref: Found, ref_path: str) -> tuple[str, Found] | None:
         """The one statement of this wheel that is `ref`'s check, as `(file, found)`."""
-        candidates = [
-            (path, found)
-            for path, found in self._scope(ref.qualname, ref_path)
-            if found.path == ref.path and found.shape == ref.shape
-        ]
+        scope = [(p, f) for p, f in self._scope(ref.qualname, ref_path) if f.shape == ref.shape]
+        candidates = [(p, f) for p, f in scope if f.path == ref.path]
         if len(candidates) > 1:  # the same check twice: only the same words tell them apart
             candidates = [(p, f) for p, f in candidates if f.words == ref.words]
-        if len(candidates) != 1 or _names(candidates[0][1]) != _names(ref):
-            return None  # other settings named: the check is about something else there
-        return candidates[0]
+        if len(candidates) == 1 and _names(candidates[0][1]) == _names(ref):
+            return candidates[0]
+        # A release whose condition lacks some of the reference's clauses refuses whenever
+        # the reference does (and more): the rule, written to the reference, stays right.
+        broader = [(p, f) for p, f in scope if _implied(f.path, ref.path)]
+        if not candidates and len(broader) == 1 and _names(broader[0][1]) <= _names(ref):
+            return broader[0]
+        return None  # other settings named: the check is about something else there
 
     def _scope(self, qualname: str, ref_path: str) -> list[tuple[str, Found]]:
         """The statements of `qualname` in the file of the same path, else in the one
