@@ -70,3 +70,33 @@ def test_a_refused_speculative_value_builds_no_speculative_config(tmp_path: Path
     assert _errors(tmp_path, "0.11.2", body) == ["VC205"]
     broken_json = 'model: m\nspeculative-config: "{method: ngram"\n'
     assert _errors(tmp_path, "0.33.0", broken_json) == ["VC205"]
+
+
+ADAPTIVE_NGRAM_LORA = (
+    "model: m\n"
+    "enable-lora: true\n"
+    "speculative-config:\n"
+    "  method: ngram\n"
+    "  num_speculative_tokens: 2\n"
+    "  prompt_lookup_max: 2\n"
+    "  enable_adaptive_verification: true\n"
+)
+DRAFT_MODEL_TP = (
+    "model: m\n"
+    'speculative-config: \'{"method": "draft_model", "model": "org/draft", '
+    '"num_speculative_tokens": 2, "draft_tensor_parallel_size": 2}\'\n'
+)
+
+
+def test_a_check_the_release_stops_at_first_leaves_no_later_one(tmp_path: Path) -> None:
+    """0.28.0 and 0.29.0 refuse adaptive verification for any method but DSpark in
+    `SpeculativeConfig.__post_init__`, before `VllmConfig` checks it against LoRA (VC335,
+    which 0.29.0 has too); 0.11.2 to 0.14.1 refuse `method: draft_model` before the
+    draft's tensor-parallel size is looked at (VC463)."""
+    assert _errors(tmp_path, "0.28.0", ADAPTIVE_NGRAM_LORA) == ["VC472"]
+    assert _errors(tmp_path, "0.29.0", ADAPTIVE_NGRAM_LORA) == ["VC472"]
+    assert _errors(tmp_path, "0.30.0", ADAPTIVE_NGRAM_LORA) == ["VC335"]
+    assert _errors(tmp_path, "0.11.2", DRAFT_MODEL_TP) == ["VC471"]
+    assert _errors(tmp_path, "0.14.1", DRAFT_MODEL_TP) == ["VC471"]
+    assert _errors(tmp_path, "0.15.1", DRAFT_MODEL_TP) == ["VC463"]
+    assert _errors(tmp_path, "0.33.0", DRAFT_MODEL_TP) == ["VC463"]

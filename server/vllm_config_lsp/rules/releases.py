@@ -36,6 +36,14 @@ def in_release(
         yield replace(found, vllm_source=site.source, message=message)
 
 
+def has_check(catalogue: Catalogue, code: str, site: str) -> bool:
+    """Whether the catalogue's release has the check at `site` of rule `code` (`site` as
+    the rule cites it, in the release it transcribes). A rule whose check comes later in
+    vLLM asks this of an earlier check that only some releases have: there it stays
+    silent where the release stops first."""
+    return site in catalogue.checks.get(code, {})
+
+
 def reworded(message: str, was: str | None, now: str, version: str) -> str:
     """`message` quotes `was` (vLLM's words in the release the rule transcribes) with the
     values filled in: quote `now` instead, with the same values. A message that does not

@@ -33,6 +33,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
 from vllm_config_lsp.rules._model_config import as_number, plain, spec
+from vllm_config_lsp.rules.config.speculative.spec_draft_model_unsupported import refusal
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -46,6 +47,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     config = spec(model)
     if config is None or not config.uses_draft:
         return
+    if refusal(model) is not None:
+        return  # the release stops at the draft model first (VC471)
     draft = as_number(config.value("draft_tensor_parallel_size"))
     given = plain(model, "tensor-parallel-size")
     tp = given.value if given is not None and isinstance(given.value, int) else 1

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules._model_config import as_number, plain, spec
+from vllm_config_lsp.rules.config.speculative.spec_draft_model_unsupported import refusal
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -46,6 +47,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     target = plain(model, "max-model-len")
     if config is None or target is None or not config.uses_draft:
         return
+    if refusal(model) is not None:
+        return  # the release stops at the draft model first (VC471)
     draft = as_number(config.value("max_model_len"))
     if draft is None or not isinstance(target.value, int) or target.value < 1:
         return

@@ -8,7 +8,8 @@ final cudagraph mode must be FULL, FULL_DECODE_ONLY or FULL_AND_PIECEWISE), and 
 pipeline parallelism (cost curves live on the last PP rank only). `enforce-eager`,
 `cudagraph_mode: NONE`/`PIECEWISE` and `optimization-level: 0` all leave vLLM without full
 graphs. Model Runner V1 refuses adaptive verification altogether, so these checks matter
-on Model Runner V2.
+on Model Runner V2. Releases that verify adaptively for DSpark only (VC472) stop before
+these checks for every other method, and this rule leaves the finding to VC472.
 
 ## Example
 ```yaml
@@ -45,6 +46,7 @@ from vllm_config_lsp.rules._engine import (
     replace,
     switched_on,
 )
+from vllm_config_lsp.rules.config.speculative.spec_adaptive_dspark_only import refused
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC335"
@@ -61,8 +63,8 @@ GRAPHS_MESSAGE = (
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    if adaptive_verification(model) is None:
-        return
+    if adaptive_verification(model) is None or refused(model) is not None:
+        return  # (a release that verifies adaptively for DSpark only stops before: VC472)
     lora = switched_on(model, "enable-lora")
     if lora is not None:
         yield error(
