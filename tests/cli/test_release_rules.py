@@ -70,3 +70,22 @@ def test_a_refused_speculative_value_builds_no_speculative_config(tmp_path: Path
     assert _errors(tmp_path, "0.11.2", body) == ["VC205"]
     broken_json = 'model: m\nspeculative-config: "{method: ngram"\n'
     assert _errors(tmp_path, "0.33.0", broken_json) == ["VC205"]
+
+
+def test_a_check_that_changed_shape_runs_in_each_release_shape(tmp_path: Path) -> None:
+    """Multi-node data parallelism with one GPU per rank: 0.11.2 chooses the `uni`
+    executor and refuses `nnodes` with it (VC392); 0.28.0 and 0.33.0 accept `uni`."""
+    body = "model: m\ndata-parallel-size: 2\nnnodes: 2\n"
+    assert _errors(tmp_path, "0.11.2", body) == ["VC392"]
+    assert _errors(tmp_path, "0.28.0", body) == []
+    assert _errors(tmp_path, "0.33.0", body) == []
+    dcp = "model: m\ntensor-parallel-size: 4\ndecode-context-parallel-size: 3\n"
+    assert _errors(tmp_path, "0.11.2", dcp) == ["VC391"]  # asserted in EngineArgs
+    assert _errors(tmp_path, "0.28.0", dcp) == ["VC315"]  # raised in ParallelConfig
+
+
+def test_rules_transcribed_from_older_releases_name_them() -> None:
+    for code, release in (("VC390", "0.11.2"), ("VC391", "0.11.2"), ("VC394", "0.28.0")):
+        releases = _releases(code)
+        assert release in releases, (code, releases)
+        assert "0.33.0" not in releases, (code, releases)
