@@ -100,3 +100,35 @@ def test_a_check_the_release_stops_at_first_leaves_no_later_one(tmp_path: Path) 
     assert _errors(tmp_path, "0.14.1", DRAFT_MODEL_TP) == ["VC471"]
     assert _errors(tmp_path, "0.15.1", DRAFT_MODEL_TP) == ["VC463"]
     assert _errors(tmp_path, "0.33.0", DRAFT_MODEL_TP) == ["VC463"]
+
+
+def test_a_check_that_changed_shape_runs_in_each_release_shape(tmp_path: Path) -> None:
+    """Multi-node data parallelism with one GPU per rank: 0.11.2 chooses the `uni`
+    executor and refuses `nnodes` with it (VC392); 0.28.0 and 0.33.0 accept `uni`."""
+    body = "model: m\ndata-parallel-size: 2\nnnodes: 2\n"
+    assert _errors(tmp_path, "0.11.2", body) == ["VC392"]
+    assert _errors(tmp_path, "0.28.0", body) == []
+    assert _errors(tmp_path, "0.33.0", body) == []
+    dcp = "model: m\ntensor-parallel-size: 4\ndecode-context-parallel-size: 3\n"
+    assert _errors(tmp_path, "0.11.2", dcp) == ["VC391"]  # asserted in EngineArgs
+    assert _errors(tmp_path, "0.28.0", dcp) == ["VC315"]  # raised in ParallelConfig
+
+
+def _covers(releases: str, version: str) -> bool:
+    """`version` is one of the releases `rules CODE` names (ranges with an en dash)."""
+
+    def key(v: str) -> tuple[int, ...]:
+        return tuple(int(part) for part in v.split(".")[:3])
+
+    for run in releases.split(";")[0].split(", "):
+        first, _, last = run.partition("\N{EN DASH}")
+        if key(first) <= key(version) <= key(last or first):
+            return True
+    return False
+
+
+def test_rules_transcribed_from_older_releases_name_them() -> None:
+    for code, release in (("VC390", "0.11.2"), ("VC391", "0.11.2"), ("VC394", "0.28.0")):
+        releases = _releases(code)
+        assert _covers(releases, release), (code, releases)
+        assert not _covers(releases, "0.33.0"), (code, releases)

@@ -34,7 +34,6 @@ _HEADERS: dict[type[ast.AST], tuple[str, ...]] = {
     ast.AsyncWith: ("items",),
     ast.ExceptHandler: ("type",),
     ast.match_case: ("pattern", "guard"),
-    ast.Assert: ("test",),
 }
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -126,21 +125,21 @@ def _found(qualname: str, path: tuple[Step, ...], stmt: ast.stmt) -> Found:
 Placed = tuple[tuple[Step, ...], ast.stmt]
 
 
-def _walk(body: list[ast.stmt], path: tuple[Step, ...] = (), top: bool = True) -> Iterator[Placed]:
+def _walk(body: list[ast.stmt], path: tuple[Step, ...] = ()) -> Iterator[Placed]:
     """Every statement of a scope with its path (nested scopes are their own). An assert
-    at the top of a scope is a precondition of all that follows it."""
+    earlier in the scope is no part of a later check's path: whether it holds or stops
+    vLLM, a config the later check refuses is refused (only the message may differ), so
+    releases that added or dropped such an assert still have the same later check."""
     for stmt in body:
         yield path, stmt
         if isinstance(stmt, _SCOPES):
             continue
-        if top and isinstance(stmt, ast.Assert):
-            path = (*path, Step("Assert" + _header(stmt)))
         for branch, child in _branches(stmt):
             header = _header(stmt if not isinstance(child, ast.AST) else child)
             inner = child.body if isinstance(child, (ast.ExceptHandler, ast.match_case)) else child
             assert isinstance(inner, list)
             step = Step(f"{type(stmt).__name__}.{branch}{header}", _conjuncts(stmt, branch))
-            yield from _walk(inner, (*path, step), False)
+            yield from _walk(inner, (*path, step))
 
 
 def _conjuncts(stmt: ast.stmt, branch: str) -> frozenset[str] | None:

@@ -115,6 +115,16 @@ def given_field(model: ConfigModel, class_name: str, field_name: str) -> Given |
     return given(model, setting.flag)
 
 
+def first_given(model: ConfigModel, class_name: str, *field_names: str) -> Given | None:
+    """The first of the fields the file sets: where a finding about their combination
+    points (the setting the message is about first)."""
+    for name in field_names:
+        found = given_field(model, class_name, name)
+        if found is not None:
+            return found
+    return None
+
+
 def field_value(model: ConfigModel, class_name: str, field_name: str) -> Any:
     """What vLLM uses for `Class.field`: the file's value, else the static default."""
     found = given_field(model, class_name, field_name)

@@ -25,7 +25,7 @@ decode-context-parallel-size: 2
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
-from vllm_config_lsp.rules._engine import error, field_value, given_field, is_int
+from vllm_config_lsp.rules._engine import error, field_value, first_given, is_int
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC315"
@@ -37,28 +37,36 @@ PCP_SOURCE = "vllm/config/parallel.py:602"
 CLASS = "ParallelConfig"
 
 
+def dcp_sizes(tp: int) -> str:
+    """The decode context parallel sizes a tensor-parallel size allows, as advice."""
+    sizes = [n for n in range(1, tp + 1) if tp % n == 0]
+    return (
+        "Decode context parallelism splits the tensor-parallel ranks: with "
+        f"TP={tp} use one of {sizes}."
+    )
+
+
 def check(model: ConfigModel) -> Iterator[Finding]:
     tp = field_value(model, CLASS, "tensor_parallel_size")
     pcp = field_value(model, CLASS, "prefill_context_parallel_size")
     dcp = field_value(model, CLASS, "decode_context_parallel_size")
     if not (is_int(tp) and is_int(pcp) and is_int(dcp)) or min(tp, pcp, dcp) < 1:
         return  # Field(ge=1) refuses these first
-    anchor = (
-        given_field(model, CLASS, "decode_context_parallel_size")
-        or given_field(model, CLASS, "tensor_parallel_size")
-        or given_field(model, CLASS, "prefill_context_parallel_size")
+    anchor = first_given(
+        model,
+        CLASS,
+        "decode_context_parallel_size",
+        "tensor_parallel_size",
+        "prefill_context_parallel_size",
     )
     if anchor is None:
         return
     if pcp == 1:
         if tp % dcp != 0:
-            sizes = [n for n in range(1, tp + 1) if tp % n == 0]
             yield error(
                 CODE,
                 anchor,
-                f"tp_size={tp} must be divisible by dcp_size={dcp}. Decode context "
-                f"parallelism splits the tensor-parallel ranks: with TP={tp} use one of "
-                f"{sizes}.",
+                f"tp_size={tp} must be divisible by dcp_size={dcp}. {dcp_sizes(tp)}",
                 VLLM_SOURCE,
             )
         return
