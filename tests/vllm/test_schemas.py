@@ -350,6 +350,23 @@ def test_parser_registries_read_from_each_wheel() -> None:
         assert ("reasoning_parsers" in sets) is (release not in no_reasoning_flag), release
 
 
+def test_choices_built_by_a_comprehension() -> None:
+    """0.9-0.28 add every pair of trace modules to `--collect-detailed-traces`' choices
+    (`[",".join(p) for p in permutations(get_args(DetailedTraceModules), r=2)]`): the
+    interpreter follows the comprehension instead of leaving the choices unknown."""
+    sys.path.insert(0, str(ROOT / "server"))
+    from vllm_config_lsp.vllm.catalogue import load_catalogue
+
+    for release in ("0.9.2", "0.11.2", "0.28.0"):
+        spec = load_catalogue(release).flags["collect-detailed-traces"]
+        assert spec.choices is not None, release
+        assert {"model", "worker", "all", "model,worker", "all,model"} <= set(spec.choices)
+        assert "model,worker,all" not in spec.choices and len(spec.choices) == 10
+    older = load_catalogue("0.7.3").flags["collect-detailed-traces"]
+    assert older.choices is None  # plain text then, checked by ObservabilityConfig
+    assert older.help.startswith("Valid choices are model,worker,all.")  # ",".join(...)
+
+
 def test_release_semantics_read_from_each_wheel() -> None:
     """Extra keys, loader features and error wording per release, as each wheel has them:
     pydantic's default `ignore` until `ConfigDict(extra="forbid")` reached the compilation
