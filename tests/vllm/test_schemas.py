@@ -317,6 +317,56 @@ def test_catalogue_value_sets() -> None:
     assert not sets["speculative_methods"].open
 
 
+def test_parser_registries_read_from_each_wheel() -> None:
+    """Tool and reasoning parsers wherever each release registers them: the lazy dicts
+    (`vllm.tool_parsers` from 0.13, under `vllm.entrypoints.openai` in 0.11 and 0.12), and
+    before that the `register_module` decorators of the modules each package imports, in
+    import order (a class's decorators innermost first, lists spread)."""
+    sys.path.insert(0, str(ROOT / "server"))
+    from vllm_config_lsp.vllm.catalogue import available_versions, load_catalogue
+
+    def parsers(release: str, kind: str) -> tuple[list[str], str]:
+        found = load_catalogue(release).value_sets[kind]
+        assert found.open and found.source, (release, kind)
+        return [str(v) for v in found.values], found.source
+
+    tools, source = parsers("0.11.2", "tool_parsers")
+    assert source == "vllm/entrypoints/openai/tool_parsers/__init__.py:24"
+    assert len(tools) == 27 and "glm45" in tools and "glm47" not in tools
+    tools, source = parsers("0.10.2", "tool_parsers")
+    assert source == "vllm/entrypoints/openai/tool_parsers/deepseekv3_tool_parser.py:23"
+    assert tools[:4] == ["deepseek_v3", "deepseek_v31", "glm45", "granite-20b-fc"]
+    assert {"internlm", "kimi_k2", "llama3_json", "llama4_json"} <= set(tools)
+    assert len(tools) == 22
+    assert parsers("0.6.6.post1", "tool_parsers")[0][:3] == ["granite-20b-fc", "granite", "hermes"]
+    reasoning, source = parsers("0.7.3", "reasoning_parsers")
+    assert reasoning == ["deepseek_r1"]
+    assert source.startswith("vllm/entrypoints/openai/reasoning_parsers/deepseek_r1")
+    assert parsers("0.9.2", "reasoning_parsers")[0] == ["deepseek_r1", "granite", "qwen3"]
+    no_reasoning_flag = {"0.6.6.post1"}
+    for release in available_versions():
+        sets = load_catalogue(release).value_sets
+        assert "tool_parsers" in sets, release
+        assert ("reasoning_parsers" in sets) is (release not in no_reasoning_flag), release
+
+
+def test_choices_built_by_a_comprehension() -> None:
+    """0.9-0.28 add every pair of trace modules to `--collect-detailed-traces`' choices
+    (`[",".join(p) for p in permutations(get_args(DetailedTraceModules), r=2)]`): the
+    interpreter follows the comprehension instead of leaving the choices unknown."""
+    sys.path.insert(0, str(ROOT / "server"))
+    from vllm_config_lsp.vllm.catalogue import load_catalogue
+
+    for release in ("0.9.2", "0.11.2", "0.28.0"):
+        spec = load_catalogue(release).flags["collect-detailed-traces"]
+        assert spec.choices is not None, release
+        assert {"model", "worker", "all", "model,worker", "all,model"} <= set(spec.choices)
+        assert "model,worker,all" not in spec.choices and len(spec.choices) == 10
+    older = load_catalogue("0.7.3").flags["collect-detailed-traces"]
+    assert older.choices is None  # plain text then, checked by ObservabilityConfig
+    assert older.help.startswith("Valid choices are model,worker,all.")  # ",".join(...)
+
+
 def test_release_semantics_read_from_each_wheel() -> None:
     """Extra keys, loader features and error wording per release, as each wheel has them:
     pydantic's default `ignore` until `ConfigDict(extra="forbid")` reached the compilation

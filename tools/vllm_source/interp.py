@@ -13,6 +13,7 @@ hooks without hard-coding any flag. Anything outside the subset evaluates to ``O
 from __future__ import annotations
 
 import ast
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -397,7 +398,34 @@ class Interpreter:
             return self.eval(f, node.body if test else node.orelse)
         if isinstance(node, ast.Lambda):
             return LambdaVal(self.index.segment(f.module, node))
+        if isinstance(node, ast.ListComp):
+            return self.list_comp(f, node)
         return Opaque(ast.unparse(node))
+
+    def list_comp(self, f: Frame, node: ast.ListComp) -> Any:
+        """`[e for x in items if c]` over a known sequence (0.11-0.28 add the pairs of
+        `--collect-detailed-traces` modules to its choices this way). The loop variable
+        is the comprehension's own: the frame's locals are left as they were."""
+        if len(node.generators) != 1 or node.generators[0].is_async:
+            return Opaque(ast.unparse(node))
+        loop = node.generators[0]
+        items = self.eval(f, loop.iter)
+        if not isinstance(items, (list, tuple)):
+            return Opaque(ast.unparse(node))
+        outer = dict(f.locals)
+        out: list[Any] = []
+        try:
+            for item in items:
+                self.assign(f, loop.target, item)
+                tests = [self.eval(f, test) for test in loop.ifs]
+                if any(isinstance(t, Opaque) for t in tests):
+                    return Opaque(ast.unparse(node))
+                if all(tests):
+                    out.append(self.eval(f, node.elt))
+        finally:
+            f.locals.clear()
+            f.locals.update(outer)
+        return out
 
     def compare(self, f: Frame, node: ast.Compare) -> Any:
         left = self.eval(f, node.left)
@@ -506,7 +534,7 @@ class Interpreter:
         if isinstance(func, External):
             if any(isinstance(a, ParserVal) for a in args):
                 self._hook(f, node, args)
-            return self.call_external(func.qualname, args, node)
+            return self.call_external(func.qualname, args, kwargs, node)
         if isinstance(func, ClassVal):
             if self._is_parser_class(func.ref):
                 return ParserVal()  # a root parser built by the entry point itself (0.6)
@@ -540,7 +568,7 @@ class Interpreter:
             self._hook(f, node, args)
         return Opaque(ast.unparse(node))
 
-    def call_external(self, q: str, args: list[Any], node: ast.Call) -> Any:
+    def call_external(self, q: str, args: list[Any], kwargs: dict[str, Any], node: ast.Call) -> Any:
         short = q.rsplit(".", 1)[-1]
         if short == "get_args" and args and isinstance(args[0], TypeExpr):
             t = self.types.resolve(args[0].module, args[0].node)
@@ -553,6 +581,10 @@ class Interpreter:
         ):
             seq = sorted(args[0]) if short == "sorted" else list(args[0])
             return tuple(seq) if short == "tuple" else seq
+        if q == "itertools.permutations" and len(args) == 1 and isinstance(args[0], (list, tuple)):
+            r = kwargs.get("r")
+            if set(kwargs) <= {"r"} and (r is None or isinstance(r, int)):
+                return list(itertools.permutations(args[0], r))
         return Opaque(ast.unparse(node))
 
     def call_method(
@@ -607,6 +639,10 @@ class Interpreter:
             if name == "append" and args:
                 obj.append(args[0])
                 return None
+        if isinstance(obj, str) and name == "join" and len(args) == 1 and not kwargs:
+            parts = args[0]
+            if isinstance(parts, (list, tuple)) and all(isinstance(p, str) for p in parts):
+                return obj.join(parts)
         if (
             isinstance(obj, str)
             and all(isinstance(a, str) for a in args)

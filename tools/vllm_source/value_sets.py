@@ -7,14 +7,18 @@ only names *where* each list lives and which hooks extend it; the values themsel
 read from the wheel with ``ast`` (literal aliases, list/tuple constants, ``get_args``,
 ``dict`` keys, enum member names), so nothing here goes stale when vLLM changes a list.
 A registry that is filled by calls instead of a literal (``KVConnectorFactory.register_connector
-("NixlConnector", …)`` at module level) is read from those calls' first arguments.
+("NixlConnector", …)`` at module level) is read from those calls' first arguments, and one
+filled by class decorators (``@ToolParserManager.register_module("hermes")`` in each module
+a package imports, as vLLM did before its lazy registries) from the decorators' names.
+A set that moved between releases has one spec per place, newest first: each wheel gets
+its set from the first place it has.
 """
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from .classes import ClassExtractor
 from .modules import Ref, SourceIndex
@@ -42,9 +46,11 @@ class ValueSetSpec:
     #: runtime. The set is ``open`` when one of them exists in the wheel.
     hooks: tuple[str, ...] = ()
     doc: str = ""
-    #: Set when ``symbol`` is a registering function (``Class.method``) rather than a
-    #: value: the members are the first arguments of its module-level calls in ``module``.
-    registered_by_calls: bool = False
+    #: How ``symbol`` names the members: it is their ``value``; or it is a registering
+    #: function (``Class.method``) and they are the first arguments of its module-level
+    #: ``calls`` in ``module``, or the names given to it as class ``decorators`` in the
+    #: modules the package ``module`` imports (registered as vLLM imports them).
+    read: Literal["value", "calls", "decorators"] = "value"
 
 
 SPECS: tuple[ValueSetSpec, ...] = (
@@ -167,6 +173,22 @@ SPECS: tuple[ValueSetSpec, ...] = (
         ("ReasoningParserManager.register_module", "ReasoningParserManager.register_lazy_module"),
         "built-in `--reasoning-parser` names (plus `--reasoning-parser-plugin`)",
     ),
+    ValueSetSpec(  # up to 0.10: each parser module registers its class on import
+        "reasoning_parsers",
+        "vllm.reasoning",
+        "ReasoningParserManager.register_module",
+        ("ReasoningParserManager.register_module",),
+        "built-in `--reasoning-parser` names (plus `--reasoning-parser-plugin`)",
+        read="decorators",
+    ),
+    ValueSetSpec(  # 0.7: the parsers lived under the OpenAI entry point
+        "reasoning_parsers",
+        "vllm.entrypoints.openai.reasoning_parsers",
+        "ReasoningParserManager.register_module",
+        ("ReasoningParserManager.register_module",),
+        "built-in `--reasoning-parser` names (plus `--reasoning-parser-plugin`)",
+        read="decorators",
+    ),
     ValueSetSpec(
         "tool_parsers",
         "vllm.tool_parsers",
@@ -174,13 +196,28 @@ SPECS: tuple[ValueSetSpec, ...] = (
         ("ToolParserManager.register_module", "ToolParserManager.register_lazy_module"),
         "built-in `--tool-call-parser` names (plus `--tool-parser-plugin`)",
     ),
+    ValueSetSpec(  # 0.11 and 0.12: the same lazy registry under the OpenAI entry point
+        "tool_parsers",
+        "vllm.entrypoints.openai.tool_parsers",
+        "_TOOL_PARSERS_TO_REGISTER",
+        ("ToolParserManager.register_module", "ToolParserManager.register_lazy_module"),
+        "built-in `--tool-call-parser` names (plus `--tool-parser-plugin`)",
+    ),
+    ValueSetSpec(  # up to 0.10: each parser module registers its class on import
+        "tool_parsers",
+        "vllm.entrypoints.openai.tool_parsers",
+        "ToolParserManager.register_module",
+        ("ToolParserManager.register_module",),
+        "built-in `--tool-call-parser` names (plus `--tool-parser-plugin`)",
+        read="decorators",
+    ),
     ValueSetSpec(
         "kv_connectors",
         "vllm.distributed.kv_transfer.kv_connector.factory",
         "KVConnectorFactory.register_connector",
         ("KVConnectorFactory.register_connector",),
         "`kv-transfer-config.kv_connector` names KVConnectorFactory registers",
-        registered_by_calls=True,
+        read="calls",
     ),
 )
 
@@ -197,8 +234,10 @@ class ValueSetReader:
 
     # -- public -------------------------------------------------------------------
     def read(self, spec: ValueSetSpec) -> dict[str, Any]:
-        if spec.registered_by_calls:
+        if spec.read == "calls":
             return self._registered(spec)
+        if spec.read == "decorators":
+            return self._decorated(spec)
         ref = self.index.resolve(spec.module, spec.symbol)
         if ref.kind not in ("value", "class") or ref.node is None:
             raise RuntimeError(f"value set {spec.name}: {spec.module}.{spec.symbol} not found")
@@ -229,10 +268,55 @@ class ValueSetReader:
         if not calls:
             raise NotAValueSet(f"no call of {spec.symbol} in {spec.module}")
         values = _unique([self._scalar(spec.module, call.args[0], 0) for call in calls])
+        return self._by_function(spec, values, spec.module, calls[0])
+
+    def _decorated(self, spec: ValueSetSpec) -> dict[str, Any]:
+        """Names given to ``@spec.symbol(...)`` on the classes of the modules the package
+        ``spec.module`` imports, in the order vLLM registers them: module by module as
+        imported, a class's decorators from the innermost out."""
+        info = self.index.info(spec.module)
+        if info is None:
+            raise RuntimeError(f"value set {spec.name}: module {spec.module} not found")
+        imported = _unique(
+            [
+                b.target
+                for b in info.runtime.values()
+                if b.kind == "from" and b.target.startswith(spec.module + ".")
+            ]
+        )
+        values: list[Any] = []
+        first: tuple[str, ast.AST] | None = None
+        for module in imported:
+            tree = self.index.src.tree(module)
+            classes = [s for s in tree.body if isinstance(s, ast.ClassDef)] if tree else []
+            for cls in classes:
+                for decorator in reversed(cls.decorator_list):
+                    names = self._decorator_names(module, decorator, spec.symbol)
+                    if names:
+                        values += names
+                        first = first or (module, decorator)
+        if first is None:
+            raise NotAValueSet(f"no class decorated with {spec.symbol} under {spec.module}")
+        return self._by_function(spec, _unique(values), *first)
+
+    def _decorator_names(self, module: str, decorator: ast.expr, function: str) -> list[Any]:
+        """The names ``@function("a")`` / ``@function(["a", "b"])`` / ``name=`` registers."""
+        if not isinstance(decorator, ast.Call) or ast.unparse(decorator.func) != function:
+            return []
+        given = decorator.args[0] if decorator.args else None
+        given = given or next((k.value for k in decorator.keywords if k.arg == "name"), None)
+        if given is None:
+            return []
+        value = self._scalar(module, given, 0)
+        return list(value) if isinstance(value, list) else [value]
+
+    def _by_function(
+        self, spec: ValueSetSpec, values: list[Any], module: str, first: ast.AST
+    ) -> dict[str, Any]:
         hooks = [h for h in (self._hook(spec.module, name) for name in spec.hooks) if h]
         return {
             "values": values,
-            "source": self.index.source_of(spec.module, calls[0]),
+            "source": self.index.source_of(module, first),
             "open": bool(hooks),
             "extended_by": hooks,
             "symbol": f"{spec.module}.{spec.symbol}",
@@ -318,10 +402,13 @@ def value_sets(
 ) -> dict[str, dict[str, Any]]:
     """Every set of ``SPECS`` the wheel defines; older releases lack some symbols (or keep
     them in another shape), and a set that cannot be read is left out rather than guessed,
-    so the engine treats the value as unchecked."""
+    so the engine treats the value as unchecked. Of a set's places the first one the wheel
+    has wins."""
     reader = ValueSetReader(index, types, extractor)
     out: dict[str, dict[str, Any]] = {}
     for spec in SPECS:
+        if spec.name in out:
+            continue
         try:
             out[spec.name] = reader.read(spec)
         except (RuntimeError, NotAValueSet):

@@ -8,11 +8,12 @@ rule reads like the vLLM code it mirrors and still points at the right line.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from vllm_config_lsp.findings import Fix
-from vllm_config_lsp.rules.support import remove_pair_fix
+from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
+from vllm_config_lsp.rules.support import closest, finding, remove_pair_fix
 from vllm_config_lsp.sources.config_file import Pair
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -100,3 +101,35 @@ def plugin_set(model: ConfigModel, name: str) -> bool:
     except Unparsed:
         return True
     return isinstance(value, str) and len(value) > 3
+
+
+def unknown_parser(
+    code: str,
+    said: str,
+    name: str,
+    names: Sequence[str],
+    where: tuple[int, int],
+    *,
+    plugin: str,
+    source: str,
+    editable: bool = True,
+) -> Finding:
+    """The error for a parser name the release does not register: vLLM's words (`said`),
+    the closest built-in name (a fix when the name is plain YAML text) and the plugin flag
+    that could register it."""
+    message = said
+    fixes = []
+    suggestion = closest(name, names, cutoff=0.6)
+    if suggestion is not None:
+        message += f" Did you mean `{suggestion}`?"
+    if suggestion is not None and editable:
+        replace = TextEdit(*where, suggestion)
+        fixes.append(Fix(f"Replace with `{suggestion}`", (replace,), safe=False, preferred=True))
+    message += f" A `{plugin}` can register more names."
+    return finding(code, Severity.ERROR, where, message, source=source, fixes=fixes)
+
+
+def chose_from(kind: str, name: str, names: Sequence[str]) -> str:
+    """`validate_api_server_args`' words for a name outside the registry (and those of
+    0.11-0.12's StructuredOutputsConfig): `invalid tool call parser: x (chose from { … })`."""
+    return f"invalid {kind}: {name} (chose from {{ {','.join(names)} }})."

@@ -12,7 +12,9 @@ vLLM looks the name up in its registry of reasoning parsers in two places:
   (vllm/entrypoints/common/cli_args.py:625-632); headless launches skip that check.
 
 `none` (any case) for `--reasoning-parser` means "no parser". `--reasoning-parser-plugin`
-can register more names, so with a plugin the name is not checked here.
+can register more names, so with a plugin the name is not checked here. In the releases
+whose `StructuredOutputsConfig` checks the name itself (0.11, 0.12) that check refuses it
+first, in its own words (VC385).
 
 ## Example
 ```yaml
@@ -29,9 +31,18 @@ reasoning-parser: deepseek_r1
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
-from vllm_config_lsp.rules._frontend import Unparsed, arg, plugin_set, starts_api_server
-from vllm_config_lsp.rules.support import closest, finding
+from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.rules._frontend import (
+    Unparsed,
+    arg,
+    chose_from,
+    plugin_set,
+    starts_api_server,
+    unknown_parser,
+)
+from vllm_config_lsp.rules.config.structured_outputs.reasoning_parser_registered import (
+    CODE as STRUCTURED_OUTPUTS_CHECK,
+)
 from vllm_config_lsp.vllm.config_model import ConfigModel, Setting
 
 CODE = "VC506"
@@ -71,28 +82,25 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     known = model.catalogue.value_sets.get("reasoning_parsers")
     if known is None or plugin_set(model, "reasoning-parser-plugin"):
         return
+    if STRUCTURED_OUTPUTS_CHECK in model.catalogue.checks:
+        return  # StructuredOutputsConfig refuses the name first, in its words (VC385)
     names = sorted(str(v) for v in known.values)
     for name, where, api_check, editable in _named(model):
         if not isinstance(name, str) or name in known:
             continue
         if api_check:
-            message = f"invalid reasoning parser: {name} (chose from {{ {','.join(names)} }})."
+            said = chose_from("reasoning parser", name, names)
             source = VLLM_SOURCE
         else:
-            message = f"Reasoning parser '{name}' not found. Available parsers: {', '.join(names)}."
+            said = f"Reasoning parser '{name}' not found. Available parsers: {', '.join(names)}."
             source = CONFIG_SOURCE
-        fixes = []
-        suggestion = closest(name, names, cutoff=0.6)
-        if suggestion is not None:
-            message += f" Did you mean `{suggestion}`?"
-        if suggestion is not None and editable:
-            fixes.append(
-                Fix(
-                    f"Replace with `{suggestion}`",
-                    (TextEdit(*where, suggestion),),
-                    safe=False,
-                    preferred=True,
-                )
-            )
-        message += " A `reasoning-parser-plugin` can register more names."
-        yield finding(CODE, Severity.ERROR, where, message, source=source, fixes=fixes)
+        yield unknown_parser(
+            CODE,
+            said,
+            name,
+            names,
+            where,
+            plugin="reasoning-parser-plugin",
+            source=source,
+            editable=editable,
+        )

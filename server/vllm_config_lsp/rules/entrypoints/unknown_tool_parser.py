@@ -26,9 +26,14 @@ tool-call-parser: hermes
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
-from vllm_config_lsp.rules._frontend import args, plugin_set, starts_api_server
-from vllm_config_lsp.rules.support import closest, finding
+from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.rules._frontend import (
+    args,
+    chose_from,
+    plugin_set,
+    starts_api_server,
+    unknown_parser,
+)
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC505"
@@ -49,18 +54,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     if not starts_api_server(model) or plugin_set(model, "tool-parser-plugin"):
         return
     names = sorted(str(v) for v in known.values)
-    message = f"invalid tool call parser: {name} (chose from {{ {','.join(names)} }})."
-    fixes = []
-    suggestion = closest(name, names, cutoff=0.6)
-    if suggestion is not None:
-        message += f" Did you mean `{suggestion}`?"
-        fixes.append(
-            Fix(
-                f"Replace with `{suggestion}`",
-                (TextEdit(*parser.where, suggestion),),
-                safe=False,
-                preferred=True,
-            )
-        )
-    message += " A `tool-parser-plugin` can register more names."
-    yield finding(CODE, Severity.ERROR, parser.where, message, source=VLLM_SOURCE, fixes=fixes)
+    said = chose_from("tool call parser", name, names)
+    yield unknown_parser(
+        CODE, said, name, names, parser.where, plugin="tool-parser-plugin", source=VLLM_SOURCE
+    )
