@@ -19,9 +19,11 @@ Hugging Face cache tests/fixtures/models/hf-cache (HF_HUB_CACHE points there).
 
 The verdict keeps the oracle's `vllm_version`. A case for an older release names it in a
 `# vllm-config: version=X` first line (tests/fidelity/cases/releases/X/) and is recorded with
-that release's oracle (`--oracle-dir /work/oracle-X`); a case whose release (its marker, else
-the newest catalogue) is not the oracle's is refused before anything is written, so no
-verdict is recorded by one release for a case the engine judges as another.
+that release's oracle (`--oracle-dir /work/oracle-X`; the 0.15.1 recipe is
+tools/oracle-recipes/0.15.1/, the 0.11.2 and 0.28.0 ones shared/recipes/oracle-releases/); a
+case whose release (its marker, else the newest catalogue) is not the oracle's is refused
+before anything is written, so no verdict is recorded by one release for a case the engine
+judges as another.
 """
 
 from __future__ import annotations
