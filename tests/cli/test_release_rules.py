@@ -112,6 +112,9 @@ def test_a_check_that_changed_shape_runs_in_each_release_shape(tmp_path: Path) -
     dcp = "model: m\ntensor-parallel-size: 4\ndecode-context-parallel-size: 3\n"
     assert _errors(tmp_path, "0.11.2", dcp) == ["VC391"]  # asserted in EngineArgs
     assert _errors(tmp_path, "0.28.0", dcp) == ["VC315"]  # raised in ParallelConfig
+    both = "model: m\ndata-parallel-hybrid-lb: true\ndata-parallel-external-lb: true\n"
+    assert _errors(tmp_path, "0.11.2", both) == ["VC390"]  # asserted in EngineArgs
+    assert _errors(tmp_path, "0.15.1", both) == ["VC530"]  # `vllm serve` refuses it first
 
 
 def _covers(releases: str, version: str) -> bool:

@@ -44,6 +44,8 @@ from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules._engine import is_int
 from vllm_config_lsp.rules._frontend import Arg, args, first_set
 from vllm_config_lsp.rules.engine.data_parallel_launch import FLAGS
+from vllm_config_lsp.rules.entrypoints import external_and_hybrid_lb
+from vllm_config_lsp.rules.releases import has_check
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -55,6 +57,8 @@ TRANSCRIBES = "0.11.2"
 VLLM_SOURCE = "vllm/engine/arg_utils.py:1459"
 
 SOURCE = "vllm/engine/arg_utils.py:{}"
+#: The hybrid-and-external assert, which the releases with VC530's check never reach.
+BOTH_MODES = 1459
 SIZES = (
     "data_parallel_size",
     "nnodes",
@@ -109,7 +113,7 @@ def _first_problem(a: dict[str, Arg]) -> tuple[Arg, str, int] | None:
             first_set(hybrid, external_lb),
             "data_parallel_hybrid_lb and data_parallel_external_lb cannot both be True. "
             "Choose one load-balancing mode.",
-            1459,
+            BOTH_MODES,
         )
     if not all(is_int(v[name]) and v[name] >= 1 for name in SIZES if name != "node_rank"):
         return None
@@ -155,4 +159,9 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     problem = None if a is None else _first_problem(a)
     if problem is not None:
         where, message, line = problem
+        serve_first = has_check(
+            model.catalogue, external_and_hybrid_lb.CODE, external_and_hybrid_lb.VLLM_SOURCE
+        )
+        if line == BOTH_MODES and serve_first:
+            return  # `vllm serve` refused both modes before EngineArgs (VC530)
         yield finding(CODE, Severity.ERROR, where.where, message, source=SOURCE.format(line))
