@@ -14,6 +14,7 @@ the release has it. Later releases count three modes and say so in other words (
 # vllm-config: version=0.15.1
 model: deepseek-ai/DeepSeek-V3
 data-parallel-size: 8
+data-parallel-size-local: 4
 data-parallel-external-lb: true
 data-parallel-hybrid-lb: true
 ```
@@ -23,6 +24,7 @@ data-parallel-hybrid-lb: true
 # vllm-config: version=0.15.1
 model: deepseek-ai/DeepSeek-V3
 data-parallel-size: 8
+data-parallel-size-local: 4
 data-parallel-hybrid-lb: true
 ```
 """
