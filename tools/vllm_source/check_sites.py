@@ -255,6 +255,13 @@ class Sites:
         """The statements of `qualname` in the file of the same path, else in the one
         other file that defines it (checks move between modules across releases)."""
         bodies = self._index().get(qualname, [])
+        if not _may_hold_checks(ref_path):  # a rule cites a file the index leaves out
+            tree = self._tree(ref_path)
+            bodies = bodies + [
+                (ref_path, body)
+                for name, body in _scopes(tree.body if tree else [])
+                if name == qualname
+            ]
         same_file = [(p, body) for p, body in bodies if p == ref_path]
         if not same_file and len({p for p, _ in bodies}) != 1:
             return []
