@@ -135,3 +135,24 @@ def test_rules_transcribed_from_older_releases_name_them() -> None:
         releases = _releases(code)
         assert _covers(releases, release), (code, releases)
         assert not _covers(releases, "0.33.0"), (code, releases)
+
+
+def test_a_start_rank_of_zero_infers_hybrid_lb_only_where_vllm_tests_is_not_none(
+    tmp_path: Path,
+) -> None:
+    """0.11.2 to 0.27.1 infer hybrid LB from `if self.data_parallel_start_rank`, so a start
+    rank of 0 leaves it off and nothing is switched (the real 0.11.2 logs no warning);
+    0.28.0 on test `is not None` and warn that hybrid LB became external LB (VC383)."""
+    body = "model: m\ndata-parallel-size: 2\ndata-parallel-size-local: 1\n"
+    body += "data-parallel-start-rank: 0\n"
+    path = tmp_path / "start.vllm.yaml"
+
+    def warned(version: str) -> list[str]:
+        path.write_text(f"# vllm-config: version={version}\n{body}")
+        rows = json.loads(cli("check", str(path), "--format", "json").stdout)
+        return [row["code"] for row in rows if row["severity"] == "warning"]
+
+    assert "VC383" not in warned("0.11.2")
+    assert "VC383" not in warned("0.27.1")
+    assert "VC383" in warned("0.28.0")
+    assert "VC383" in warned("0.33.0")

@@ -6,7 +6,10 @@ balances requests over the data-parallel ranks of each node. With
 `data-parallel-size-local: 1` there is nothing to balance on the node, and
 `create_engine_config` logs "data_parallel_hybrid_lb is not eligible when
 data_parallel_size_local = 1, autoswitch to data_parallel_external_lb."
-(vllm/engine/arg_utils.py:2495): the rank runs as one external-LB rank instead.
+(vllm/engine/arg_utils.py:2495): the rank runs as one external-LB rank instead. A start
+rank infers hybrid LB when it is given (`is not None`, arg_utils.py:2489); releases before
+that test it for truth, so there a start rank of 0 infers nothing: the rule counts a 0 only
+for the releases whose wheel has the `is not None` test.
 
 ## Example
 ```yaml
@@ -30,12 +33,15 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import given, removal, switched_on, warning
+from vllm_config_lsp.rules.releases import has_check
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC383"
 NAME = "hybrid-lb-single-local-rank"
 VLLM_SOURCE = "vllm/engine/arg_utils.py:2495"
 CATALOGUE = ("warn.cli.hybrid_lb.local_one",)
+#: `if self.data_parallel_start_rank is not None and not headless:` (hybrid LB inferred).
+INFERRED_FROM_START = "vllm/engine/arg_utils.py:2489"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
@@ -45,6 +51,12 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     if switched_on(model, "data-parallel-external-lb") or given(model, "data-parallel-rank"):
         return  # external LB already: the hybrid branch is not reached
     start = given(model, "data-parallel-start-rank")
+    if (
+        start is not None
+        and not start.value
+        and not has_check(model.catalogue, CODE, INFERRED_FROM_START)
+    ):
+        start = None  # `if self.data_parallel_start_rank and …`: 0 infers nothing there
     hybrid = switched_on(model, "data-parallel-hybrid-lb")
     if hybrid is None and (start is None or switched_on(model, "headless")):
         return
