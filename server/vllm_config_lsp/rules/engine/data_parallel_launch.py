@@ -38,6 +38,7 @@ data-parallel-hybrid-lb: true
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
+from vllm_config_lsp.rules._engine import is_int
 from vllm_config_lsp.rules._frontend import Arg, args, first_set
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
@@ -80,10 +81,6 @@ FLAGS = (
 )
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _serve_refuses_first(a: dict[str, Arg]) -> bool:
     """`vllm serve` stops before the engine config on these (VC510, VC511), or never
     builds it here (`--grpc` has its own server)."""
@@ -99,7 +96,7 @@ def _first_problem(a: dict[str, Arg]) -> tuple[Arg, str, int] | None:
     """(where, message, source line) of the first check of the launch options vLLM fails."""
     v = {k: x.value for k, x in a.items()}
     count = v["api_server_count"]
-    headless = bool(v["headless"]) or (_is_int(count) and count < 1)
+    headless = bool(v["headless"]) or (is_int(count) and count < 1)
     hybrid = a["data_parallel_hybrid_lb"]
     if headless and hybrid.value:
         return hybrid, "data_parallel_hybrid_lb is not applicable in headless mode", 2380
@@ -111,7 +108,7 @@ def _first_problem(a: dict[str, Arg]) -> tuple[Arg, str, int] | None:
         "tensor_parallel_size",
         "prefill_context_parallel_size",
     )
-    if not all(_is_int(v[name]) for name in ints):
+    if not all(is_int(v[name]) for name in ints):
         return None
     nnodes, node_rank, dp = v["nnodes"], v["node_rank"], v["data_parallel_size"]
     rank, local = v["data_parallel_rank"], v["data_parallel_size_local"]

@@ -159,9 +159,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     problem = None if a is None else _first_problem(a)
     if problem is not None:
         where, message, line = problem
-        serve_first = has_check(
+        if line == BOTH_MODES and has_check(
             model.catalogue, external_and_hybrid_lb.CODE, external_and_hybrid_lb.VLLM_SOURCE
-        )
-        if line == BOTH_MODES and serve_first:
+        ):
             return  # `vllm serve` refused both modes before EngineArgs (VC530)
         yield finding(CODE, Severity.ERROR, where.where, message, source=SOURCE.format(line))
