@@ -57,7 +57,7 @@ async def document_info(ls: VllmConfigServer, params: Any) -> dict[str, Any]:
     is_config = analysis.result is not None
     return {
         "isConfig": is_config,
-        "reason": analysis.reason.value if is_config and analysis.reason else None,
+        "reason": analysis.reason if is_config else None,
         "vllmVersion": analysis.vllm_version,
         "versionSource": analysis.version_source,
         "problems": problems,

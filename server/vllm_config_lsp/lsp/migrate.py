@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 if TYPE_CHECKING:
+    from vllm_config_lsp.engine import Checked
     from vllm_config_lsp.lsp.server import Analysis, VllmConfigServer
 
 MIGRATE_KIND = "source.migrate.vllm-config"
@@ -81,14 +82,15 @@ def bump_marker(text: str, target: str) -> str:
     return text[: option.start(1)] + target + text[option.end(1) :]
 
 
-def plan(text: str, version: str) -> Planned | None:
-    """The migration offered for a document checked against `version` (lint thread)."""
-    from vllm_config_lsp.migrate import migrate
+def plan(checked: Checked) -> Planned | None:
+    """The migration offered for a checked document (lint thread)."""
+    from vllm_config_lsp.migrate import migration as migrated
 
     target = newest_release()
-    if not is_older(version, target):
+    if not is_older(checked.release, target):
         return None
-    migration = migrate(text, target)
+    text = checked.text
+    migration = migrated(checked, target)
     final = bump_marker(migration.text, migration.target)
     if final == text and not migration.needs_human:
         return None
@@ -105,7 +107,7 @@ async def planned(ls: VllmConfigServer, analysis: Analysis) -> Planned | None:
     cached = _cache.get(analysis.uri)
     if cached is not None and cached[0] is analysis:
         return cached[1]
-    result: Planned | None = await ls.run_on_lint_thread(plan, analysis.text, analysis.vllm_version)
+    result: Planned | None = await ls.run_on_lint_thread(plan, analysis.checked)
     _cache[analysis.uri] = (analysis, result)
     return result
 

@@ -46,10 +46,9 @@ from vllm_config_lsp.lsp.settings import SECTION, Settings, model_folders, parse
 from vllm_config_lsp.lsp.watched import release_files_changed, watch_release_files
 
 if TYPE_CHECKING:
-    from vllm_config_lsp.engine import LintResult
-    from vllm_config_lsp.sources.association import Reason
+    from vllm_config_lsp.engine import Checked, CheckOptions, LintResult, Releases
 
-#: Innermost traceback frames logged for an engine crash (a RecursionError has thousands).
+#: Innermost traceback frames logged for a failed check (a RecursionError has thousands).
 LOGGED_FRAMES = 8
 #: How often the client's process is checked (the LSP `processId` contract).
 CLIENT_WATCH_SECONDS = 1.0
@@ -59,19 +58,39 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Analysis:
-    """One document version as the engine saw it."""
+    """One document version as the engine saw it (`engine.Checked`), with its positions."""
 
     uri: str
     version: int | None
-    text: str
     positions: Positions
-    reason: Reason | None
-    result: LintResult | None  # None: not a vLLM config
-    vllm_version: str
-    #: Why this vLLM version (`versions.choose_version`: marker, setting, venv, image tag…).
-    version_source: str
-    #: The host syntax of a document holding command lines (`sources.hosts`), else None.
-    host: str | None = None
+    checked: Checked
+
+    @property
+    def text(self) -> str:
+        return self.checked.text
+
+    @property
+    def reason(self) -> str | None:
+        """Why it is a vLLM document (`association.Reason` values); None: it is not one."""
+        return self.checked.reason
+
+    @property
+    def result(self) -> LintResult | None:  # None: not a vLLM config
+        return self.checked.result
+
+    @property
+    def vllm_version(self) -> str:
+        return self.checked.release
+
+    @property
+    def version_source(self) -> str:
+        """Why this vLLM version (`versions.choose_version`: marker, setting, venv, image tag…)."""
+        return self.checked.why
+
+    @property
+    def host(self) -> str | None:
+        """The host syntax of a document holding command lines (`sources.hosts`), else None."""
+        return self.checked.host
 
 
 class VllmConfigServer(LanguageServer):
@@ -89,9 +108,9 @@ class VllmConfigServer(LanguageServer):
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._logged: set[tuple[str, str]] = set()
         self._checked: set[str] = set()  # documents treated as vLLM configs when last checked
-        #: (marker version, file) → (release, why), as `check` chooses it for that file;
+        #: Each file's release choice, as `check` makes it for that file (`engine.Releases`);
         #: cleared when settings change, an entry when a file it was read from changes.
-        self._versions: dict[tuple[str | None, str | None], tuple[str, str]] = {}
+        self._releases: Releases | None = None
         #: How long each document's last check took (seconds of the lint thread).
         self._took: dict[str, float] = {}
         self._lint_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vllm-lint")
@@ -185,7 +204,8 @@ class VllmConfigServer(LanguageServer):
             return
         self.settings = settings
         self._generation += 1
-        self._versions.clear()
+        if self._releases is not None:
+            self._releases.clear()
         for uri in list(self.workspace.text_documents):
             self.schedule(uri, 0.0)
 
@@ -207,91 +227,42 @@ class VllmConfigServer(LanguageServer):
     def _analyse(
         self, uri: str, version: int | None, text: str, language_id: str | None
     ) -> Analysis:
-        """Runs on the lint thread: association, then the engine."""
-        from vllm_config_lsp.document.markers import marker_options
-        from vllm_config_lsp.sources.association import Reason, classify, path_of_uri
-        from vllm_config_lsp.sources.hosts import host_of
-        from vllm_config_lsp.vllm.catalogue import detection_flag_names
-        from vllm_config_lsp.vllm.versions import invocation_release
+        """Runs on the lint thread: the engine's check, with the session's settings."""
+        from vllm_config_lsp import engine
+
+        document = engine.Document(text, uri=uri, path=_fs_path(uri), language_id=language_id)
+        checked = engine.check(document, self._options(), releases=self.releases())
+        if checked.crash is not None:
+            self.log(f"engine crashed:\n{checked.crash}", types.MessageType.Error)
+        return Analysis(uri, version, Positions(text, self.encoding), checked)
+
+    def releases(self) -> Releases:
+        """The session's release choices (made on the lint thread only)."""
+        if self._releases is None:
+            from vllm_config_lsp.engine import Releases
+
+            self._releases = Releases()
+        return self._releases
+
+    def _options(self) -> CheckOptions:
+        from vllm_config_lsp.engine import AssociationSettings, CheckOptions
 
         settings = self.settings
-        positions = Positions(text, self.encoding)
-        # A host of command lines (script, manifest, recipe…) is never a `--config` file.
-        flag_names = detection_flag_names()
-        host = host_of(path_of_uri(uri), text, language_id, flag_names=flag_names)
-        reason = (
-            Reason.COMMAND_LINE
-            if host is not None
-            else classify(
-                path_of_uri(uri),
-                text,
-                settings.associations,
-                flag_names=flag_names,
-                language_id=language_id,
-            )
+        associations = settings.associations
+        return CheckOptions(
+            release=settings.vllm_version,
+            gpus=settings.gpus,
+            model_dirs=model_folders(settings, self.workspace.root_path),
+            ignore=frozenset(settings.ignored_codes) or None,
+            associations=AssociationSettings(
+                associations.globs, associations.exclude, associations.detection
+            ),
         )
-        path = _fs_path(uri)
-        key = (marker_options(text).get("version"), str(path) if path else None)
-        choice = self._versions.get(key)
-        if choice is None:  # the file system part (venv, image tags) is read once per file
-            from vllm_config_lsp.vllm.versions import choose_version
-
-            choice = choose_version(text, setting=settings.vllm_version, file_path=path)
-            self._versions[key] = choice
-        vllm_version, source = choice
-        result = None
-        if reason is not None:
-            result = self._lint(text, vllm_version, settings, path, host)
-            if host is not None and not result.command_lines and not result.findings:
-                reason, result = None, None  # no vLLM in it: say nothing
-            elif result.command_lines:
-                # what the status bar and hovers name: the first command line's release
-                first = result.command_lines[0]
-                vllm_version = first.release
-                if vllm_version != choice[0]:
-                    source = invocation_release(first.invocation, choice[0], source)[1]
-        return Analysis(uri, version, text, positions, reason, result, vllm_version, source, host)
-
-    def _lint(
-        self,
-        text: str,
-        vllm_version: str,
-        settings: Settings,
-        path: Path | None,
-        host: str | None = None,
-    ) -> LintResult:
-        from vllm_config_lsp.engine import INTERNAL_ERROR, LintResult, lint
-        from vllm_config_lsp.findings import Finding, Severity
-        from vllm_config_lsp.vllm.versions import release_stated
-
-        try:
-            return lint(
-                text,
-                version=vllm_version,
-                ignore=settings.ignored_codes or None,
-                path=path,
-                model_dirs=model_folders(settings, self.workspace.root_path),
-                host=host,
-                version_stated=release_stated(text, settings.vllm_version),
-                gpus=settings.gpus,
-            )
-        except Exception:  # the engine itself failed: say so instead of going silent
-            detail = traceback.format_exc(limit=-LOGGED_FRAMES)
-            self.log(f"engine crashed:\n{detail}", types.MessageType.Error)
-            last = detail.strip().splitlines()[-1]
-            crash = Finding(INTERNAL_ERROR, Severity.WARNING, 0, 0, f"internal error: {last}")
-            return LintResult([crash], None)
 
     def forget_releases(self, changed: list[Path]) -> list[str]:
         """The open documents whose release `changed` files may alter, their choices
         forgotten. Runs on the lint thread, so after any check that read the old files."""
-        from vllm_config_lsp.vllm.versions import depends_on
-
-        def stale(path: Path | None) -> bool:
-            return path is not None and any(depends_on(file, path) for file in changed)
-
-        for key in [key for key in self._versions if stale(Path(key[1]) if key[1] else None)]:
-            del self._versions[key]
+        stale = self.releases().forget(changed)
         return [uri for uri in list(self.workspace.text_documents) if stale(_fs_path(uri))]
 
     def recheck(self, uris: list[str]) -> None:
@@ -304,17 +275,12 @@ class VllmConfigServer(LanguageServer):
     def fix_all_text(self, analysis: Analysis) -> str:
         """`check --fix` for the editor: safe fixes, re-checked, up to five rounds."""
         from vllm_config_lsp.engine import fix_all
-        from vllm_config_lsp.findings import Finding
 
         assert analysis.result is not None
-        path = _fs_path(analysis.uri)
-
-        def relint(text: str) -> list[Finding]:
-            return self._lint(
-                text, analysis.vllm_version, self.settings, path, analysis.host
-            ).findings
-
-        return fix_all(analysis.text, analysis.result.findings, relint)[0]
+        fixed = fix_all(analysis.checked)
+        if fixed.crash is not None:
+            self.log(f"engine crashed:\n{fixed.crash}", types.MessageType.Error)
+        return fixed.text
 
     async def run_on_lint_thread(self, function: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._lint_pool, function, *args)
@@ -382,7 +348,7 @@ class VllmConfigServer(LanguageServer):
             items: list[types.Diagnostic] = []
         else:
             if analysis.uri not in self._checked and analysis.reason is not None:
-                why = f"{analysis.reason.value}; {analysis.version_source}"
+                why = f"{analysis.reason}; {analysis.version_source}"
                 self.log(f"{analysis.uri}: checked as a vLLM config ({why})")
             self._checked.add(analysis.uri)
             items = diagnostics(analysis, self.settings)
@@ -414,13 +380,9 @@ class VllmConfigServer(LanguageServer):
 
     def warm_up(self) -> None:
         """Import the engine and load the catalogue before the first document needs them."""
-        from vllm_config_lsp.engine import lint
-        from vllm_config_lsp.vllm.catalogue import load_catalogue
-        from vllm_config_lsp.vllm.versions import choose_version
+        from vllm_config_lsp.engine import warm_up
 
-        version = choose_version("", setting=self.settings.vllm_version)[0]
-        lint("model: warm-up\n", version=version)
-        load_catalogue(version).classes  # noqa: B018
+        warm_up(self.settings.vllm_version)
 
     async def watch_client(self, pid: int) -> None:
         """Exit when the editor is gone (LSP `processId`): an orphaned server helps nobody."""

@@ -20,14 +20,14 @@ REGISTRATION_ID = "vllm-config-release-files"
 
 
 async def watch_release_files(ls: VllmConfigServer) -> None:
-    from vllm_config_lsp.vllm.versions import WATCHED_GLOBS
+    from vllm_config_lsp.engine import RELEASE_FILES
 
     workspace = ls.client_capabilities.workspace
     watched = workspace.did_change_watched_files if workspace else None
     if not (watched and watched.dynamic_registration):
         return
     options = types.DidChangeWatchedFilesRegistrationOptions(
-        watchers=[types.FileSystemWatcher(glob_pattern=glob) for glob in WATCHED_GLOBS]
+        watchers=[types.FileSystemWatcher(glob_pattern=glob) for glob in RELEASE_FILES]
     )
     registration = types.Registration(
         id=REGISTRATION_ID,
