@@ -607,19 +607,19 @@ def measure_documents(
 
 
 def measure_compute(docs: list[Document], runs: int, results: Results) -> None:
-    """What the server computes per change, in process, as `VllmConfigServer._analyse` and
-    `publish` do it: `engine.check` (association, host, the release chosen once per document
-    as the session remembers it, the rules; with the document's path, as model-aware rules
-    look beside it), positions and diagnostics; for the keystrokes of the didChange rows
+    """What the server computes per change, in process, as `Session._analyse` and `publish`
+    do it: `engine.check` (association, host, the release chosen once per document as the
+    session remembers it, the rules; with the document's path, as model-aware rules look
+    beside it), positions and diagnostics; for the keystrokes of the didChange rows
     (`Document.edited`)."""
     from vllm_config_lsp import engine
     from vllm_config_lsp.lsp.diagnostics import diagnostics
     from vllm_config_lsp.lsp.positions import Positions
-    from vllm_config_lsp.lsp.server import Analysis
+    from vllm_config_lsp.lsp.session import Snapshot, check_options
     from vllm_config_lsp.lsp.settings import Settings
 
     settings = Settings()
-    options = engine.CheckOptions(associations=engine.AssociationSettings())
+    options = check_options(settings, None)
     with tempfile.TemporaryDirectory(prefix="bench-") as folder:
         for doc in docs:
             path = Path(folder) / f"doc{doc.suffix}"
@@ -632,8 +632,8 @@ def measure_compute(docs: list[Document], runs: int, results: Results) -> None:
                     text, uri=path.as_uri(), path=path, language_id=doc.language_id
                 )
                 checked = engine.check(document, options, releases=releases)
-                analysis = Analysis(path.as_uri(), step, Positions(text, "utf-16"), checked)
-                diagnostics(analysis, settings)
+                snapshot = Snapshot(path.as_uri(), step, Positions(text, "utf-16"), checked)
+                diagnostics(snapshot, settings)
                 if step >= 2:  # the first two warm the caches
                     wall.append(time.perf_counter() - started)
                     cpu.append(time.thread_time() - started_cpu)

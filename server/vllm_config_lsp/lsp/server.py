@@ -1,16 +1,14 @@
-"""The language server: documents, settings and transport around `engine.lint`.
+"""The language server: the connection, and one handler per LSP message.
 
-No rule logic lives here. A document is checked when `association` says it is a vLLM config;
-the result (an `Analysis`: findings plus the positioned model) feeds diagnostics, code
-actions, hover, completion and symbols, which are built in the `lsp_*` modules.
+Handlers only convert: they take the document's snapshot from the session (`session`:
+documents, settings, caches, scheduling) and hand it to a feature, a function of the
+snapshot (`diagnostics`, `actions`, `completion`, `hover`, `inlay_hints`, `symbols`, `info`,
+`migrate`, `command_lines`, `watched`). No rule logic lives here; what a check prepares is
+the engine's (`engine.check`).
 
-Responsiveness: importing pygls/lsprotocol is most of the start-up cost, so the engine (PyYAML,
-the catalogue, the rules) is imported lazily and warmed in the background after `initialized`.
-Checks run on one worker thread, at once on every change: a newer change cancels the check
-waiting for its turn, and a result computed for a document version that is no longer current
-is dropped, never published (latest wins). There is no fixed delay: with `debounceMs` "auto"
-(the default) a change waits only when the document's last check was slow (`auto_delay`);
-a number is a fixed delay for those who want one. Opens never wait.
+Start-up: importing pygls/lsprotocol is most of the cost, so the features and the engine are
+imported when a request first needs them; the engine is warmed in the background after
+`initialized`.
 """
 
 from __future__ import annotations
@@ -20,12 +18,7 @@ import contextlib
 import logging
 import os
 import sys
-import time
-import traceback
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.io_ import StdoutWriter
@@ -34,115 +27,52 @@ from pygls.lsp.server import LanguageServer
 from vllm_config_lsp import __version__
 from vllm_config_lsp.lsp.actions import FIX_ALL_COMMAND
 from vllm_config_lsp.lsp.command_lines import INLINE_CONFIG_KIND, MOVE_TO_CONFIG_KIND, SHOW_COMMAND
-from vllm_config_lsp.lsp.diagnostics import FIX_ALL_KIND, RULE_DOCS_URL
+from vllm_config_lsp.lsp.diagnostics import FIX_ALL_KIND, RULE_DOCS_URL, diagnostics
 from vllm_config_lsp.lsp.framing import FrameReader
 from vllm_config_lsp.lsp.info import DOCUMENT_INFO
 from vllm_config_lsp.lsp.log_noise import quiet_pygls
 from vllm_config_lsp.lsp.migrate import MIGRATE_KIND, MIGRATION_REPORT
-from vllm_config_lsp.lsp.plain_text import plain
-from vllm_config_lsp.lsp.positions import Positions
 from vllm_config_lsp.lsp.protocol import VllmConfigProtocol
-from vllm_config_lsp.lsp.settings import SECTION, Settings, model_folders, parse
+from vllm_config_lsp.lsp.session import Session, Snapshot
+from vllm_config_lsp.lsp.settings import SECTION
 from vllm_config_lsp.lsp.watched import release_files_changed, watch_release_files
 
-if TYPE_CHECKING:
-    from vllm_config_lsp.engine import Checked, CheckOptions, LintResult, Releases
-
-#: Innermost traceback frames logged for a failed check (a RecursionError has thousands).
-LOGGED_FRAMES = 8
 #: How often the client's process is checked (the LSP `processId` contract).
 CLIENT_WATCH_SECONDS = 1.0
 
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class Analysis:
-    """One document version as the engine saw it (`engine.Checked`), with its positions."""
-
-    uri: str
-    version: int | None
-    positions: Positions
-    checked: Checked
-
-    @property
-    def text(self) -> str:
-        return self.checked.text
-
-    @property
-    def reason(self) -> str | None:
-        """Why it is a vLLM document (`association.Reason` values); None: it is not one."""
-        return self.checked.reason
-
-    @property
-    def result(self) -> LintResult | None:  # None: not a vLLM config
-        return self.checked.result
-
-    @property
-    def vllm_version(self) -> str:
-        return self.checked.release
-
-    @property
-    def version_source(self) -> str:
-        """Why this vLLM version (`versions.choose_version`: marker, setting, venv, image tag…)."""
-        return self.checked.why
-
-    @property
-    def host(self) -> str | None:
-        """The host syntax of a document holding command lines (`sources.hosts`), else None."""
-        return self.checked.host
+def _diagnose(snapshot: Snapshot) -> list[types.Diagnostic]:
+    return diagnostics(snapshot, snapshot.settings)
 
 
 class VllmConfigServer(LanguageServer):
+    """The connection (stdio frames, the protocol's answers) and the process's lifecycle;
+    the session holds the state."""
+
     protocol: VllmConfigProtocol
 
     def __init__(self) -> None:
         super().__init__("vllm-config-lsp", __version__, protocol_cls=VllmConfigProtocol)
-        self.settings = Settings()
-        #: What the last settings received got wrong (`settings.parse`), for the status item.
-        self.settings_problems: tuple[str, ...] = ()
-        #: `clientInfo.name` (completion asks VS Code to suggest again after a key).
-        self.client_name: str | None = None
-        self._generation = 0  # bumped by settings changes: cached analyses become stale
-        self._analyses: dict[str, tuple[int, Analysis]] = {}
-        self._pending: dict[str, asyncio.Task[None]] = {}
-        self._logged: set[tuple[str, str]] = set()
-        self._checked: set[str] = set()  # documents treated as vLLM configs when last checked
-        #: Each file's release choice, as `check` makes it for that file (`engine.Releases`);
-        #: cleared when settings change, an entry when a file it was read from changes.
-        self._releases: Releases | None = None
-        #: How long each document's last check took (seconds of the lint thread).
-        self._took: dict[str, float] = {}
-        self._lint_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vllm-lint")
+        self.session = Session(self, _diagnose)
         self.watcher: asyncio.Future[None] | None = None
         self.shutdown_requested = False
 
-    # -- infrastructure ---------------------------------------------------------------------
-
-    def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
-        log.debug("%s", message)
-        try:
-            self.window_log_message(types.LogMessageParams(type=kind, message=message))
-        except Exception:  # no client connected (yet): stderr logging above must do
-            log.warning("%s", message)
-
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Errors go to the log, never to a pop-up (users reported pop-ups as noise)."""
-        self.log(f"internal error: {error!r}", types.MessageType.Error)
+        self.session.log(f"internal error: {error!r}", types.MessageType.Error)
 
     def shutdown(self) -> None:
-        self._lint_pool.shutdown(wait=False, cancel_futures=True)
+        self.session.close()
         super().shutdown()  # type: ignore[no-untyped-call]
 
     def stop_work(self) -> None:
         """LSP `shutdown`: no more checks, queued ones dropped (a running one finishes)."""
         self.shutdown_requested = True
-        for task in self._pending.values():
-            task.cancel()
-        self._pending.clear()
         if self.watcher is not None:
             self.watcher.cancel()
-        self._lint_pool.shutdown(wait=False, cancel_futures=True)
+        self.session.stop()
 
     def exit_now(self) -> None:
         """LSP `exit`: end the process at once, 0 after `shutdown`, else 1 (the spec).
@@ -182,208 +112,6 @@ class VllmConfigServer(LanguageServer):
                 log.exception("unable to handle a message")
                 self.report_server_error(error, None)
 
-    @property
-    def encoding(self) -> str:
-        chosen = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
-        return str(getattr(chosen, "value", chosen))  # a str-Enum's str() is its name
-
-    def pop_up(self, kind: types.MessageType, message: str) -> None:
-        """`window/showMessage`: editors show it verbatim, so code spans become quotes."""
-        self.window_show_message(types.ShowMessageParams(type=kind, message=plain(message)))
-
-    def apply_settings(self, raw: Any, origin: str) -> None:
-        problems: list[str] = []
-        settings = parse(raw, problems)
-        for problem in problems:
-            self.log(f"settings ({origin}): {problem}", types.MessageType.Warning)
-        news = [problem for problem in problems if problem not in self.settings_problems]
-        self.settings_problems = tuple(problems)
-        if news:  # a pop-up once, not again each time the same settings are pulled
-            self.pop_up(types.MessageType.Warning, f"vLLM Config settings: {'; '.join(news)}")
-        if settings == self.settings:
-            return
-        self.settings = settings
-        self._generation += 1
-        if self._releases is not None:
-            self._releases.clear()
-        for uri in list(self.workspace.text_documents):
-            self.schedule(uri, 0.0)
-
-    # -- checking -----------------------------------------------------------------------------
-
-    def last_check(self, uri: str) -> float | None:
-        """Seconds the document's last check took on the lint thread, if it had one."""
-        return self._took.get(uri)
-
-    def _timed_analyse(
-        self, uri: str, version: int | None, text: str, language_id: str | None
-    ) -> Analysis:
-        began = time.perf_counter()
-        try:
-            return self._analyse(uri, version, text, language_id)
-        finally:
-            self._took[uri] = time.perf_counter() - began
-
-    def _analyse(
-        self, uri: str, version: int | None, text: str, language_id: str | None
-    ) -> Analysis:
-        """Runs on the lint thread: the engine's check, with the session's settings."""
-        from vllm_config_lsp import engine
-
-        document = engine.Document(text, uri=uri, path=_fs_path(uri), language_id=language_id)
-        checked = engine.check(document, self._options(), releases=self.releases())
-        if checked.crash is not None:
-            self.log(f"engine crashed:\n{checked.crash}", types.MessageType.Error)
-        return Analysis(uri, version, Positions(text, self.encoding), checked)
-
-    def releases(self) -> Releases:
-        """The session's release choices (made on the lint thread only)."""
-        if self._releases is None:
-            from vllm_config_lsp.engine import Releases
-
-            self._releases = Releases()
-        return self._releases
-
-    def _options(self) -> CheckOptions:
-        from vllm_config_lsp.engine import AssociationSettings, CheckOptions
-
-        settings = self.settings
-        associations = settings.associations
-        return CheckOptions(
-            release=settings.vllm_version,
-            gpus=settings.gpus,
-            model_dirs=model_folders(settings, self.workspace.root_path),
-            ignore=frozenset(settings.ignored_codes) or None,
-            associations=AssociationSettings(
-                associations.globs, associations.exclude, associations.detection
-            ),
-        )
-
-    def forget_releases(self, changed: list[Path]) -> list[str]:
-        """The open documents whose release `changed` files may alter, their choices
-        forgotten. Runs on the lint thread, so after any check that read the old files."""
-        stale = self.releases().forget(changed)
-        return [uri for uri in list(self.workspace.text_documents) if stale(_fs_path(uri))]
-
-    def recheck(self, uris: list[str]) -> None:
-        """Check these documents again although their text did not change."""
-        if uris:
-            self._generation += 1
-        for uri in uris:
-            self.schedule(uri, 0.0)
-
-    def fix_all_text(self, analysis: Analysis) -> str:
-        """`check --fix` for the editor: safe fixes, re-checked, up to five rounds."""
-        from vllm_config_lsp.engine import fix_all
-
-        assert analysis.result is not None
-        fixed = fix_all(analysis.checked)
-        if fixed.crash is not None:
-            self.log(f"engine crashed:\n{fixed.crash}", types.MessageType.Error)
-        return fixed.text
-
-    async def run_on_lint_thread(self, function: Any, *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self._lint_pool, function, *args)
-
-    async def current(self, uri: str) -> Analysis | None:
-        """The analysis of the document as it is now (cached, or computed and awaited)."""
-        document = self.workspace.text_documents.get(uri)
-        if document is None:
-            return None
-        version, text = document.version, document.source
-        cached = self._analyses.get(uri)
-        if (
-            cached
-            and cached[0] == self._generation
-            and cached[1].version == version
-            and cached[1].text == text  # a document closed and opened again restarts at 1
-        ):
-            return cached[1]
-        generation = self._generation
-        analysis: Analysis = await self.run_on_lint_thread(
-            self._timed_analyse, uri, version, text, document.language_id
-        )
-        if generation == self._generation and self.workspace.text_documents.get(uri) is document:
-            self._analyses[uri] = (generation, analysis)  # not if closed meanwhile
-        return analysis
-
-    def schedule(self, uri: str, delay: float) -> None:
-        pending = self._pending.pop(uri, None)
-        if pending is not None:
-            pending.cancel()
-        self._pending[uri] = asyncio.ensure_future(self._check(uri, delay))
-
-    async def _check(self, uri: str, delay: float) -> None:
-        try:
-            if delay > 0:
-                await asyncio.sleep(delay)
-            document = self.workspace.text_documents.get(uri)
-            if document is None:
-                return
-            version = document.version
-            analysis = await self.current(uri)
-            document = self.workspace.text_documents.get(uri)
-            if analysis is None or document is None or document.version != version:
-                return  # stale: a newer check is scheduled (or the document closed)
-            self.publish(analysis)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # never let one document's failure end the server's checking
-            detail = traceback.format_exc(limit=-LOGGED_FRAMES)
-            self.log(f"checking {uri} failed:\n{detail}", types.MessageType.Error)
-        finally:
-            if self._pending.get(uri) is asyncio.current_task():
-                del self._pending[uri]
-
-    def publish(self, analysis: Analysis) -> None:
-        """Diagnostics of a vLLM config; nothing at all for other documents (only an empty
-        list once, when a document stops being a config, to clear what it had)."""
-        from vllm_config_lsp.lsp.diagnostics import diagnostics
-
-        result = analysis.result
-        if result is None:
-            if analysis.uri not in self._checked:
-                return
-            self._checked.discard(analysis.uri)
-            items: list[types.Diagnostic] = []
-        else:
-            if analysis.uri not in self._checked and analysis.reason is not None:
-                why = f"{analysis.reason}; {analysis.version_source}"
-                self.log(f"{analysis.uri}: checked as a vLLM config ({why})")
-            self._checked.add(analysis.uri)
-            items = diagnostics(analysis, self.settings)
-            for finding in result.findings:
-                if finding.code == "VC000" and (analysis.uri, finding.message) not in self._logged:
-                    self._logged.add((analysis.uri, finding.message))
-                    self.log(f"{analysis.uri}: {finding.message}", types.MessageType.Error)
-        self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(
-                uri=analysis.uri, version=analysis.version, diagnostics=items
-            )
-        )
-
-    def forget(self, uri: str) -> None:
-        from vllm_config_lsp.lsp.migrate import forget as forget_migration
-
-        pending = self._pending.pop(uri, None)
-        if pending is not None:
-            pending.cancel()
-        self._analyses.pop(uri, None)
-        self._took.pop(uri, None)
-        forget_migration(uri)
-        if uri not in self._checked:
-            return
-        self._checked.discard(uri)
-        self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
-        )
-
-    def warm_up(self) -> None:
-        """Import the engine and load the catalogue before the first document needs them."""
-        from vllm_config_lsp.engine import warm_up
-
-        warm_up(self.settings.vllm_version)
-
     async def watch_client(self, pid: int) -> None:
         """Exit when the editor is gone (LSP `processId`): an orphaned server helps nobody."""
         while True:
@@ -391,29 +119,6 @@ class VllmConfigServer(LanguageServer):
             if not _alive(pid):
                 log.warning("client process %s is gone; exiting", pid)
                 os._exit(0)  # the stdin reader thread may block forever: no orderly exit
-
-
-#: A check slower than this is worth coalescing keystrokes for; a typical one is a few ms.
-SLOW_CHECK = 0.05
-#: The longest a change waits under "auto".
-MAX_AUTO_DELAY = 0.2
-
-
-def auto_delay(last_check: float | None) -> float:
-    """No delay after a fast check; after a slow one, about as long as it took: a burst of
-    keystrokes then costs one check, not one each (latest wins either way)."""
-    if last_check is None or last_check < SLOW_CHECK:
-        return 0.0
-    return min(last_check, MAX_AUTO_DELAY)
-
-
-def _fs_path(uri: str) -> Path | None:
-    """The file behind a `file:` URI (model-aware rules resolve relative model folders
-    against it, as `check` does); None for `untitled:` and other schemes."""
-    from pygls.uris import to_fs_path
-
-    path = to_fs_path(uri)
-    return Path(path) if path else None
 
 
 def _alive(pid: int) -> bool:
@@ -433,9 +138,11 @@ SERVER = VllmConfigServer()
 
 @SERVER.feature(types.INITIALIZE)
 def initialize(ls: VllmConfigServer, params: types.InitializeParams) -> None:
-    ls.log(f"vllm-config-lsp {__version__}, Python {sys.version.split()[0]} ({sys.executable})")
-    ls.apply_settings(params.initialization_options, "initializationOptions")
-    ls.client_name = params.client_info.name if params.client_info else None
+    session = ls.session
+    python = f"Python {sys.version.split()[0]} ({sys.executable})"
+    session.log(f"vllm-config-lsp {__version__}, {python}")
+    session.apply_settings(params.initialization_options, "initializationOptions")
+    session.client_name = params.client_info.name if params.client_info else None
     if params.process_id:
         ls.watcher = asyncio.ensure_future(ls.watch_client(params.process_id))
 
@@ -452,9 +159,9 @@ def exit_(ls: VllmConfigServer, params: None) -> None:
 
 @SERVER.feature(types.INITIALIZED)
 async def initialized(ls: VllmConfigServer, params: types.InitializedParams) -> None:
-    warm = asyncio.ensure_future(ls.run_on_lint_thread(ls.warm_up))
+    warm = asyncio.ensure_future(ls.session.run_on_lint_thread(ls.session.warm_up))
     await pull_settings(ls)
-    await watch_release_files(ls)
+    await watch_release_files(ls.session)
     await warm
 
 
@@ -467,10 +174,10 @@ async def pull_settings(ls: VllmConfigServer) -> None:
             types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
         )
     except Exception as error:  # a client that fails the request keeps the old settings
-        ls.log(f"workspace/configuration failed: {error}", types.MessageType.Warning)
+        ls.session.log(f"workspace/configuration failed: {error}", types.MessageType.Warning)
         return
     if answer and answer[0] is not None:
-        ls.apply_settings(answer[0], "workspace/configuration")
+        ls.session.apply_settings(answer[0], "workspace/configuration")
 
 
 @SERVER.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -479,38 +186,37 @@ async def did_change_configuration(
 ) -> None:
     pushed = params.settings
     if isinstance(pushed, dict) and isinstance(pushed.get(SECTION), dict):
-        ls.apply_settings(pushed[SECTION], "workspace/didChangeConfiguration")
+        ls.session.apply_settings(pushed[SECTION], "workspace/didChangeConfiguration")
     else:
         await pull_settings(ls)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: VllmConfigServer, params: types.DidOpenTextDocumentParams) -> None:
-    ls.schedule(params.text_document.uri, 0.0)
+    ls.session.schedule(params.text_document.uri, 0.0)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: VllmConfigServer, params: types.DidChangeTextDocumentParams) -> None:
     uri = params.text_document.uri
-    fixed = ls.settings.debounce_ms
-    ls.schedule(uri, auto_delay(ls.last_check(uri)) if fixed is None else fixed / 1000)
+    ls.session.schedule(uri, ls.session.change_delay(uri))
 
 
 @SERVER.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 async def did_change_watched_files(
     ls: VllmConfigServer, params: types.DidChangeWatchedFilesParams
 ) -> None:
-    await release_files_changed(ls, [change.uri for change in params.changes])
+    await release_files_changed(ls.session, [change.uri for change in params.changes])
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_SAVE)
 async def did_save(ls: VllmConfigServer, params: types.DidSaveTextDocumentParams) -> None:
-    await release_files_changed(ls, [params.text_document.uri])
+    await release_files_changed(ls.session, [params.text_document.uri])
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: VllmConfigServer, params: types.DidCloseTextDocumentParams) -> None:
-    ls.forget(params.text_document.uri)
+    ls.session.forget(params.text_document.uri)
 
 
 @SERVER.feature(
@@ -530,7 +236,11 @@ async def code_action(
 ) -> list[types.CodeAction] | None:
     from vllm_config_lsp.lsp.actions import code_actions
 
-    return await code_actions(ls, params)
+    uri = params.text_document.uri
+    if uri not in ls.workspace.text_documents:
+        return None
+    snapshot = await ls.session.current(uri)
+    return await code_actions(ls.session, snapshot, params) if snapshot is not None else None
 
 
 @SERVER.command(MIGRATION_REPORT)
@@ -539,8 +249,8 @@ def migration_report(ls: VllmConfigServer, *args: Any) -> None:
     from vllm_config_lsp.lsp.migrate import report_message
 
     kind, message, detail = report_message(args[0] if args else None)
-    ls.log(detail, types.MessageType.Info)
-    ls.pop_up(kind, message)
+    ls.session.log(detail, types.MessageType.Info)
+    ls.session.pop_up(kind, message)
 
 
 @SERVER.command(FIX_ALL_COMMAND)
@@ -550,9 +260,10 @@ async def fix_all_command(ls: VllmConfigServer, *args: Any) -> bool:
     from vllm_config_lsp.lsp.actions import FIX_ALL_TITLE, fix_all_edit
 
     uri = args[0] if args and isinstance(args[0], str) else None
-    edit = await fix_all_edit(ls, uri) if uri is not None else None
+    snapshot = await ls.session.current(uri) if uri is not None else None
+    edit = await fix_all_edit(ls.session, snapshot) if snapshot is not None else None
     if edit is None:
-        ls.log(f"{FIX_ALL_COMMAND} {uri}: nothing to fix", types.MessageType.Info)
+        ls.session.log(f"{FIX_ALL_COMMAND} {uri}: nothing to fix", types.MessageType.Info)
         return False
     answer = await ls.workspace_apply_edit_async(
         types.ApplyWorkspaceEditParams(edit=edit, label=FIX_ALL_TITLE)
@@ -565,8 +276,8 @@ async def code_lens(ls: VllmConfigServer, params: types.CodeLensParams) -> list[
     """ "Show the command vLLM runs" on each command line of a host document."""
     from vllm_config_lsp.lsp.command_lines import code_lenses
 
-    analysis = await ls.current(params.text_document.uri)
-    return code_lenses(analysis) if analysis is not None else []
+    snapshot = await ls.session.current(params.text_document.uri)
+    return code_lenses(snapshot) if snapshot is not None else []
 
 
 @SERVER.command(SHOW_COMMAND)
@@ -575,19 +286,22 @@ async def show_command(ls: VllmConfigServer, *args: Any) -> dict[str, Any] | Non
     from vllm_config_lsp.lsp.command_lines import shown_command
 
     uri, index = (args[0], args[1]) if len(args) >= 2 else (None, 0)
-    analysis = await ls.current(uri) if isinstance(uri, str) else None
-    shown = shown_command(analysis, index) if analysis and isinstance(index, int) else None
+    snapshot = await ls.session.current(uri) if isinstance(uri, str) else None
+    shown = shown_command(snapshot, index) if snapshot and isinstance(index, int) else None
     if shown is not None:
-        ls.pop_up(types.MessageType.Info, f"vLLM {shown['vllm_version']} runs: {shown['text']}")
+        said = f"vLLM {shown['vllm_version']} runs: {shown['text']}"
+        ls.session.pop_up(types.MessageType.Info, said)
     return shown
 
 
 @SERVER.feature(DOCUMENT_INFO)
 async def document_info(ls: VllmConfigServer, params: Any) -> dict[str, Any]:
     """`vllmConfig/documentInfo` (the VS Code status bar; see `lsp_info`)."""
-    from vllm_config_lsp.lsp.info import document_info
+    from vllm_config_lsp.lsp.info import document_info, requested_uri
 
-    return await document_info(ls, params)
+    uri = requested_uri(params)
+    snapshot = await ls.session.current(uri) if uri else None
+    return document_info(snapshot, ls.session.settings_problems)
 
 
 @SERVER.feature(
@@ -599,10 +313,10 @@ async def completion(
 ) -> types.CompletionList | None:
     from vllm_config_lsp.lsp.completion import complete
 
-    analysis = await ls.current(params.text_document.uri)
-    if analysis is None or analysis.result is None:
+    snapshot = await ls.session.current(params.text_document.uri)
+    if snapshot is None or snapshot.result is None:
         return None
-    return complete(analysis, params.position, ls.client_capabilities, ls.client_name)
+    return complete(snapshot, params.position)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions())
@@ -610,15 +324,18 @@ async def inlay_hint(ls: VllmConfigServer, params: types.InlayHintParams) -> lis
     """The memory budget on its target GPU, for a config that fits (`inlay_hints`)."""
     from vllm_config_lsp.lsp.inlay_hints import inlay_hints
 
-    analysis = await ls.current(params.text_document.uri)
-    return inlay_hints(analysis, params.range) if analysis is not None else []
+    snapshot = await ls.session.current(params.text_document.uri)
+    return inlay_hints(snapshot, params.range) if snapshot is not None else []
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_HOVER)
 async def hover(ls: VllmConfigServer, params: types.HoverParams) -> types.Hover | None:
     from vllm_config_lsp.lsp.hover import hover as hover_request
 
-    return await hover_request(ls, params, RULE_DOCS_URL)
+    snapshot = await ls.session.current(params.text_document.uri)
+    if snapshot is None:
+        return None
+    return await hover_request(ls.session, snapshot, params.position, RULE_DOCS_URL)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -627,10 +344,10 @@ async def document_symbol(
 ) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
     from vllm_config_lsp.lsp.symbols import symbols
 
-    analysis = await ls.current(params.text_document.uri)
-    if analysis is None or analysis.result is None:
+    snapshot = await ls.session.current(params.text_document.uri)
+    if snapshot is None or snapshot.result is None:
         return None
-    return symbols(analysis, ls.client_capabilities)
+    return symbols(snapshot)
 
 
 def serve(*, tcp: bool = False, host: str = "127.0.0.1", port: int = 2087) -> None:
