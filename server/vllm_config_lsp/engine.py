@@ -22,11 +22,18 @@ from vllm_config_lsp.document.markers import marker_spans
 from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_edits
 from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
+from vllm_config_lsp.sources.association import (
+    DETECTION_BYTES,
+    Reason,
+    classify,
+    path_of_uri,
+)
 from vllm_config_lsp.sources.association import AssociationSettings as AssociationSettings
-from vllm_config_lsp.sources.association import Reason, classify, path_of_uri
 from vllm_config_lsp.sources.config_file import config_tokens
+from vllm_config_lsp.sources.files import looks_like_config
 from vllm_config_lsp.sources.hosts import find_invocations, host_of
 from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, own_findings
+from vllm_config_lsp.sources.safe_read import is_dir, read_capped
 from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue
 from vllm_config_lsp.vllm.config_model import (
     ConfigModel,
@@ -634,6 +641,20 @@ def starts(
         for inv in find_invocations(host, text, document.path)
         for release in [invocation_release(inv, version, why, stated=stated)]
     ]
+
+
+def walk_picks(path: Path) -> bool:
+    """Whether a directory walk (`check DIR`) would pick this file: a vLLM config, or a host
+    that starts vLLM (`files.looks_like_config`); every directory, and a file that cannot be
+    read (so that it is reported), too. What `check --only-detected` keeps of named files."""
+    if is_dir(path):
+        return True
+    try:
+        head = read_capped(path, DETECTION_BYTES, head=True)
+    except OSError:
+        return True
+    text = head.decode("utf-8", errors="replace")
+    return looks_like_config(path, text, detection_flag_names())
 
 
 def warm_up(release: str | None = None) -> None:

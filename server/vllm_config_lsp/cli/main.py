@@ -68,6 +68,13 @@ def _check_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--no-source", action="store_true", help="text format: no source excerpt")
     parser.add_argument(
+        "--only-detected",
+        action="store_true",
+        help="check a named file only when a directory walk would pick it (a vLLM config, "
+        "or a host that starts vLLM); what the pre-commit hook passes, as pre-commit names "
+        "every text file",
+    )
+    parser.add_argument(
         "--gpu",
         metavar="NAME",
         default=None,
@@ -138,7 +145,8 @@ def _run_check(argv: Sequence[str]) -> int:
     threshold = Severity[args.fail_on.upper()]
     reports: list[FileReport] = []
     io_error = False
-    for path, read in discover(args.paths, detection_flag_names()):
+    paths = [p for p in args.paths if engine.walk_picks(p)] if args.only_detected else args.paths
+    for path, read in discover(paths, detection_flag_names()):
         if read.text is None:
             _say(f"{path}: {read.error}")
             io_error = True
