@@ -33,7 +33,7 @@ from vllm_config_lsp.sources.config_file import config_tokens
 from vllm_config_lsp.sources.files import looks_like_config
 from vllm_config_lsp.sources.hosts import find_invocations, host_of
 from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, own_findings
-from vllm_config_lsp.sources.safe_read import is_dir, read_capped
+from vllm_config_lsp.sources.safe_read import is_dir, read_capped, read_text
 from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue
 from vllm_config_lsp.vllm.config_model import (
     ConfigModel,
@@ -629,18 +629,32 @@ def starts(
         return []
     text = document.text
     if host is None:
-        model = build_model(text, load_catalogue(version), path=document.path)
-        if not model.pairs:
-            return []
-        tokens, _events = config_tokens(model.pairs, model.catalogue.loader)
-        first = model.pairs[0].key_node.start_mark.index
-        return [Start(first, "config-file", tuple(t.text for t in tokens), version, why)]
+        found = config_file_argv(text, version)
+        return [] if found is None else [Start(found[0], "config-file", found[1], version, why)]
     stated = release_stated(text, options.release, document.marker_options)
     return [
         Start(inv.start, inv.source, tuple(w.text for w in inv.args), *release)
         for inv in find_invocations(host, text, document.path)
         for release in [invocation_release(inv, version, why, stated=stated)]
     ]
+
+
+def config_file_argv(text: str, release: str) -> tuple[int, tuple[str, ...]] | None:
+    """Where a `--config` file's first key is, and the argv vLLM builds from it
+    (`load_config_file`); None when it has no keys."""
+    model = build_model(text, load_catalogue(release))
+    if not model.pairs:
+        return None
+    tokens, _events = config_tokens(model.pairs, model.catalogue.loader)
+    return model.pairs[0].key_node.start_mark.index, tuple(token.text for token in tokens)
+
+
+def inlined_config(path: Path, release: str) -> tuple[str, ...] | None:
+    """The argv vLLM builds from the `--config` file at `path`, for that release (the
+    editor's "Inline the --config file"); None when it cannot be read or has no keys."""
+    text = read_text(path, MAX_BYTES)
+    found = None if text is None else config_file_argv(text, release)
+    return None if found is None else found[1]
 
 
 def walk_picks(path: Path) -> bool:

@@ -17,11 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from vllm_config_lsp.sources.config_file import config_tokens
 from vllm_config_lsp.sources.invocation import Word
 from vllm_config_lsp.sources.rendering import quote, remove_words
-from vllm_config_lsp.sources.safe_read import read_text
-from vllm_config_lsp.vllm.config_model import ConfigModel, build_model
+from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.serve_parser import OptionUse
 
 if TYPE_CHECKING:
@@ -153,16 +151,12 @@ def inline_config(analysis: Snapshot, offset: int, folder: Path | None) -> types
         return None
     value = use.values[-1]
     assert value.word is not None and use.token.word is not None
-    from vllm_config_lsp.engine import MAX_BYTES
+    from vllm_config_lsp.engine import inlined_config
 
-    text = read_text(folder / value.text, MAX_BYTES)
-    if text is None:
+    argv = inlined_config(folder / value.text, model.catalogue.version)
+    if argv is None:
         return None
-    config = build_model(text, model.catalogue)
-    if not config.pairs:
-        return None
-    tokens, _events = config_tokens(config.pairs, config.catalogue.loader)
-    words = " ".join(quote(token.text, value.word.quoting) for token in tokens)
+    words = " ".join(quote(word, value.word.quoting) for word in argv)
     edit = _edit(analysis, use.token.word.start, value.word.end, words)
     return types.CodeAction(
         title=f"Inline the --config file ({value.text})",
