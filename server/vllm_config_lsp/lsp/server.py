@@ -6,9 +6,9 @@ snapshot (`diagnostics`, `actions`, `completion`, `hover`, `inlay_hints`, `symbo
 `migrate`, `command_lines`, `watched`). No rule logic lives here; what a check prepares is
 the engine's (`engine.check`).
 
-Start-up: importing pygls/lsprotocol is most of the cost, so the features and the engine are
-imported when a request first needs them; the engine is warmed in the background after
-`initialized`.
+Start-up: importing pygls/lsprotocol is most of the cost; the engine (PyYAML, the catalogue,
+the rules) is imported lazily and warmed in the background after `initialized`, and the
+larger features (completion, hover, symbols, inlay hints) when a request first needs them.
 """
 
 from __future__ import annotations
