@@ -97,7 +97,8 @@ def test_vllm_image_with_only_cmd_serves_with_those_arguments() -> None:
     invocation = only(text)
     assert invocation.entrypoint == "serve"
     assert invocation.image == "vllm/vllm-openai:v0.8.5"
-    assert text[invocation.start : invocation.end] == "vllm/vllm-openai:v0.8.5"
+    # the flags' home is the CMD: the start spans its first item, not the FROM line
+    assert text[invocation.start : invocation.end] == '"--model"'
     assert texts(invocation) == ["--model", "m", "--max-model-len", "8192"]
 
 

@@ -26,15 +26,12 @@ from dataclasses import dataclass, replace
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import gpu_claims
+from vllm_config_lsp.sources import gpu_claims, shell
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
-    argv_invocations,
     documents,
     get,
-    image_start,
-    is_vllm_image,
     items,
     node_span,
     pairs,
@@ -71,16 +68,14 @@ def _service(frame: Frame, service: MappingNode) -> list[Invocation]:
     image = _image(image_node)
     entrypoint = _argv(frame, get(service, "entrypoint"))
     command = _argv(frame, get(service, "command"))
-    if entrypoint is not None:  # replaces the image's entrypoint (and its CMD)
-        return argv_invocations([*entrypoint, *(command or [])], source=_SOURCE, image=image)
-    if command:
-        found = argv_invocations(command, source=_SOURCE, image=image)
-        if found:  # the command starts vLLM itself (an image without an entrypoint)
-            return found
-    if image is None or image_node is None or not is_vllm_image(image):
-        return []
-    anchor = node_span(frame, image_node)
-    return [image_start(command or [], source=_SOURCE, image=image, anchor=anchor)]
+    anchor = node_span(frame, image_node) if image_node is not None else None
+    return shell.container_invocations(
+        image,
+        command or [],
+        source=_SOURCE,
+        entrypoint=entrypoint,  # replaces the image's entrypoint (and its CMD)
+        anchor=anchor,
+    )
 
 
 def _image(node: Node | None) -> str | None:

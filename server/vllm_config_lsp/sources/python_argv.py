@@ -32,13 +32,11 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from vllm_config_lsp.sources import shell
+from vllm_config_lsp.sources import argv, shell
 from vllm_config_lsp.sources.invocation import Invocation, Word
 
 __all__ = ["find_invocations"]
 
-_API_SERVER = "vllm.entrypoints.openai.api_server"
-_CLI_MAIN = "vllm.entrypoints.cli.main"
 #: Calls whose string arguments are messages, not commands.
 _OUTPUT_CALLS = frozenset(
     {
@@ -520,36 +518,14 @@ class _Reader:
         )
 
     def _match(self, words: list[Word]) -> bool:
-        """Record the start in an argv: `vllm serve`, `<python> -m <api_server>` or `<python>
-        -m vllm.entrypoints.cli.main serve` (the executable may be `sys.executable`)."""
-        for index, word in enumerate(words):
-            if word.splat:
-                continue
-            following = [item.text for item in words[index + 1 : index + 3]]
-            name = word.text.rsplit("/", 1)[-1]
-            if name == "vllm" and following[:1] == ["serve"]:
-                self._record(words, index, "serve", index + 2)
-                return True
-            if word.text == "-m" and following[:1] == [_API_SERVER]:
-                self._record(words, max(index - 1, 0), "api_server", index + 2)
-                return True
-            if word.text == "-m" and following == [_CLI_MAIN, "serve"]:
-                self._record(words, max(index - 1, 0), "serve", index + 3)
-                return True
-        return False
-
-    def _record(self, words: list[Word], exe: int, entrypoint: str, first: int) -> None:
-        args = list(words[first:])
-        self.found.append(
-            Invocation(
-                "python",
-                entrypoint,
-                words[exe].start,
-                words[exe].end,
-                args,
-                insert_at=(args[-1] if args else words[first - 1]).end,
-            )
-        )
+        """Record the start in an argv (`sources.argv`): `vllm serve`, `<python> [-u] -m
+        <api_server>`, the executable possibly `sys.executable`. A `bash -c` list is read
+        with the command strings."""
+        found = argv.match(words)
+        if not isinstance(found, argv.Start):
+            return False
+        self.found.append(argv.invocation(found, "python"))
+        return True
 
     # -- command strings --------------------------------------------------------------------
 
