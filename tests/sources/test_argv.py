@@ -322,6 +322,7 @@ def test_container(
 IMAGES_TABLE = [
     ("vllm/vllm-openai:v0.9.0", "serve"),
     ("vllm/vllm-openai:v0.6.6.post1", "api_server"),
+    ("vllm/vllm-openai:v0." + "9" * 5000, "serve"),  # no number: no release
     ("docker.io/vllm/vllm-openai:latest@sha256:0123", "serve"),
     ("registry:5000/vllm/vllm-openai:v0.8.5", "serve"),
     ("vllm/vllm-tpu:nightly", "serve"),

@@ -142,7 +142,8 @@ _NOT_SERVE = frozenset(
 
 #: Image names that carry "vllm" but run something else than the server.
 _NOT_SERVER_IMAGES = ("router", "mock", "proxy", "sidecar", "scheduler", "epp", "bench", "syncer")
-_VERSION_TAG = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
+#: A release in a tag (bounded: a 5,000-digit "version" is no number Python converts).
+_VERSION_TAG = re.compile(r"v?(\d{1,6})\.(\d{1,6})(?!\d)")
 #: What a vLLM image's ENTRYPOINT starts, first match wins: (test of the repository, the
 #: entrypoint, the release from which on it is `vllm serve` when the tag names one).
 _IMAGE_TABLE: tuple[tuple[Callable[[str], bool], str, tuple[int, int] | None], ...] = (
