@@ -6,9 +6,13 @@ to read, or nothing."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
+from support import cli
 from vllm_config_lsp.sources import argv
 from vllm_config_lsp.sources.invocation import Word
 
@@ -378,3 +382,53 @@ def test_a_long_wrapped_argv_is_scanned_in_linear_time() -> None:
     found = argv.match(many)
     assert isinstance(found, argv.Start)
     assert [word.text for word in found.args] == ["m"]
+
+
+# -- real files the old matchers missed (tests/sources/data/real/SOURCES.md) ----------------
+
+REAL = Path(__file__).resolve().parent / "data" / "real"
+
+
+def _argv(*paths: Path) -> list[dict[str, Any]]:
+    done = cli("argv", "--format", "json", *map(str, paths))
+    assert done.returncode == 0, done.stderr
+    found: list[dict[str, Any]] = json.loads(done.stdout)
+    return found
+
+
+def test_real_docker_run_of_a_vllm_image_built_under_another_name() -> None:
+    (found,) = _argv(REAL / "Hiroaki-Masuzawa__llm_vlm_memo__run_qwen2.5-3b_cpu.sh")
+    assert (found["line"], found["source"]) == (8, "shell")  # the image word `vllm-cpu-env`
+    assert found["argv"][:2] == ["--model", "${MODEL}"]
+    assert found["argv"][-2:] == ["--max_model_len", "116480"]
+
+
+def test_real_exec_cmd_continued_item_per_line_starts_at_the_cmd() -> None:
+    (found,) = _argv(REAL / "bq1024__Llama-3.2-1B__Dockerfile")
+    assert (found["line"], found["column"]) == (3, 6)  # `"--host"`, not the FROM line
+    assert found["argv"][-2:] == ["--max-model-len", "8128"]
+    assert len(found["argv"]) == 11
+
+
+def test_real_compose_service_built_from_a_vllm_dockerfile(tmp_path: Path) -> None:
+    folder = tmp_path / "vllm-server"
+    folder.mkdir()
+    (folder / "Dockerfile").write_bytes((REAL / "PairZhu__DockerBuilder__Dockerfile").read_bytes())
+    compose = tmp_path / "compose.yaml"
+    compose.write_text(
+        "services:\n"
+        "  llm:\n"
+        "    build: ./vllm-server\n"
+        "    command:\n"
+        "      - --model\n"
+        "      - Qwen/Qwen3-8B\n"
+        "      - --max-model-len\n"
+        '      - "8192"\n'
+        "  web:\n"
+        "    build: ./web\n"
+        "    command: --port 8080\n",
+        encoding="utf-8",
+    )
+    (found,) = _argv(compose)
+    assert (found["line"], found["source"]) == (5, "compose")
+    assert found["argv"] == ["--model", "Qwen/Qwen3-8B", "--max-model-len", "8192"]

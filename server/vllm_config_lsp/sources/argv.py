@@ -281,14 +281,17 @@ def container(
     *,
     entrypoint: Sequence[Word] | None = None,
     resolve: Callable[[Word], str] = _text,
+    runs: str | None = None,
 ) -> Match:
     """A container started from `image`: `entrypoint` (when the host overrides it) with
     `command` appended; otherwise `command` when it starts something itself (an image
     without an entrypoint of its own), or the image's entrypoint with `command` as its
-    arguments when the image is a vLLM image."""
+    arguments when the image is a vLLM image. `runs` is that entrypoint when the host
+    knows it otherwise (an image built from a Dockerfile beside it), instead of the
+    image table's."""
     if entrypoint is not None:
         return _Matcher([*entrypoint, *command], resolve).match(0, image, 0)
-    return _Matcher(command, resolve).image_run(image, None, 0, 0)
+    return _Matcher(command, resolve).image_run(image, None, 0, 0, runs)
 
 
 def invocation(
@@ -500,7 +503,9 @@ class _Matcher:
             return _Matcher([*head, *rest], self.resolve).match(0, image, depth + 1)
         return self.image_run(image, index, index + 1, depth)
 
-    def image_run(self, image: str | None, exe: int | None, first: int, depth: int) -> Match:
+    def image_run(
+        self, image: str | None, exe: int | None, first: int, depth: int, runs: str | None = None
+    ) -> Match:
         """An image run with the words from `first` after its entrypoint: the command they
         are when they name one (`bash`, `vllm serve m`: an image without an entrypoint of
         its own), else the image's own entrypoint when it is vLLM's."""
@@ -508,6 +513,8 @@ class _Matcher:
             decided, found = self.run(first, image, depth + 1)
             if decided:  # `IMAGE vllm serve m`, `IMAGE bash` (an image run without its own)
                 return found
+        if runs is not None:
+            return self.start(runs, exe, first, image)
         if image is not None and is_vllm_image(image):
             return self.start(image_entrypoint(image), exe, first, image)
         return None

@@ -32,7 +32,7 @@ from tree_sitter import Language, Node, Parser
 from vllm_config_lsp.sources import argv, shell
 from vllm_config_lsp.sources.invocation import Invocation, Word
 
-__all__ = ["find_invocations"]
+__all__ = ["built_image", "find_invocations"]
 
 _PARSER: Parser | None = None
 
@@ -57,6 +57,29 @@ def find_invocations(text: str) -> list[Invocation]:
         key = (invocation.start, tuple(word.start for word in invocation.args))
         unique.setdefault(key, invocation)
     return sorted(unique.values(), key=lambda invocation: invocation.start)
+
+
+def built_image(text: str) -> tuple[str, str] | None:
+    """What the image this Dockerfile builds starts when a container runs it with arguments
+    (a compose service `build:` from it, with a `command:`): its final stage's base image and
+    the vLLM entrypoint the arguments go to — the stage's own exec-form ENTRYPOINT when it
+    starts vLLM, else a vLLM base image's (`FROM vllm/vllm-openai`). None when the image
+    does not start vLLM with its arguments (a shell-form ENTRYPOINT ignores them)."""
+    document = _Document(text)
+    reader = _Reader(document)
+    for keyword, parts in _instructions(document.tree.root_node):
+        reader.instruction(keyword, parts)
+    if not reader.stages:
+        return None
+    final = reader.stages[-1]
+    if final.entrypoint is None:
+        if final.vllm_image:
+            return final.image, argv.image_entrypoint(final.image)
+        return None
+    if not final.entrypoint.exec_form:
+        return None
+    found = argv.match(final.entrypoint.words, image=final.image)
+    return (final.image, found.entrypoint) if isinstance(found, argv.Start) else None
 
 
 def _parser() -> Parser:

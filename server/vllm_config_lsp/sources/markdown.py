@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -513,7 +513,7 @@ def _relocate(invocation: Invocation, block: CodeBlock, positions: list[int]) ->
 
 # -- YAML blocks -------------------------------------------------------------------------
 
-_YAML_FINDERS = {
+_YAML_FINDERS: dict[str, Callable[[str], list[Invocation]]] = {
     "kubernetes": kubernetes.find_invocations,
     "compose": compose.find_invocations,
     "workflow": workflow.find_invocations,

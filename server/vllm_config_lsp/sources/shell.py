@@ -207,10 +207,12 @@ def container_invocations(
     source: str,
     entrypoint: Sequence[Word] | None = None,
     anchor: tuple[int, int] | None = None,
+    runs: str | None = None,
 ) -> list[Invocation]:
     """The vLLM start of a container run from `image` with `command` after its entrypoint
-    (`argv.container`); an image start with no argument spans `anchor` (the image)."""
-    found = argv.container(image, command, entrypoint=entrypoint)
+    (`argv.container`, `runs` its entrypoint when known otherwise); an image start with no
+    argument spans `anchor` (the image)."""
+    found = argv.container(image, command, entrypoint=entrypoint, runs=runs)
     return _invocations(found, source, image, anchor)
 
 
