@@ -392,10 +392,14 @@ class _Matcher:
         runs."""
         words = self.words
         head = words[at]
+        following = words[at + 1].text if at + 1 < len(words) else None
+        if _is_expansion(head) and following is not None and following.startswith("-"):
+            found = self.python(at, image)  # `$PYTHON -m …`, `{sys.executable} -u -m …`
+            if found is not None:
+                return True, found
         if head.splat:
             return False, None
         name = _name(head)
-        following = words[at + 1].text if at + 1 < len(words) else None
         tool = _TOOL_AT.fullmatch(name) if head.resolved else None
         if name == "vllm" or tool is not None:
             if following == "serve":
@@ -404,9 +408,6 @@ class _Matcher:
             return following in _NOT_SERVE, None
         if _PYTHON.fullmatch(name):
             return True, self.python(at, image)
-        if _is_expansion(head) and following is not None and following.startswith("-"):
-            found = self.python(at, image)  # `$PYTHON -m …`, `{sys.executable} -u -m …`
-            return found is not None, found
         if name in _SHELLS:
             return True, self.shell(at, image)
         if name == "eval":
