@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 import tree_sitter_containerfile
@@ -31,6 +31,7 @@ from tree_sitter import Language, Node, Parser
 
 from vllm_config_lsp.sources import argv, shell
 from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = ["built_image", "find_invocations"]
 
@@ -495,57 +496,11 @@ class _Reader:
     def _script(self, stage: _Stage, command: _Command) -> bool:
         """A shell-form command line, read by the shell source."""
         found = shell.find_invocations(command.script, source="dockerfile")
+        to_document = SourceMap.of_positions(command.positions)
         for invocation in found:
-            self.found.append(_relocate(invocation, command.positions, stage.image))
+            self.found.append(to_document.invocation(invocation, image=stage.image))
         return bool(found)
 
     def _command_words(self, command: _Command) -> list[Word]:
-        positions = command.positions
-        return [_relocate_word(word, positions) for word in shell.command_words(command.script)]
-
-
-def _relocate(
-    invocation: Invocation,
-    positions: list[int],
-    image: str,
-    ends: list[int] | None = None,
-) -> Invocation:
-    """Move an invocation found in a script (offsets into the script) to the document."""
-    to_start, to_end = _maps(positions, ends)
-    return replace(
-        invocation,
-        source="dockerfile",
-        start=to_start(invocation.start),
-        end=to_end(invocation.end),
-        args=[_relocate_word(word, positions, ends) for word in invocation.args],
-        image=invocation.image or image,
-        insert_at=None if invocation.insert_at is None else to_end(invocation.insert_at),
-        gpus=tuple(claim.mapped(to_start, to_end) for claim in invocation.gpus),
-    )
-
-
-def _relocate_word(word: Word, positions: list[int], ends: list[int] | None = None) -> Word:
-    to_start, to_end = _maps(positions, ends)
-    moved = word.shifted(to_start)
-    return replace(moved, end=to_end(word.end), ends=tuple(to_end(end) for end in word.ends))
-
-
-def _maps(
-    positions: list[int], ends: list[int] | None
-) -> tuple[Callable[[int], int], Callable[[int], int]]:
-    """Script offset → document offset, for a start (the character's own position) and an
-    exclusive end (just past the previous character's source)."""
-    stop = ends if ends is not None else [position + 1 for position in positions]
-    count = len(positions)
-
-    def to_start(offset: int) -> int:
-        if 0 <= offset < count:
-            return positions[offset]
-        return stop[-1] if count else 0
-
-    def to_end(offset: int) -> int:
-        if 0 < offset <= count:
-            return stop[offset - 1]
-        return positions[0] if count else 0
-
-    return to_start, to_end
+        to_document = SourceMap.of_positions(command.positions)
+        return [to_document.word(word) for word in shell.command_words(command.script)]

@@ -16,7 +16,7 @@ program receives) and the knowledge of which wrappers run which command.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from itertools import accumulate
@@ -26,6 +26,7 @@ from tree_sitter import Language, Node, Parser, Tree
 
 from vllm_config_lsp.sources import argv, gpu_claims
 from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = ["argv_invocations", "command_words", "container_invocations", "find_invocations"]
 
@@ -233,16 +234,7 @@ def _invocations(
 def _relocated(invocation: Invocation, script: Word, image: str | None = None) -> Invocation:
     """An invocation found in a script string, with the document offsets of the string's
     characters; the container image is filled in when the script named none."""
-    to_start, to_end = _offset_maps(script)
-    return replace(
-        invocation,
-        start=to_start(invocation.start),
-        end=to_end(invocation.end),
-        args=[_remap(word, to_start, to_end) for word in invocation.args],
-        image=invocation.image if invocation.image is not None else image,
-        insert_at=None if invocation.insert_at is None else to_end(invocation.insert_at),
-        gpus=tuple(claim.mapped(to_start, to_end) for claim in invocation.gpus),
-    )
+    return SourceMap.of_word(script).invocation(invocation, image=image)
 
 
 def _parser() -> Parser:
@@ -595,34 +587,6 @@ class _Analyzer:
             if match and word.resolved:
                 self.scan.pins.append(match.group(1))
                 return
-
-
-def _offset_maps(word: Word) -> tuple[Callable[[int], int], Callable[[int], int]]:
-    """Offsets in a word's text back to the document: a start maps to the start of the
-    character's source, an (exclusive) end to the end of the previous character's."""
-    count = len(word.starts)
-
-    def to_start(offset: int) -> int:
-        if 0 <= offset < count:
-            return word.starts[offset]
-        return word.ends[-1] if count else word.end
-
-    def to_end(offset: int) -> int:
-        if 0 < offset <= count:
-            return word.ends[offset - 1]
-        return word.starts[0] if count and offset <= 0 else word.end
-
-    return to_start, to_end
-
-
-def _remap(word: Word, to_start: Callable[[int], int], to_end: Callable[[int], int]) -> Word:
-    return replace(
-        word,
-        start=to_start(word.start),
-        end=to_end(word.end),
-        starts=tuple(to_start(offset) for offset in word.starts),
-        ends=tuple(to_end(offset) for offset in word.ends),
-    )
 
 
 def _scanner_safe(text: str) -> str:

@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
@@ -33,6 +34,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from vllm_config_lsp.document.yaml_scalars import scalar_source_map
 from vllm_config_lsp.document.yaml_tree import construct_value, mapping_pairs, parse_yaml
 from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = [
     "Frame",
@@ -80,52 +82,29 @@ class Frame:
         """A word's text as a frame: what a script string holds maps through its quoting."""
         return cls(word.text, word.starts, word.ends, word.end)
 
+    @cached_property
+    def source_map(self) -> SourceMap:
+        """The frame's offsets as a `SourceMap` (which moves what is found in the text)."""
+        return SourceMap(self.starts, self.ends, self.end)
+
     def start_of(self, index: int) -> int:
         """Document offset where character `index` starts (the end past the last one)."""
-        if self.starts is None:
-            return index
-        if 0 <= index < len(self.starts):
-            return self.starts[index]
-        if index < 0 and self.starts:
-            return self.starts[0]
-        return self.end
+        return self.source_map.start_of(index)
 
     def end_of(self, index: int) -> int:
         """Document offset of the exclusive end `index`: the end of character `index - 1`."""
-        if self.ends is None:
-            return index
-        if 0 < index <= len(self.ends):
-            return self.ends[index - 1]
-        if index <= 0:
-            return self.starts[0] if self.starts else self.end
-        return self.end
+        return self.source_map.end_of(index)
 
 
 def relocate_word(word: Word, frame: Frame) -> Word:
     """A word found in `frame.text`, with document offsets."""
-    if frame.starts is None:
-        return word
-    return replace(
-        word,
-        start=frame.start_of(word.start),
-        end=frame.end_of(word.end),
-        starts=tuple(frame.start_of(i) for i in word.starts),
-        ends=tuple(frame.end_of(i) for i in word.ends),
-    )
+    return frame.source_map.word(word)
 
 
 def relocate(invocation: Invocation, frame: Frame, *, image: str | None = None) -> Invocation:
     """An invocation found in `frame.text` (a script string), with document offsets; the
     container image is filled in when the script did not name one itself."""
-    return replace(
-        invocation,
-        start=frame.start_of(invocation.start),
-        end=frame.end_of(invocation.end),
-        args=[relocate_word(word, frame) for word in invocation.args],
-        image=invocation.image if invocation.image is not None else image,
-        insert_at=None if invocation.insert_at is None else frame.end_of(invocation.insert_at),
-        gpus=tuple(claim.mapped(frame.start_of, frame.end_of) for claim in invocation.gpus),
-    )
+    return frame.source_map.invocation(invocation, image=image)
 
 
 def node_span(frame: Frame, node: Node) -> tuple[int, int]:
