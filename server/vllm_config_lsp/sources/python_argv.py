@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 
 from vllm_config_lsp.sources import argv, shell
 from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = ["find_invocations"]
 
@@ -229,15 +230,9 @@ class _Text:
     def text(self) -> str:
         return "".join(self.chars)
 
-    def to_start(self, offset: int) -> int:
-        if 0 <= offset < len(self.starts):
-            return self.starts[offset]
-        return self.ends[-1] if self.ends else 0
-
-    def to_end(self, offset: int) -> int:
-        if 0 < offset <= len(self.ends):
-            return self.ends[offset - 1]
-        return self.starts[0] if self.starts and offset <= 0 else self.to_start(offset)
+    def source_map(self) -> SourceMap:
+        """The text's offsets → document offsets, as the text stands now."""
+        return SourceMap(tuple(self.starts), tuple(self.ends), self.ends[-1] if self.ends else 0)
 
 
 def _decode_piece(text: str, start: int, end: int) -> _Text | None:
@@ -507,12 +502,13 @@ class _Reader:
         for field_start, field_end, _ in text.fields:
             masked[field_start:field_end] = " " * (field_end - field_start)
         unresolved.extend(_format_fields(value, "".join(masked)))
+        to_document = text.source_map()
         return Word(
             value,
             start,
             end,
-            tuple(text.to_start(index) for index in range(len(value))),
-            tuple(text.to_end(index + 1) for index in range(len(value))),
+            tuple(to_document.start_of(index) for index in range(len(value))),
+            tuple(to_document.end_of(index + 1) for index in range(len(value))),
             unresolved=tuple(dict.fromkeys(unresolved)),
             quoting="python",
         )
@@ -593,20 +589,11 @@ class _Reader:
         script = "".join(text.shell)
         if "vllm" not in script:
             return
+        to_document = text.source_map()
         for invocation in shell.find_invocations(script, source="python"):
-            self.found.append(
-                replace(
-                    invocation,
-                    source="python",
-                    start=text.to_start(invocation.start),
-                    end=text.to_end(invocation.end),
-                    args=[_shell_word(word, text) for word in invocation.args],
-                    insert_at=(
-                        None if invocation.insert_at is None else text.to_end(invocation.insert_at)
-                    ),
-                    gpus=tuple(c.mapped(text.to_start, text.to_end) for c in invocation.gpus),
-                )
-            )
+            moved = to_document.invocation(replace(invocation, args=[]))
+            args = [_shell_word(word, text, to_document) for word in invocation.args]
+            self.found.append(replace(moved, source="python", args=args))
 
     def _message(self, node: ast.AST) -> bool:
         """Whether a string is a message (docstring, `print`/logging argument, `help=`,
@@ -685,7 +672,7 @@ class _Reader:
         return written if written.strip() else _unparse(node)
 
 
-def _shell_word(word: Word, text: _Text) -> Word:
+def _shell_word(word: Word, text: _Text, to_document: SourceMap) -> Word:
     """A word the shell found in a Python string, with Python fields restored in its text
     (the shell saw opaque placeholders), marked unresolved, and moved to the document."""
     spans = [(start, end) for start, end, _ in text.fields]
@@ -717,14 +704,14 @@ def _shell_word(word: Word, text: _Text) -> Word:
     splat = word.splat or any(
         (word.start, word.end) == spans[owner] and not _quoted(word) for owner in touched
     )
-    moved = replace(
-        word.shifted(text.to_start),
+    restored_word = replace(
+        word,
         text=restored,
         unresolved=tuple(dict.fromkeys(unresolved)),
         splat=splat,
         quoting="python",
     )
-    return replace(moved, end=text.to_end(word.end), ends=tuple(text.to_end(e) for e in word.ends))
+    return to_document.word(restored_word)
 
 
 def _format_fields(text: str, masked: str) -> list[str]:
