@@ -67,6 +67,12 @@ def _check_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--no-source", action="store_true", help="text format: no source excerpt")
     parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="say on stderr why a named file holds nothing to check",
+    )
+    parser.add_argument(
         "--gpu",
         metavar="NAME",
         default=None,
@@ -103,10 +109,10 @@ def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
 def _run_check(argv: Sequence[str]) -> int:
     from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_text
     from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
-    from vllm_config_lsp.engine import fix_all, lint
+    from vllm_config_lsp.engine import LintResult, fix_all, lint
     from vllm_config_lsp.findings import Finding, Severity
+    from vllm_config_lsp.sources.detect import detect
     from vllm_config_lsp.sources.files import discover
-    from vllm_config_lsp.sources.hosts import host_of
     from vllm_config_lsp.vllm.catalogue import available_versions, detection_flag_names
 
     args = _check_parser().parse_args(argv)
@@ -129,13 +135,23 @@ def _run_check(argv: Sequence[str]) -> int:
     reports: list[FileReport] = []
     io_error = False
     folders = DeploymentFolders()
+    named_paths = set(args.paths)
+    passed_over = False  # named files that hold nothing to check (said with -v)
     for path, read in discover(args.paths, detection_flag_names()):
         if read.text is None:
             _say(f"{path}: {read.error}")
             io_error = True
             continue
         text, on_disk = read.text, read.data
-        host = host_of(str(path), text, flag_names=detection_flag_names())
+        detected = detect(
+            path.as_posix(), text, flag_names=detection_flag_names(), named=path in named_paths
+        )
+        if detected.kind is None:
+            passed_over = True
+            if args.verbose:
+                _say(f"{path}: {detected.why_not}")
+            continue
+        host = detected.host
         stated = release_stated(text, args.vllm_version)
         version, _why = choose_version(
             text,
@@ -151,13 +167,13 @@ def _run_check(argv: Sequence[str]) -> int:
             else:
                 text, version, on_disk = migrated
 
-        def run(
+        def checked(
             source: str,
             version: str = version,
             path: Path = path,
             host: str | None = host,
             stated: bool = stated,
-        ) -> list[Finding]:
+        ) -> LintResult:
             return lint(
                 source,
                 version=version,
@@ -168,9 +184,18 @@ def _run_check(argv: Sequence[str]) -> int:
                 host=host,
                 version_stated=stated,
                 gpus=target,
-            ).findings
+            )
 
-        findings = run(text)
+        def run(source: str) -> list[Finding]:
+            return checked(source).findings
+
+        first = checked(text)
+        findings = first.findings
+        if host is not None and not findings and not first.command_lines:
+            passed_over = True
+            if args.verbose:
+                _say(f"{path}: no vLLM command line in this {host} file")
+            continue
         if args.fix:
             fixed, found = fix_all(text, findings, run)
             if fixed != text:
@@ -182,7 +207,7 @@ def _run_check(argv: Sequence[str]) -> int:
                 else:
                     text, findings = fixed, found
         reports.append(FileReport(str(path), text, findings))
-    if not reports and not io_error:
+    if not reports and not io_error and not passed_over:
         print("vllm-config-lsp: no vLLM config files found", file=sys.stderr)
     renderer = RENDERERS[args.format]
     output = (

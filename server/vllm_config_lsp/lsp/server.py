@@ -209,27 +209,22 @@ class VllmConfigServer(LanguageServer):
     ) -> Analysis:
         """Runs on the lint thread: association, then the engine."""
         from vllm_config_lsp.document.markers import marker_options
-        from vllm_config_lsp.sources.association import Reason, classify, path_of_uri
-        from vllm_config_lsp.sources.hosts import host_of
+        from vllm_config_lsp.sources.association import path_of_uri
+        from vllm_config_lsp.sources.detect import detect
         from vllm_config_lsp.vllm.catalogue import detection_flag_names
         from vllm_config_lsp.vllm.versions import invocation_release
 
         settings = self.settings
         positions = Positions(text, self.encoding)
         # A host of command lines (script, manifest, recipe…) is never a `--config` file.
-        flag_names = detection_flag_names()
-        host = host_of(path_of_uri(uri), text, language_id, flag_names=flag_names)
-        reason = (
-            Reason.COMMAND_LINE
-            if host is not None
-            else classify(
-                path_of_uri(uri),
-                text,
-                settings.associations,
-                flag_names=flag_names,
-                language_id=language_id,
-            )
+        detected = detect(
+            path_of_uri(uri),
+            text,
+            language_id,
+            flag_names=detection_flag_names(),
+            settings=settings.associations,
         )
+        host, reason = detected.host, detected.reason
         path = _fs_path(uri)
         key = (marker_options(text).get("version"), str(path) if path else None)
         choice = self._versions.get(key)
