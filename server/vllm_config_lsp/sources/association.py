@@ -234,16 +234,13 @@ class Reason(str, Enum):
 
 @dataclass(frozen=True)
 class AssociationSettings:
-    """`associations.globs` are added to the defaults; `detection` switches content
-    detection on or off."""
+    """`associations.globs` are the user's own associations, taken at their word (the
+    default globs, `DEFAULT_GLOBS`, need content that could be a config); `detection`
+    switches content detection on or off."""
 
     globs: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     detection: bool = True
-
-    @property
-    def include(self) -> tuple[str, ...]:
-        return DEFAULT_GLOBS + self.globs
 
 
 def path_of_uri(uri: str) -> str:

@@ -33,7 +33,7 @@ _DEFAULT_SETTINGS = AssociationSettings()
 
 @dataclass(frozen=True)
 class Detected:
-    """`kind`: a host kind (`hosts.READERS`), `CONFIG`, or None when the document holds
+    """`kind`: a host kind (`hosts.HOSTS`), `CONFIG`, or None when the document holds
     nothing to check; `reason` why it is checked; `why_not` why it is not (when `kind` is
     None)."""
 
