@@ -11,10 +11,12 @@ holds, and its fix, applied here, adds `--distributed-executor-backend ray`.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.support import REPO, cli
+from support import REPO, cli, cli_command
 
 FIXTURES = REPO / "tests" / "fixtures" / "multinode"
 _CORPUS = REPO / "tests" / "corpus" / "deployments" / "files"
@@ -125,3 +127,45 @@ def test_nnodes_from_the_group_is_vllms_own_multi_node_launch() -> None:
     """`--nnodes $(LWS_GROUP_SIZE)`: `mp` across the nodes (accepted by 0.33.0 with
     nnodes 2), not a world on one node."""
     assert _vc703(FIXTURES / "lws-nnodes.yaml") == []
+
+
+def _memory_case(tmp_path: Path, backend: str) -> Path:
+    """The issue 27 group (two 1-GPU pods, Ray leader) serving Llama 3.1 70B (the
+    hand-written config.json and safetensors index under tests/fixtures/models) on one
+    GPU per stage."""
+    args = "--tensor-parallel-size 1 --pipeline_parallel_size 2"
+    text = (
+        (FIXTURES / "lws-1gpu-pods.yaml")
+        .read_text()
+        .replace(
+            f"--model Qwen/Qwen3-8B {args}",
+            f"--model meta-llama/Llama-3.1-70B-Instruct --max-model-len 8192{backend}",
+        )
+    )
+    return _copy(tmp_path, "lws-70b.yaml", text)
+
+
+def _memory(path: Path) -> list[dict[str, Any]]:
+    command = [*cli_command(), "check", "--format", "json", "--gpu", "H100-80GB", str(path)]
+    done = subprocess.run(command, capture_output=True, text=True, env=_MODELS, timeout=120)
+    assert done.returncode in (0, 1), done.stderr
+    return [f for f in json.loads(done.stdout or "[]") if f["code"] == "VC680"]
+
+
+_MODELS = {**os.environ, "VLLM_CONFIG_MODEL_DIRS": str(REPO / "tests" / "fixtures" / "models")}
+
+
+def test_weights_fix_spreads_over_the_ray_group(tmp_path: Path) -> None:
+    """131 GiB of weights do not fit one H100; with the Ray backend the world may take
+    both pods' GPUs, so the fix is `--tensor-parallel-size 2`, and applied it fits."""
+    path = _memory_case(tmp_path, " --distributed-executor-backend ray")
+    [found] = _memory(path)
+    assert found["fix"]["title"] == "Add `--tensor-parallel-size 2`"
+    path.write_text(_apply(path.read_text(), found["fix"]))
+    assert _memory(path) == []
+    assert _vc703(path, "--gpu", "H100-80GB") == []
+
+
+def test_weights_fix_stays_on_one_node_without_the_ray_backend(tmp_path: Path) -> None:
+    [found] = _memory(_memory_case(tmp_path, ""))
+    assert found.get("fix") is None

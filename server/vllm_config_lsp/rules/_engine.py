@@ -191,12 +191,13 @@ def add_flag(
 
 
 def add_option(
-    model: ConfigModel, anchor: Given, flag: str, value: str, *, preferred: bool = True
+    model: ConfigModel, anchor: Given | None, flag: str, value: str, *, preferred: bool = True
 ) -> Fix | None:
-    """Add `--flag value`: a line of a `--config` file (`add_flag`), or words after the
-    last one of a host's command line, in its syntax (`sources.rendering.append_words`)."""
+    """Add `--flag value`: a line of a `--config` file below `anchor` (`add_flag`), or
+    words after the last one of a host's command line, in its syntax
+    (`sources.rendering.append_words`)."""
     if model.invocation is None:
-        return add_flag(model, anchor, flag, value, preferred=preferred)
+        return add_flag(model, anchor, flag, value, preferred=preferred) if anchor else None
     edit = append_words(model.text, model.invocation, [f"--{flag}", value])
     if edit is None:
         return None
