@@ -169,3 +169,17 @@ def test_weights_fix_spreads_over_the_ray_group(tmp_path: Path) -> None:
 def test_weights_fix_stays_on_one_node_without_the_ray_backend(tmp_path: Path) -> None:
     [found] = _memory(_memory_case(tmp_path, ""))
     assert found.get("fix") is None
+
+
+_KUBEAI = FIXTURES / "kubeai-llama-3.1-405b-instruct-fp8-h100.yaml"
+
+
+def test_kubeai_resource_profile_states_the_gpus(tmp_path: Path) -> None:
+    """`resourceProfile: nvidia-gpu-h100:8`: eight H100s, so TP 8 fits and TP 16 does not."""
+    assert _vc703(_KUBEAI) == []
+    path = _copy(tmp_path, "kubeai.yaml", _KUBEAI.read_text().replace("size=8", "size=16"))
+    [found] = _vc703(path)
+    assert "(GPUs per node: 8, from KubeAI resourceProfile)" in found["message"]
+    path.write_text(_apply(path.read_text(), found["fix"]))
+    assert "--tensor-parallel-size=8" in path.read_text()
+    assert _vc703(path) == []

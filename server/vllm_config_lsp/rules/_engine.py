@@ -166,7 +166,11 @@ def replace(
             text = text.replace('"', '\\"')
         elif '"' in text and model.text[what.where[0]] != '"':
             return None  # JSON in an unusual quoting: leave the edit to the user
-    return Fix(title, (TextEdit(*what.where, text),), safe=False, preferred=preferred)
+    start, end = what.where
+    written = model.text[start:end]
+    if model.invocation is not None and written.startswith("--") and "=" in written:
+        start += written.index("=") + 1  # `--tensor-parallel-size=16`: the value only
+    return Fix(title, (TextEdit(start, end, text),), safe=False, preferred=preferred)
 
 
 def add_flag(

@@ -458,6 +458,7 @@ class _Reader:
         if args:
             found = _args_start(self.source, args, "serve")
             found.model = self._model_ref(frame, get(node, "url"), "KubeAI `url`")
+            found.gpus = gpu_claims.kubeai(frame, node)
             self.found.append(found)
 
     def kaito(self, frame: Frame, root: Node) -> None:
