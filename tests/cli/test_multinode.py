@@ -183,3 +183,15 @@ def test_kubeai_resource_profile_states_the_gpus(tmp_path: Path) -> None:
     path.write_text(_apply(path.read_text(), found["fix"]))
     assert "--tensor-parallel-size=8" in path.read_text()
     assert _vc703(path) == []
+
+
+def test_nnodes_launch_whose_share_of_the_world_exceeds_a_node(tmp_path: Path) -> None:
+    """VC712: TP 8 x PP 2 over `--nnodes $(LWS_GROUP_SIZE)` (the group's 2 pods of 4 GPUs)
+    puts 8 workers on each node; vLLM 0.33.0's worker asserts its local rank is a GPU."""
+    assert [f for f in _check(FIXTURES / "lws-nnodes.yaml") if f["code"] == "VC712"] == []
+    text = (FIXTURES / "lws-nnodes.yaml").read_text().replace("size 4 --pipe", "size 8 --pipe")
+    [found] = [f for f in _check(_copy(tmp_path, "lws.yaml", text)) if f["code"] == "VC712"]
+    assert found["severity"] == "error"
+    assert "16 over 2 nodes, from LeaderWorkerSet leaderWorkerTemplate.size" in found["message"]
+    assert "8 workers on each node, which has 4 GPUs" in found["message"]
+    assert _vc703(tmp_path / "lws.yaml") == []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vllm_config_lsp.rules._engine import field_value
+from vllm_config_lsp.rules._engine import field_value, is_int
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.hardware import Gpu
 
@@ -52,3 +52,16 @@ def world_gpus(model: ConfigModel) -> int | None:
     if group.launcher == "nnodes" or (group.launcher == "ray" and backend == "ray"):
         return group.gpus
     return target.count
+
+
+#: The sizes whose product is `ParallelConfig.world_size` (vllm/config/parallel.py).
+WORLD_SIZES = ("pipeline_parallel_size", "tensor_parallel_size", "prefill_context_parallel_size")
+
+
+def world_size(model: ConfigModel) -> int | None:
+    """`pipeline x tensor x prefill-context` parallel sizes; None when one is not a
+    positive integer."""
+    sizes = [field_value(model, "ParallelConfig", name) for name in WORLD_SIZES]
+    if not all(is_int(size) and size >= 1 for size in sizes):
+        return None
+    return int(sizes[0] * sizes[1] * sizes[2])

@@ -41,10 +41,9 @@ from vllm_config_lsp.rules._engine import (
     error,
     field_value,
     given_field,
-    is_int,
     replace,
 )
-from vllm_config_lsp.rules._platform import vendor
+from vllm_config_lsp.rules._platform import vendor, world_size
 from vllm_config_lsp.sources.invocation import NodeGroup
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -52,8 +51,6 @@ CODE = "VC703"
 NAME = "world-size-above-gpus"
 VLLM_SOURCE = "vllm/config/parallel.py:1071"
 CATALOGUE = ("parallel.world_vs_gpus",)
-
-_SIZES = ("pipeline_parallel_size", "tensor_parallel_size", "prefill_context_parallel_size")
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
@@ -64,16 +61,11 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         return
     if field_value(model, "ParallelConfig", "nnodes") not in (1, None):
         return
-    group = target.group
-    if model.flag("nnodes") is not None or (group is not None and group.launcher == "nnodes"):
+    group, nnodes = target.group, model.flag("nnodes")
+    if (nnodes is not None and nnodes.unresolved) or (group and group.launcher == "nnodes"):
         return  # `--nnodes $(LWS_GROUP_SIZE)`: unknown here, and `mp` across nodes above 1
-    sizes = {name: field_value(model, "ParallelConfig", name) for name in _SIZES}
-    if not all(is_int(size) and size >= 1 for size in sizes.values()):
-        return
-    world = 1
-    for size in sizes.values():
-        world *= size
-    if world <= target.count:
+    world = world_size(model)
+    if world is None or world <= target.count:
         return
     where = given_field(model, "ParallelConfig", "tensor_parallel_size") or given_field(
         model, "ParallelConfig", "pipeline_parallel_size"
@@ -84,7 +76,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     ray = group is not None and group.launcher == "ray"
     if ray and group is not None and (group.gpus is None or world <= group.gpus):
         fixes.append(add_option(model, where, "distributed-executor-backend", "ray"))
-    if where.label.replace("_", "-") == "tensor-parallel-size" and world == sizes[_SIZES[1]]:
+    tp = field_value(model, "ParallelConfig", "tensor_parallel_size")
+    if where.label.replace("_", "-") == "tensor-parallel-size" and world == tp:
         title = f"Set `{where.label}: {target.count}`"
         fixes.append(replace(model, where, target.count, title, preferred=not fixes))
     yield error(
