@@ -195,3 +195,10 @@ def test_nnodes_launch_whose_share_of_the_world_exceeds_a_node(tmp_path: Path) -
     assert "16 over 2 nodes, from LeaderWorkerSet leaderWorkerTemplate.size" in found["message"]
     assert "8 workers on each node, which has 4 GPUs" in found["message"]
     assert _vc703(tmp_path / "lws.yaml") == []
+
+
+def test_an_explicit_nnodes_of_one_is_still_one_node(tmp_path: Path) -> None:
+    text = "# vllm-config: gpu=H100-80GB count=4\nmodel: Qwen/Qwen3-8B\n"
+    path = _copy(tmp_path, "one.yaml", text + "tensor-parallel-size: 8\nnnodes: 1\n")
+    [found] = _vc703(path)
+    assert found["fix"]["title"] == "Set `tensor-parallel-size: 4`"
