@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from yaml.nodes import MappingNode, Node, ScalarNode
 
 from vllm_config_lsp.sources import gpu_claims
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word, assignment
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     argv_invocations,
@@ -47,6 +47,7 @@ _SOURCE = "compose"
 #: Words split from a compose string are re-quoted the way a shell reads them.
 _SPLIT = "compose"
 _LIST = "yaml-list"
+_VALUE = "yaml-value"
 
 
 def find_invocations(text: str) -> list[Invocation]:
@@ -59,7 +60,17 @@ def find_invocations(text: str) -> list[Invocation]:
             for _name, service in pairs(get(root, "services")):
                 if isinstance(service, MappingNode):
                     claims = gpu_claims.compose(frame, service)
-                    found.extend(replace(inv, gpus=claims) for inv in _service(frame, service))
+                    environ = _environment(frame, service)
+                    is_open = get(service, "env_file") is not None
+                    found.extend(
+                        replace(
+                            inv,
+                            gpus=claims,
+                            environ=environ + inv.environ,
+                            environ_open=is_open or inv.environ_open,
+                        )
+                        for inv in _service(frame, service)
+                    )
         return sorted(found, key=lambda invocation: invocation.start)
     except (RecursionError, MemoryError):
         return []
@@ -81,6 +92,29 @@ def _service(frame: Frame, service: MappingNode) -> list[Invocation]:
         return []
     anchor = node_span(frame, image_node)
     return [image_start(command or [], source=_SOURCE, image=image, anchor=anchor)]
+
+
+def _environment(frame: Frame, service: MappingNode) -> tuple[EnvVar, ...]:
+    """`environment:` as a mapping (`NAME: value`; no value passes the shell's through) or
+    a list (`- NAME=value`, `- NAME`), values interpolated like `command:`."""
+    node = get(service, "environment")
+    found: list[EnvVar] = []
+    if isinstance(node, MappingNode):
+        for key, value in node.value:
+            name = scalar_word(frame, key, _VALUE)
+            if name is None or not name.text:
+                continue
+            if isinstance(value, ScalarNode) and not value.tag.endswith(":null"):
+                word = scalar_word(frame, value, _VALUE)
+                found.append(EnvVar(name, interpolate(word) if word else None, "environment"))
+            else:
+                found.append(EnvVar(name, None, "environment"))
+        return tuple(found)
+    for item in items(node):
+        word = scalar_word(frame, item, _VALUE)
+        if word is not None and word.text:
+            found.append(assignment(interpolate(word), "environment"))
+    return tuple(found)
 
 
 def _image(node: Node | None) -> str | None:

@@ -37,7 +37,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode
 
 from vllm_config_lsp.sources import gpu_claims, shell
 from vllm_config_lsp.sources.engine_kwargs import engine_kwargs_words
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     Masked,
@@ -265,10 +265,19 @@ class _Reader:
         selectors)."""
         before = len(self.found)
         self._container_starts(frame, container, kind)
+        if len(self.found) == before:
+            return
         claims = gpu_claims.kubernetes(frame, pod, container)
-        if claims:
-            for at in range(before, len(self.found)):
-                self.found[at] = replace(self.found[at], gpus=claims)
+        environ = self._environ(frame, container)
+        is_open = get(container, "envFrom") is not None
+        for at in range(before, len(self.found)):
+            found = self.found[at]
+            self.found[at] = replace(
+                found,
+                gpus=claims or found.gpus,
+                environ=environ + found.environ,
+                environ_open=found.environ_open or is_open,
+            )
 
     def _container_starts(self, frame: Frame, container: MappingNode, kind: str) -> None:
         """One container: `command` + `args` as Kubernetes concatenates them; without a
@@ -343,6 +352,27 @@ class _Reader:
             if name and word is not None:
                 env[name] = _k8s_expand(word)
         return env
+
+    def _environ(self, frame: Frame, container: MappingNode) -> tuple[EnvVar, ...]:
+        """The container's `env` list as settings: a `value` with `$(VAR)` expanded from the
+        entries above it (the kubelet's order), unresolved otherwise; a `valueFrom` (a secret,
+        a field) is a setting whose value is not known here."""
+        found: list[EnvVar] = []
+        known: dict[str, Word] = {}
+        for entry in items(get(container, "env")):
+            name_node = get(entry, "name")
+            name = scalar_word(frame, name_node, _VALUE) if name_node is not None else None
+            if name is None or not name.text:
+                continue
+            value_node = get(entry, "value")
+            value = scalar_word(frame, value_node, _VALUE) if value_node is not None else None
+            if value is not None:
+                value = self.masked.restore_word(_k8s_expand(value, known))
+                known[name.text] = value
+            elif get(entry, "valueFrom") is None:
+                value = Word("", name.end, name.end, (), ())  # no value: the empty string
+            found.append(EnvVar(self.masked.restore_word(name), value, "env"))
+        return tuple(found)
 
     def _additional_args(self, frame: Frame, container: MappingNode) -> list[Word]:
         """`VLLM_ADDITIONAL_ARGS` of an LLMInferenceService container, split as the

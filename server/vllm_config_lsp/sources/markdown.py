@@ -508,6 +508,7 @@ def _relocate(invocation: Invocation, block: CodeBlock, positions: list[int]) ->
         args=[word(item) for item in invocation.args],
         insert_at=None if invocation.insert_at is None else end(invocation.insert_at),
         gpus=tuple(claim.mapped(start, end) for claim in invocation.gpus),
+        environ=tuple(var.relocated(word) for var in invocation.environ),
     )
 
 
@@ -571,6 +572,7 @@ def _yaml_invocations(block: CodeBlock, host: str) -> list[Invocation]:
                     claim.mapped(block.to_document, block.end_to_document)
                     for claim in invocation.gpus
                 ),
+                environ=tuple(var.relocated(block.relocate) for var in invocation.environ),
             )
         )
     return found

@@ -629,6 +629,10 @@ class _Reader:
                         None if invocation.insert_at is None else text.to_end(invocation.insert_at)
                     ),
                     gpus=tuple(c.mapped(text.to_start, text.to_end) for c in invocation.gpus),
+                    environ=tuple(
+                        var.relocated(lambda word: _shell_word(word, text))
+                        for var in invocation.environ
+                    ),
                 )
             )
 

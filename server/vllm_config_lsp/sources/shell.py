@@ -25,7 +25,7 @@ import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
 from vllm_config_lsp.sources import gpu_claims
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word, assignment
 
 __all__ = ["command_words", "find_invocations"]
 
@@ -194,9 +194,115 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
             invocation,
             args=list(invocation.args),
             gpus=gpu_claims.visible_devices(script, invocation) + job,
+            environ=_environ_of(script, invocation.start),
         )
         for invocation in found
     ]
+
+
+#: The export forms: `export`, `declare -x`, `typeset -x`.
+_EXPORTS = frozenset({"export"})
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _environ_of(script: str, start: int) -> tuple[EnvVar, ...]:
+    """The environment a start at `start` gets from its script: every `export NAME=value`
+    written before it (in document order; a bare `export NAME` takes the value of the last
+    `NAME=value` before it), then the assignments in front of its command (`NAME=value
+    vllm serve`, `env NAME=value …`). Functions, subshells and `unset` are not followed."""
+    if "=" not in script and "export" not in script:
+        return ()
+    exports, commands = _environment_sites(script)
+    found = [var for var in exports if var.name.end <= start]
+    inner: tuple[int, int, tuple[EnvVar, ...]] | None = None
+    for first, last, prefix in commands:
+        if first <= start < last and (inner is None or first >= inner[0]):
+            inner = (first, last, prefix)
+    if inner is not None:
+        found.extend(inner[2])
+    return tuple(found)
+
+
+@lru_cache(maxsize=256)
+def _environment_sites(
+    script: str,
+) -> tuple[tuple[EnvVar, ...], tuple[tuple[int, int, tuple[EnvVar, ...]], ...]]:
+    """The exports of a script, and each command's prefix assignments with its span."""
+    analyzer = _Analyzer(script, _Scan("shell"), {})
+    plain: dict[str, Word | None] = {}
+    exports: list[EnvVar] = []
+    commands: list[tuple[int, int, tuple[EnvVar, ...]]] = []
+    for node in analyzer.nodes():
+        if node.type == "variable_assignment" and node.parent is not None:
+            if node.parent.type == "program":
+                var = _assignment(analyzer, node, "assignment")
+                if var is not None:
+                    plain[var.name.text] = var.value
+        elif node.type == "declaration_command" and node.children:
+            if analyzer.text[slice(*analyzer.span(node.children[0]))] not in _EXPORTS:
+                continue
+            for child in node.children[1:]:
+                if child.type == "variable_assignment":
+                    var = _assignment(analyzer, child, "export")
+                    if var is not None:
+                        exports.append(var)
+                        plain[var.name.text] = var.value
+                elif child.type == "variable_name":
+                    name = _plain_word(analyzer, child)
+                    exports.append(EnvVar(name, plain.get(name.text), "export"))
+        elif node.type == "command":
+            prefix = _prefix(analyzer, node)
+            if prefix:
+                start, end = analyzer.span(node)
+                commands.append((start, end, tuple(prefix)))
+    return tuple(exports), tuple(commands)
+
+
+def _prefix(analyzer: _Analyzer, node: Node) -> list[EnvVar]:
+    """`A=1 B=2 cmd …` and `env A=1 cmd …`: the assignments a command runs with."""
+    found: list[EnvVar] = []
+    after_env = False
+    for index, child in enumerate(node.children):
+        field_name = node.field_name_for_child(index)
+        if child.type == "variable_assignment":
+            var = _assignment(analyzer, child, "prefix")
+            if var is not None:
+                found.append(var)
+        elif field_name == "name":
+            if analyzer.text[slice(*analyzer.span(child))] != "env":
+                break
+            after_env = True
+        elif after_env and field_name == "argument":
+            word = analyzer.word(child)
+            name, _, _ = word.text.partition("=")
+            if "=" not in word.text or not _NAME.fullmatch(name) or word.splat:
+                if word.text.startswith("-"):
+                    continue  # `env -u X`, `env -i`
+                break
+            found.append(assignment(word, "prefix"))
+        elif field_name is not None:
+            break
+    return found
+
+
+def _plain_word(analyzer: _Analyzer, node: Node) -> Word:
+    start, end = analyzer.span(node)
+    text = analyzer.text[start:end]
+    return Word(text, start, end, tuple(range(start, end)), tuple(range(start + 1, end + 1)))
+
+
+def _assignment(analyzer: _Analyzer, node: Node, origin: str) -> EnvVar | None:
+    name_node = node.child_by_field_name("name")
+    if name_node is None:
+        return None
+    name = _plain_word(analyzer, name_node)
+    value_node = node.child_by_field_name("value")
+    if value_node is None:
+        _, end = analyzer.span(node)
+        return EnvVar(name, Word("", end, end, (), ()), origin)
+    if value_node.type == "array":
+        return EnvVar(name, None, origin)
+    return EnvVar(name, analyzer.word(value_node), origin)
 
 
 @lru_cache(maxsize=1024)

@@ -139,6 +139,9 @@ def relocate(invocation: Invocation, frame: Frame, *, image: str | None = None) 
         image=invocation.image if invocation.image is not None else image,
         insert_at=None if invocation.insert_at is None else frame.end_of(invocation.insert_at),
         gpus=tuple(claim.mapped(frame.start_of, frame.end_of) for claim in invocation.gpus),
+        environ=tuple(
+            var.relocated(lambda word: relocate_word(word, frame)) for var in invocation.environ
+        ),
     )
 
 
