@@ -173,6 +173,19 @@ def assignment(word: Word, origin: str) -> EnvVar:
     return EnvVar(name, value, origin)
 
 
+@dataclass(frozen=True)
+class ModelRef:
+    """The model an operator hands vLLM from a field of its own (KubeAI `spec.url`, KServe
+    `storageUri`/`model.uri`, Ray `model_source`) rather than from the arguments the file
+    shows: `name` is what vLLM receives as `--model` (the `hf://` scheme removed),
+    `start`/`end` the field's value. Arguments that set the model win over it."""
+
+    name: str
+    start: int
+    end: int
+    origin: str
+
+
 @dataclass
 class Invocation:
     """One start of vLLM. `args` are what vLLM's parser receives after `vllm serve` (or
@@ -203,6 +216,8 @@ class Invocation:
     #: True when the host adds variables that are not written here (Kubernetes `envFrom`,
     #: compose `env_file`, a sourced file): no claim that a name is missing.
     environ_open: bool = False
+    #: The model the host passes outside `args` (operators), when it names one.
+    model: ModelRef | None = None
 
     def environment(self) -> dict[str, EnvVar]:
         """Name → the setting that wins (the last of its name)."""
@@ -225,6 +240,9 @@ class Invocation:
             insert_at=None if self.insert_at is None else self.insert_at + by,
             gpus=tuple(claim.mapped(by.__add__, by.__add__) for claim in self.gpus),
             environ=tuple(var.moved(by) for var in self.environ),
+            model=None
+            if self.model is None
+            else replace(self.model, start=self.model.start + by, end=self.model.end + by),
         )
 
 
