@@ -11,7 +11,8 @@ install.sh`, then `oracle_argv.py` beside `oracle.py` in the oracle folder):
 2. the engine core's first use of the environment, which the oracle does not reach:
    `EngineCore.__init__` calls `vllm.envs.enable_envs_cache()` (vllm/v1/engine/core.py:248),
    which runs every getter of `envs.environment_variables`; the probe runs each getter
-   under the case's environment and records the first exception (`engine_core_envs`).
+   under the case's environment and records the first exception (`engine_core_envs`), or
+   what each variable the case sets is read as (`read_as`: `repr` of the getter's value).
 
     python tools/record_env_verdicts.py --oracle-dir DIR [--out FILE.jsonl]
 
@@ -53,6 +54,11 @@ for line in sys.stdin:
             out = {"id": case["id"], "ok": False, "variable": name,
                    "error_type": type(error).__name__, "message": str(error)}
             break
+    if out["ok"]:
+        out["read_as"] = {
+            name: repr(envs.environment_variables[name]())
+            for name in case["env"] if name in envs.environment_variables
+        }
     print(json.dumps(out), flush=True)
 """
 

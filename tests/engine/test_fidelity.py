@@ -129,6 +129,8 @@ COMMAND_LINE_ONLY = {
     "the unknown-variable line from stderr), tests/engine/test_fidelity_environ.py",
     "VC241": "the environment: tests/fidelity/environ/ (the engine core's enable_envs_cache() "
     "probe), tests/engine/test_fidelity_environ.py",
+    "VC242": "the environment: tests/fidelity/environ/ (the probe's `read_as` of each "
+    "switch), tests/engine/test_fidelity_environ.py",
     "VC539": "the environment and run_multi_api_server (vllm/entrypoints/cli/serve.py:315), "
     "which the argv oracle stubs: transcribed from the source, not recorded",
 }

@@ -12,7 +12,9 @@ serve …`: the caller's environment is open, so a refusal for a variable that i
 at all is only a warning there). The engine must give:
 - an error holding vLLM's message where vLLM refuses (the oracle, or the engine core);
 - a warning holding vLLM's stderr line where vLLM only logs an unknown name, and no error;
-- nothing from the environment rules (VC240, VC241) where vLLM said nothing.
+- nothing from the environment rules (VC240, VC241) where vLLM said nothing;
+- a warning (VC242) where a switch written `true`/`yes`/`on` (or `false`/…) is read the
+  other way (the probe's `read_as`), and none where vLLM reads it as written.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import pytest
 from support import REPO
 from vllm_config_lsp.engine import lint
 from vllm_config_lsp.findings import Finding, Severity
+from vllm_config_lsp.rules.envs.boolean_read_as import MEANT
 
 HERE = REPO / "tests" / "fidelity" / "environ"
 VERDICTS = [
@@ -76,6 +79,18 @@ def _check(findings: list[Finding], verdict: dict, *, open_environment: bool) ->
         assert any(line in message for message in warnings), (line, findings)
     if not logged:
         assert [f for f in findings if f.code in ENV_RULES] == []
+    opposite = [
+        name
+        for name, read in verdict["engine_core_envs"].get("read_as", {}).items()
+        if name.startswith("VLLM_")
+        and MEANT.get(verdict["env"][name].strip().lower()) is not None
+        and read in ("True", "False")
+        and (read == "True") != MEANT[verdict["env"][name].strip().lower()]
+    ]
+    flagged = [f.message for f in findings if f.code == "VC242"]
+    assert len(flagged) == len(opposite), (opposite, flagged)
+    for name in opposite:
+        assert any(message.startswith(f"{name}=") for message in flagged), (name, flagged)
 
 
 @pytest.mark.parametrize("verdict", VERDICTS, ids=lambda v: v["id"])

@@ -34,6 +34,7 @@ COMMAND_LINE_ONLY = {
     "VC384": "`--model` on the `vllm serve` command line",
     "VC240": "the environment a host gives the command line",
     "VC241": "the environment a host gives the command line",
+    "VC242": "the environment a host gives the command line",
     "VC539": "the environment a host gives the command line",
 }
 RULES = [

@@ -174,7 +174,7 @@ class EnvCatalogue:
     def when_read(self, spec: EnvSpec) -> str:
         """When vLLM reads the variable, for a message."""
         if self.read_all_at_start and self.read_all_site:
-            return f"every start reads it (`enable_envs_cache()`, {self.read_all_site})"
+            return f"every start reads it: `enable_envs_cache()`, {self.read_all_site}"
         where = ", ".join(f"`{path}`" for path in spec.read_in[:3])
         return f"vLLM reads it when the code that uses it runs ({where or 'envs.py'})"
 

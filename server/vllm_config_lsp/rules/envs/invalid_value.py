@@ -53,15 +53,15 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         every = known.read_all_at_start and known.read_all_site is not None
         when = known.when_read(spec)
         consequence = (
-            f"vLLM refuses to start: {when}"
+            f"vLLM refuses to start ({when})"
             if every
-            else f"vLLM raises this when it reads the variable: {when}"
+            else f"vLLM raises this when it reads the variable ({when})"
         )
         yield finding(
             CODE,
             Severity.ERROR if every else Severity.WARNING,
             value_where(var),
-            f"{var.name.text}={var.value.text}: {problem} ({consequence}). "
+            f"{var.name.text}={var.value.text}: {problem} {consequence}. "
             f"{var.name.text} is {spec.parse_rule()}.",
             source=spec.source if not every else known.read_all_site,
             fixes=_fixes(var, spec),
