@@ -136,3 +136,19 @@ def test_workflow_env() -> None:
         env = _settings(text, start)
         assert env["VLLM_TARGET_DEVICE"] == ("cpu", "VLLM_TARGET_DEVICE")
         assert env["VLLM_CPU_KVCACHE_SPACE"][0] == "4"
+
+
+def test_ray_serve_runtime_env() -> None:
+    """Ray Serve LLM's `runtime_env.env_vars` (as in ray-project/ray's LLMConfig examples;
+    written here in a RayService's serveConfigV2, whose offsets map to the manifest)."""
+    text = (
+        "apiVersion: ray.io/v1\nkind: RayService\nspec:\n  serveConfigV2: |\n"
+        "    applications:\n    - name: llm\n      import_path: ray.serve.llm:build_openai_app\n"
+        "      args:\n        llm_configs:\n        - model_loading_config:\n"
+        "            model_id: qwen\n            model_source: Qwen/Qwen2.5-7B-Instruct\n"
+        "          engine_kwargs:\n            max_model_len: 8192\n"
+        '          runtime_env:\n            env_vars:\n              VLLM_USE_V1: "1"\n'
+    )
+    [start] = kubernetes.find_invocations(text)
+    assert _settings(text, start) == {"VLLM_USE_V1": ("1", "VLLM_USE_V1")}
+    assert start.environ[0].origin == "runtime_env"

@@ -32,6 +32,7 @@ from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     argv_invocations,
     documents,
+    env_mapping,
     get,
     image_start,
     is_vllm_image,
@@ -98,18 +99,9 @@ def _environment(frame: Frame, service: MappingNode) -> tuple[EnvVar, ...]:
     """`environment:` as a mapping (`NAME: value`; no value passes the shell's through) or
     a list (`- NAME=value`, `- NAME`), values interpolated like `command:`."""
     node = get(service, "environment")
-    found: list[EnvVar] = []
     if isinstance(node, MappingNode):
-        for key, value in node.value:
-            name = scalar_word(frame, key, _VALUE)
-            if name is None or not name.text:
-                continue
-            if isinstance(value, ScalarNode) and not value.tag.endswith(":null"):
-                word = scalar_word(frame, value, _VALUE)
-                found.append(EnvVar(name, interpolate(word) if word else None, "environment"))
-            else:
-                found.append(EnvVar(name, None, "environment"))
-        return tuple(found)
+        return env_mapping(frame, node, "environment", value_of=interpolate)
+    found: list[EnvVar] = []
     for item in items(node):
         word = scalar_word(frame, item, _VALUE)
         if word is not None and word.text:

@@ -43,6 +43,7 @@ from vllm_config_lsp.sources.yaml_hosts import (
     Masked,
     argv_invocations,
     documents,
+    env_mapping,
     get,
     get_pair,
     go_value,
@@ -480,6 +481,10 @@ class _Reader:
         self._mapped(frame, pair[0], "serve", words)
         source = get(get(node, "model_loading_config"), "model_source")
         self.found[-1].model = self._model_ref(frame, source, "Ray Serve `model_source`")
+        env_vars = get(get(node, "runtime_env"), "env_vars")
+        self.found[-1].environ = env_mapping(
+            frame, env_vars, "runtime_env", self.masked.restore_word
+        )
 
     def aibrix(self, frame: Frame, node: MappingNode) -> None:
         """An AIBrix batch ModelDeploymentTemplate whose engine is vLLM, rendered as

@@ -30,6 +30,7 @@ from vllm_config_lsp.sources.yaml_hosts import (
     Masked,
     argv_invocations,
     documents,
+    env_mapping,
     get,
     image_start,
     is_vllm_image,
@@ -91,20 +92,7 @@ class _Reader:
     def env(self, frame: Frame, owner: Node | None) -> tuple[EnvVar, ...]:
         """An `env:` mapping (workflow, job, step, service): values with their `${{ }}`
         expressions put back, unresolved."""
-        node = get(owner, "env")
-        found: list[EnvVar] = []
-        if not isinstance(node, MappingNode):
-            return ()
-        for key, value in node.value:
-            name = scalar_word(frame, key, "yaml-value")
-            if name is None or not name.text:
-                continue
-            word = (
-                scalar_word(frame, value, "yaml-value") if isinstance(value, ScalarNode) else None
-            )
-            restored = self.masked.restore_word(word) if word is not None else None
-            found.append(EnvVar(self.masked.restore_word(name), restored, "env"))
-        return tuple(found)
+        return env_mapping(frame, get(owner, "env"), "env", self.masked.restore_word)
 
     def _with_env(self, before: int, environ: tuple[EnvVar, ...]) -> None:
         for at in range(before, len(self.found)):
