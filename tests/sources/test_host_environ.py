@@ -152,3 +152,27 @@ def test_ray_serve_runtime_env() -> None:
     [start] = kubernetes.find_invocations(text)
     assert _settings(text, start) == {"VLLM_USE_V1": ("1", "VLLM_USE_V1")}
     assert start.environ[0].origin == "runtime_env"
+
+
+def test_docker_run_env_options() -> None:
+    """`docker run -e NAME=value` (the container gets only what `-e` passes, not the
+    script's exports): the command of tungedng2710/IDP `services/chandra_api/run_vllm.sh`
+    (27ce567512221a9f07b96f45b7d15f5078ae1926), after an export of our own."""
+    text = (
+        "export VLLM_LOGGING_LEVEL=DEBUG\n"
+        'docker run --runtime nvidia --gpus="device=0" -dit \\\n'
+        "  --name chandra_api \\\n"
+        "  -v /root/.cache/huggingface:/root/.cache/huggingface \\\n"
+        "  -e VLLM_ATTENTION_BACKEND=TORCH_SDPA \\\n"
+        "  -p 7871:8000 \\\n"
+        "  --ipc=host \\\n"
+        "  vllm/vllm-openai:nightly \\\n"
+        "  --model datalab-to/chandra \\\n"
+        "  --served-model-name chandra \\\n"
+        "  --quantization fp8\n"
+    )
+    [start] = shell.find_invocations(text)
+    assert _settings(text, start) == {
+        "VLLM_ATTENTION_BACKEND": ("TORCH_SDPA", "VLLM_ATTENTION_BACKEND")
+    }
+    assert start.environ[0].origin == "docker -e" and not start.environ_open

@@ -187,14 +187,18 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
     A `pip install vllm==X` anywhere in the script (or in a string it runs) pins the release
     of every start found, since the script installs what it then runs."""
     # Fresh invocations every call (callers may set fields); the words are immutable.
-    found = _find_invocations(script, source)
+    found, containers = _find_invocations(script, source)
     job = gpu_claims.sbatch(script) if found and "#SBATCH" in script else ()
     return [
         replace(
             invocation,
             args=list(invocation.args),
             gpus=gpu_claims.visible_devices(script, invocation) + job,
-            environ=_environ_of(script, invocation.start),
+            environ=(
+                invocation.environ
+                if invocation.start in containers
+                else (*_environ_of(script, invocation.start), *invocation.environ)
+            ),
         )
         for invocation in found
     ]
@@ -306,7 +310,7 @@ def _assignment(analyzer: _Analyzer, node: Node, origin: str) -> EnvVar | None:
 
 
 @lru_cache(maxsize=1024)
-def _find_invocations(script: str, source: str) -> tuple[Invocation, ...]:
+def _find_invocations(script: str, source: str) -> tuple[tuple[Invocation, ...], frozenset[int]]:
     """`find_invocations`, cached by text: hosts ask again for the blocks and strings that
     a keystroke elsewhere in the document did not change. A long script is read in
     chunks (`_collected_in_chunks`)."""
@@ -320,7 +324,7 @@ def _find_invocations(script: str, source: str) -> tuple[Invocation, ...]:
     if scan.pins:
         for invocation in found:
             invocation.pinned_version = scan.pins[0]
-    return tuple(found)
+    return tuple(found), frozenset(scan.containers)
 
 
 #: Scripts this long are read chunk by chunk: tree-sitter-bash re-parses a whole script
@@ -415,6 +419,8 @@ class _Scan:
     source: str
     invocations: list[Invocation] = field(default_factory=list)
     pins: list[str] = field(default_factory=list)
+    #: The starts `docker run` makes (a container: the script's exports do not reach it).
+    containers: set[int] = field(default_factory=set)
 
 
 class _Builder:
@@ -794,9 +800,30 @@ class _Analyzer:
         if index >= len(words) or words[index].text not in ("run", "create", "exec"):
             return
         subcommand = words[index].text
-        index, entrypoint = _docker_options(words, index + 1, self._resolve)
+        first = index + 1
+        index, entrypoint = _docker_options(words, first, self._resolve)
         if index >= len(words):
             return
+        before = len(self.scan.invocations)
+        self._docker_start(words, index, subcommand, entrypoint, depth)
+        environ, is_open = _docker_env(words[first:index])
+        for at in range(before, len(self.scan.invocations)):
+            found = self.scan.invocations[at]
+            self.scan.invocations[at] = replace(
+                found,
+                environ=(*environ, *found.environ),
+                environ_open=found.environ_open or is_open,
+            )
+            self.scan.containers.add(found.start)
+
+    def _docker_start(
+        self,
+        words: Sequence[Word],
+        index: int,
+        subcommand: str,
+        entrypoint: Word | None,
+        depth: int,
+    ) -> None:
         rest = list(words[index + 1 :])
         if subcommand == "exec":
             self.analyze(rest, depth)
@@ -923,6 +950,30 @@ def _is_expansion(word: Word) -> bool:
 
 def _is_vllm_image(image: str) -> bool:
     return "vllm-openai" in image or "vllm/" in image
+
+
+def _docker_env(options: Sequence[Word]) -> tuple[tuple[EnvVar, ...], bool]:
+    """`-e NAME=value`, `--env NAME=value`, `--env=NAME=value`, `-eNAME=value` (a bare
+    `NAME` passes the caller's value through: not known here) and whether `--env-file`
+    adds variables not written here."""
+    found: list[EnvVar] = []
+    is_open = False
+    at = 0
+    while at < len(options):
+        text = options[at].text
+        value: Word | None = None
+        if text in ("-e", "--env") and at + 1 < len(options):
+            value, at = options[at + 1], at + 1
+        elif text.startswith("--env="):
+            value = _suffix(options[at], len("--env="))
+        elif text.startswith("-e") and len(text) > 2 and not text.startswith("--"):
+            value = _suffix(options[at], 2)
+        elif text.startswith("--env-file"):
+            is_open = True
+        if value is not None and value.text and not value.splat:
+            found.append(assignment(value, "docker -e"))
+        at += 1
+    return tuple(found), is_open
 
 
 def _docker_options(
