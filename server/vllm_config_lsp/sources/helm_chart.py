@@ -33,7 +33,7 @@ from yaml.nodes import MappingNode, Node
 from vllm_config_lsp.sources import kubernetes
 from vllm_config_lsp.sources.hosts import chart_folder
 from vllm_config_lsp.sources.invocation import Invocation, Word, elsewhere
-from vllm_config_lsp.sources.safe_read import read_text
+from vllm_config_lsp.sources.safe_read import read_text, walk
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     documents,
@@ -88,7 +88,7 @@ def _templates(folder: Path) -> Iterator[str]:
     (no symbolic link, which may lead out of the chart), a size per file and in all."""
     paths: list[Path] = []
     entries = 0
-    for root, dirs, files in os.walk(folder):  # does not follow links to folders
+    for root, dirs, files in walk(folder):  # does not follow links to folders
         dirs.sort()
         entries += len(dirs) + len(files)
         paths.extend(Path(root, name) for name in sorted(files) if name.endswith(_SUFFIXES))
