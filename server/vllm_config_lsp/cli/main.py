@@ -67,6 +67,13 @@ def _check_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--no-source", action="store_true", help="text format: no source excerpt")
     parser.add_argument(
+        "--only-detected",
+        action="store_true",
+        help="check a named file only when a directory walk would pick it (a vLLM config, "
+        "or a host that starts vLLM); what the pre-commit hook passes, as pre-commit names "
+        "every text file",
+    )
+    parser.add_argument(
         "--gpu",
         metavar="NAME",
         default=None,
@@ -84,6 +91,29 @@ def _positive(value: str) -> int:
     if not (value.isascii() and value.isdigit()) or int(value) < 1:
         raise argparse.ArgumentTypeError(f"expected a positive number of GPUs, got {value!r}")
     return int(value)
+
+
+def _detected(paths: list[Path]) -> list[Path]:
+    """The named files a directory walk would pick, and every directory (walked as ever);
+    a file that cannot be read stays, so that it is reported."""
+    from vllm_config_lsp.sources.association import DETECTION_BYTES
+    from vllm_config_lsp.sources.files import looks_like_config
+    from vllm_config_lsp.sources.safe_read import is_dir, read_capped
+    from vllm_config_lsp.vllm.catalogue import detection_flag_names
+
+    kept = []
+    for path in paths:
+        if not is_dir(path):
+            try:
+                head = read_capped(path, DETECTION_BYTES, head=True)
+            except OSError:
+                kept.append(path)
+                continue
+            text = head.decode("utf-8", errors="replace")
+            if not looks_like_config(path, text, detection_flag_names()):
+                continue
+        kept.append(path)
+    return kept
 
 
 def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
@@ -129,7 +159,8 @@ def _run_check(argv: Sequence[str]) -> int:
     reports: list[FileReport] = []
     io_error = False
     folders = DeploymentFolders()
-    for path, read in discover(args.paths, detection_flag_names()):
+    paths = _detected(args.paths) if args.only_detected else args.paths
+    for path, read in discover(paths, detection_flag_names()):
         if read.text is None:
             _say(f"{path}: {read.error}")
             io_error = True
