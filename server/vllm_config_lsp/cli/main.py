@@ -131,7 +131,7 @@ def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
 
 
 def _run_check(argv: Sequence[str]) -> int:
-    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_text
+    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, text_lines
     from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
     from vllm_config_lsp.engine import fix_all, lint
     from vllm_config_lsp.findings import Finding, Severity
@@ -157,6 +157,7 @@ def _run_check(argv: Sequence[str]) -> int:
         return 2
     threshold = Severity[args.fail_on.upper()]
     reports: list[FileReport] = []
+    checked, failing = 0, False
     io_error = False
     folders = DeploymentFolders()
     paths = _detected(args.paths) if args.only_detected else args.paths
@@ -212,20 +213,21 @@ def _run_check(argv: Sequence[str]) -> int:
                     io_error = True
                 else:
                     text, findings = fixed, found
-        reports.append(FileReport(str(path), text, findings))
-    if not reports and not io_error:
+        report = FileReport(str(path), text, findings)
+        checked += 1
+        failing = failing or any(f.severity >= threshold for f in findings)
+        if args.format == "text":  # streamed: one file's report at a time
+            for line in text_lines(report, show_source=not args.no_source):
+                print(line)
+        else:
+            reports.append(report)
+    if not checked and not io_error:
         print("vllm-config-lsp: no vLLM config files found", file=sys.stderr)
-    renderer = RENDERERS[args.format]
-    output = (
-        render_text(reports, show_source=not args.no_source)
-        if args.format == "text"
-        else renderer(reports)
-    )
+    output = RENDERERS[args.format](reports) if args.format != "text" else ""
     if output:
         print(output)
     if io_error:
         return 2
-    failing = any(f.severity >= threshold for report in reports for f in report.findings)
     return 1 if failing else 0
 
 
