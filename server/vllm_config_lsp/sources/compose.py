@@ -31,6 +31,7 @@ from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     argv_invocations,
+    distinct_pairs,
     documents,
     get,
     image_start,
@@ -56,12 +57,12 @@ def find_invocations(text: str) -> list[Invocation]:
         found: list[Invocation] = []
         frame = Frame(text)
         for root in documents(text):
-            for _name, service in pairs(get(root, "services")):
+            for _name, service in distinct_pairs(pairs(get(root, "services"))):
                 if isinstance(service, MappingNode):
                     claims = gpu_claims.compose(frame, service)
                     found.extend(replace(inv, gpus=claims) for inv in _service(frame, service))
         return sorted(found, key=lambda invocation: invocation.start)
-    except (RecursionError, MemoryError):
+    except RecursionError:  # a MemoryError is reported (engine), never "no start"
         return []
 
 
