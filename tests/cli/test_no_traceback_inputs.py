@@ -139,3 +139,22 @@ def test_a_chart_whose_templates_nest_1200_deep(
     )
     rows = _check(chart / "values.yaml")
     assert [row["code"] for row in rows] == ["VC201"]
+
+
+def test_a_chart_rendering_a_large_value_1000_times(tmp_path: Path) -> None:
+    """A 22 KB template with 1,000 references to a 100 KB value rendered 100 MB (5.8 GB
+    of character maps, then VC000 MemoryError); the rendering stops at
+    helm_chart.MAX_RENDERED_CHARS, the references past it stay unresolved."""
+    chart = tmp_path / "chart"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    (chart / "values.yaml").write_text(f"seqs: x\nbig: {'b' * 100_000}\n")
+    names = "".join("        - --served-model-name={{ .Values.big }}\n" for _ in range(1000))
+    (chart / "templates" / "deployment.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: v\nspec:\n  template:\n"
+        "    spec:\n      containers:\n      - name: vllm\n"
+        "        image: vllm/vllm-openai:v0.33.0\n        args:\n        - m\n"
+        "        - --max-num-seqs={{ .Values.seqs }}\n" + names
+    )
+    rows = _check(chart / "values.yaml")
+    assert [row["code"] for row in rows] == ["VC201"]
