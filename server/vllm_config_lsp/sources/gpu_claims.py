@@ -13,7 +13,6 @@ from collections.abc import Iterator
 
 from yaml.nodes import MappingNode, Node
 
-# a module import: yaml_hosts imports shell, which imports this module
 from vllm_config_lsp.sources import yaml_hosts
 from vllm_config_lsp.sources.invocation import GpuClaim, Invocation
 

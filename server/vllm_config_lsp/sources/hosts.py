@@ -155,8 +155,9 @@ READERS = {
     "helm-values": "helm_chart",
     "triton": "triton",
 }
-#: Readers that read files next to the document (a chart's templates) take its path.
-_READ_NEXT_TO_PATH = frozenset({"helm-values"})
+#: Readers that read files next to the document (a chart's templates, the Dockerfile a
+#: compose service builds from) take its path.
+_READ_NEXT_TO_PATH = frozenset({"helm-values", "compose"})
 
 
 def find_invocations(kind: str, text: str, path: Path | None = None) -> list[Invocation]:

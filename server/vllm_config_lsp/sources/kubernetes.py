@@ -41,15 +41,12 @@ from vllm_config_lsp.sources.invocation import Invocation, ModelRef, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     Masked,
-    argv_invocations,
     distinct,
     documents,
     get,
     get_pair,
     go_value,
-    image_start,
     is_terraform_template,
-    is_vllm_image,
     items,
     key_word,
     mask_templates,
@@ -309,7 +306,8 @@ class _Reader:
         command = self._argv(frame, command_node, env)
         args = self._argv(frame, get(container, "args"), env)
         if command_node is not None and command:
-            self.found.extend(argv_invocations(command + args, source=self.source, image=image))
+            found = shell.argv_invocations(command + args, source=self.source, image=image)
+            self.found.extend(found)
             return
         name = text_of(get(container, "name"))
         extra = self._additional_args(frame, container)
@@ -329,17 +327,13 @@ class _Reader:
                     )
                 )
             return
-        if args:
-            found = argv_invocations(args, source=self.source, image=image)
-            if found:  # an image without an entrypoint: args are the command
-                self.found.extend(found)
-                return
-        if image is not None and image_node is not None and is_vllm_image(image):
-            self.found.append(
-                image_start(
-                    args, source=self.source, image=image, anchor=node_span(frame, image_node)
-                )
-            )
+        if image is not None and image_node is not None:
+            anchor = node_span(frame, image_node)
+            found = shell.container_invocations(image, args, source=self.source, anchor=anchor)
+        else:  # args alone may be the command of an image without an entrypoint
+            found = shell.argv_invocations(args, source=self.source) if args else []
+        if found:
+            self.found.extend(found)
         elif image_node is None and name == "vllm" and args:
             # A container that only overrides args (a kustomize patch, an llm-d
             # ModelService role): its image and command live in the base it patches.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -201,8 +201,8 @@ def instance_gpu(instance_type: str) -> str | None:
     return families.get(family)
 
 
-def _marker_target(text: str) -> list[GpuClaim]:
-    spans = marker_spans(text)
+def _marker_target(text: str, spans: Mapping[str, tuple[str, int, int]] | None) -> list[GpuClaim]:
+    spans = marker_spans(text) if spans is None else spans
     claims = []
     if "gpu" in spans:
         value, start, end = spans["gpu"]
@@ -235,12 +235,17 @@ def _named_gpu(claim: GpuClaim | None) -> Gpu | None:
 
 
 def resolve_target(
-    text: str, claims: Sequence[GpuClaim] = (), stated: Stated | None = None
+    text: str,
+    claims: Sequence[GpuClaim] = (),
+    stated: Stated | None = None,
+    *,
+    marker: Mapping[str, tuple[str, int, int]] | None = None,
 ) -> Target | None:
     """The target, most specific first: the marker comment, then what the user states
     (CLI, editor setting), then what the document says around the command line. The GPU's
-    model and the count are each taken from the first statement that has it."""
-    ordered = [*_marker_target(text), *_stated_claims(stated), *claims]
+    model and the count are each taken from the first statement that has it. `marker`: the
+    text's `marker_spans` when the caller has them already."""
+    ordered = [*_marker_target(text, marker), *_stated_claims(stated), *claims]
     named = next((c for c in ordered if c.name), None)
     counted = next((c for c in ordered if c.count is not None), None)
     if named is None and counted is None:
