@@ -116,7 +116,7 @@ def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
 
 def _run_check(argv: Sequence[str]) -> int:
     from vllm_config_lsp import engine
-    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_text
+    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, text_lines
     from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
     from vllm_config_lsp.findings import Severity
     from vllm_config_lsp.sources.files import discover
@@ -150,6 +150,7 @@ def _run_check(argv: Sequence[str]) -> int:
     releases = engine.Releases(shared_folders=True)
     threshold = Severity[args.fail_on.upper()]
     reports: list[FileReport] = []
+    reported, failing = 0, False
     io_error = False
     passed_over = False  # files that hold nothing to check (said with -v)
     paths = [p for p in args.paths if engine.walk_picks(p)] if args.only_detected else args.paths
@@ -181,20 +182,21 @@ def _run_check(argv: Sequence[str]) -> int:
                     io_error = True
                 else:
                     checked = fixed
-        reports.append(FileReport(str(path), checked.text, checked.findings))
-    if not reports and not io_error and not passed_over:
+        report = FileReport(str(path), checked.text, checked.findings)
+        reported += 1
+        failing = failing or any(f.severity >= threshold for f in checked.findings)
+        if args.format == "text":  # streamed: one file's report at a time
+            for line in text_lines(report, show_source=not args.no_source):
+                print(line)
+        else:
+            reports.append(report)
+    if not reported and not io_error and not passed_over:
         print("vllm-config-lsp: no vLLM config files found", file=sys.stderr)
-    renderer = RENDERERS[args.format]
-    output = (
-        render_text(reports, show_source=not args.no_source)
-        if args.format == "text"
-        else renderer(reports)
-    )
+    output = RENDERERS[args.format](reports) if args.format != "text" else ""
     if output:
         print(output)
     if io_error:
         return 2
-    failing = any(f.severity >= threshold for report in reports for f in report.findings)
     return 1 if failing else 0
 
 
