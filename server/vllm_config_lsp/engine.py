@@ -22,16 +22,12 @@ from vllm_config_lsp.document.markers import marker_spans
 from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_edits
 from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
-from vllm_config_lsp.sources.association import (
-    DETECTION_BYTES,
-    Reason,
-    classify,
-    path_of_uri,
-)
+from vllm_config_lsp.sources.association import DETECTION_BYTES, path_of_uri
 from vllm_config_lsp.sources.association import AssociationSettings as AssociationSettings
 from vllm_config_lsp.sources.config_file import config_tokens
+from vllm_config_lsp.sources.detect import detect
 from vllm_config_lsp.sources.files import looks_like_config
-from vllm_config_lsp.sources.hosts import find_invocations, host_of
+from vllm_config_lsp.sources.hosts import find_invocations
 from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, own_findings
 from vllm_config_lsp.sources.safe_read import is_dir, read_capped, read_text
 from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue
@@ -384,8 +380,9 @@ def _moved(found: Finding, by: int) -> Finding:
 
 # -- the check service ---------------------------------------------------------------------
 
-#: Why a document is checked that the caller chose (the CLI's named and discovered files).
-NAMED = "named to be checked"
+#: The associations of documents the caller chose (the CLI's named and discovered files):
+#: the default ones, with a named file's content worth what a `vllm` name is.
+_NAMED_SETTINGS = AssociationSettings()
 
 
 @dataclass(frozen=True)
@@ -494,7 +491,7 @@ class Checked:
 
     document: Document
     options: CheckOptions
-    #: Why it is a vLLM document (an `association.Reason` value, or `NAMED`); None: it is
+    #: Why it is a vLLM document (an `association.Reason` value); None: it is
     #: not one, and `result` is None.
     reason: str | None
     #: The host syntax of a document holding command lines (`sources.hosts`), else None.
@@ -507,6 +504,8 @@ class Checked:
     result: LintResult | None
     #: The innermost frames of an engine crash (then `result` holds one VC000 finding).
     crash: str | None = None
+    #: Why it is no vLLM document, in one line (`check -v`), when `reason` is None.
+    why_not: str = ""
 
     @property
     def text(self) -> str:
@@ -538,29 +537,32 @@ def check(
     targets and why, then the rules. A host document that starts no vLLM and has nothing
     to say is no vLLM document. An engine crash becomes a VC000 finding (`Checked.crash`).
     `releases`: the choices remembered across calls."""
-    host, reason = _kind(document, options)
+    host, reason, why_not = _kind(document, options)
     chosen = (releases or Releases()).choose(document, options)
     if reason is None:
-        return Checked(document, options, None, host, chosen, *chosen, None)
+        return Checked(document, options, None, host, chosen, *chosen, None, why_not=why_not)
     checked = _checked(document, options, host, reason, chosen)
     if host is not None and not checked.command_lines and not checked.findings:
-        return replace(checked, reason=None, result=None)  # no vLLM in it: say nothing
+        # no vLLM in it: say nothing
+        why_not = f"no vLLM command line in this {host} file"
+        return replace(checked, reason=None, result=None, why_not=why_not)
     return checked
 
 
-def _kind(document: Document, options: CheckOptions) -> tuple[str | None, str | None]:
-    """(host, why it is checked); a host of command lines is never a `--config` file."""
-    flag_names = detection_flag_names()
-    text, name, language_id = document.text, document.name, document.language_id
-    host = host_of(name, text, language_id, flag_names=flag_names)
-    if host is not None:
-        return host, Reason.COMMAND_LINE.value
-    if options.associations is None:
-        return None, NAMED
-    reason = classify(
-        name, text, options.associations, flag_names=flag_names, language_id=language_id
+def _kind(document: Document, options: CheckOptions) -> tuple[str | None, str | None, str]:
+    """(host, why it is checked, why not): `sources.detect` decides; a host of command lines
+    is never a `--config` file, and a file the user named is one only if its content could
+    be (`association.classify`)."""
+    detected = detect(
+        document.name,
+        document.text,
+        document.language_id,
+        flag_names=detection_flag_names(),
+        settings=options.associations or _NAMED_SETTINGS,
+        named=options.associations is None,
     )
-    return None, None if reason is None else reason.value
+    reason = None if detected.reason is None else detected.reason.value
+    return detected.host, reason, detected.why_not
 
 
 def _checked(
@@ -626,7 +628,7 @@ def starts(
 ) -> list[Start]:
     """Every start of vLLM the document holds, without checking it (`vllm-config-lsp argv`);
     a `--config` file is one, its own argv."""
-    host, reason = _kind(document, options)
+    host, reason, _why_not = _kind(document, options)
     version, why = (releases or Releases()).choose(document, options)
     if reason is None:
         return []

@@ -68,6 +68,12 @@ def _check_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--no-source", action="store_true", help="text format: no source excerpt")
     parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="say on stderr why a named file holds nothing to check",
+    )
+    parser.add_argument(
         "--only-detected",
         action="store_true",
         help="check a named file only when a directory walk would pick it (a vLLM config, "
@@ -146,6 +152,7 @@ def _run_check(argv: Sequence[str]) -> int:
     reports: list[FileReport] = []
     reported, failing = 0, False
     io_error = False
+    passed_over = False  # files that hold nothing to check (said with -v)
     paths = [p for p in args.paths if engine.walk_picks(p)] if args.only_detected else args.paths
     for path, read in discover(paths, detection_flag_names()):
         if read.text is None:
@@ -154,6 +161,11 @@ def _run_check(argv: Sequence[str]) -> int:
             continue
         on_disk = read.data
         checked = engine.check(engine.Document(read.text, path=path), options, releases=releases)
+        if checked.reason is None:
+            passed_over = True
+            if args.verbose:
+                _say(f"{path}: {checked.why_not}")
+            continue
         if args.migrate_to is not None:
             migrated = _migrate(path, on_disk, checked, args.migrate_to)
             if migrated is None:
@@ -178,7 +190,7 @@ def _run_check(argv: Sequence[str]) -> int:
                 print(line)
         else:
             reports.append(report)
-    if not reported and not io_error:
+    if not reported and not io_error and not passed_over:
         print("vllm-config-lsp: no vLLM config files found", file=sys.stderr)
     output = RENDERERS[args.format](reports) if args.format != "text" else ""
     if output:

@@ -35,9 +35,9 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import gpu_claims, shell
+from vllm_config_lsp.sources import gpu_claims, node_groups, shell
 from vllm_config_lsp.sources.engine_kwargs import engine_kwargs_words
-from vllm_config_lsp.sources.invocation import Invocation, ModelRef, Word
+from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, ModelRef, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     Masked,
@@ -195,6 +195,8 @@ class _Reader:
         self.source = source
         self.expand_env = expand_env
         self.found: list[Invocation] = []
+        #: The document's LeaderWorkerSet `leaderWorkerTemplate`, if it is one.
+        self.group: Node | None = None
 
     def _model_ref(self, frame: Frame, node: Node | None, origin: str) -> ModelRef | None:
         """The model an operator field names as vLLM receives it: `hf://ORG/NAME` (KubeAI,
@@ -230,6 +232,7 @@ class _Reader:
 
     def _document(self, frame: Frame, root: Node, kind: str, embedded: bool) -> None:
         if not embedded:
+            self.group = get(get(root, "spec"), "leaderWorkerTemplate")
             if kind == "VLLMRuntime":
                 self.vllm_runtime(frame, root)
             if kind == "ConfigMap":
@@ -291,9 +294,50 @@ class _Reader:
         before = len(self.found)
         self._container_starts(frame, container, kind)
         claims = gpu_claims.kubernetes(frame, pod, container)
-        if claims:
-            for at in range(before, len(self.found)):
-                self.found[at] = replace(self.found[at], gpus=claims)
+        for at in range(before, len(self.found)):
+            group = self._group(frame, pod, container, claims, self.found[at])
+            if claims or group:
+                self.found[at] = replace(self.found[at], gpus=claims + group)
+
+    def _group(
+        self,
+        frame: Frame,
+        pod: MappingNode,
+        container: MappingNode,
+        claims: tuple[GpuClaim, ...],
+        invocation: Invocation,
+    ) -> tuple[GpuClaim, ...]:
+        """A LeaderWorkerSet's leader start: its group's size, the leader's GPUs and each
+        worker's (`sources.node_groups` decides whether the start spans them)."""
+        template = self.group
+        leader = get(get(template, "leaderTemplate"), "spec")
+        worker = get(get(template, "workerTemplate"), "spec")
+        if template is None or pod is not (leader if leader is not None else worker):
+            return ()
+        own = next((claim.count for claim in claims if claim.count is not None), None)
+        workers = own
+        if leader is not None and isinstance(worker, MappingNode):
+            workers = next(
+                (
+                    claim.count
+                    for other in items(get(worker, "containers"))
+                    if isinstance(other, MappingNode)
+                    for claim in gpu_claims.kubernetes(frame, worker, other)
+                    if claim.count is not None
+                ),
+                None,
+            )
+        size = get(template, "size")
+        script = "\n".join(
+            text_of(item) or ""
+            for key in ("command", "args")
+            for item in items(get(container, key))
+        )
+        span = node_span(frame, size) if size is not None else (-1, -1)
+        found = node_groups.leader_worker_set(
+            text_of(size), span, script, invocation, (own, workers)
+        )
+        return (found,) if found is not None else ()
 
     def _container_starts(self, frame: Frame, container: MappingNode, kind: str) -> None:
         """One container: `command` + `args` as Kubernetes concatenates them; without a
@@ -409,6 +453,7 @@ class _Reader:
         if args:
             found = _args_start(self.source, args, "serve")
             found.model = self._model_ref(frame, get(node, "url"), "KubeAI `url`")
+            found.gpus = gpu_claims.kubeai(frame, node)
             self.found.append(found)
 
     def kaito(self, frame: Frame, root: Node) -> None:

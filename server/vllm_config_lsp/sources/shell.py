@@ -24,8 +24,8 @@ from itertools import accumulate
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
-from vllm_config_lsp.sources import argv, gpu_claims
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources import argv, gpu_claims, node_groups
+from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, Word
 from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = ["argv_invocations", "command_words", "container_invocations", "find_invocations"]
@@ -91,10 +91,20 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
         replace(
             invocation,
             args=list(invocation.args),
-            gpus=gpu_claims.visible_devices(script, invocation) + job,
+            gpus=gpu_claims.visible_devices(script, invocation)
+            + job
+            + _group(script, invocation, job),
         )
         for invocation in found
     ]
+
+
+def _group(script: str, invocation: Invocation, job: tuple[GpuClaim, ...]) -> tuple[GpuClaim, ...]:
+    """The nodes a batch job's start spans (`sources.node_groups`)."""
+    if "#SBATCH" not in script:
+        return ()
+    claim = node_groups.slurm(script, invocation, job[0].count if job else None)
+    return (claim,) if claim is not None else ()
 
 
 @lru_cache(maxsize=1024)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from vllm_config_lsp.document.markers import marker_spans
-from vllm_config_lsp.sources.invocation import GpuClaim
+from vllm_config_lsp.sources.invocation import GpuClaim, NodeGroup
 
 _PACKAGED = Path(__file__).parents[1] / "schemas" / "gpus.json"
 _CHECKOUT = Path(__file__).resolve().parents[3] / "schemas" / "gpus.json"
@@ -79,6 +79,9 @@ class Target:
     count_origin: str | None = None
     count_start: int = -1
     count_end: int = -1
+    #: The nodes one instance spans, where the host says it (`sources.node_groups`):
+    #: `count` stays each node's.
+    group: NodeGroup | None = None
 
     def describe(self) -> str:
         """`8 x NVIDIA H100-SXM-80GB (…)`, or what is known of it."""
@@ -249,6 +252,7 @@ def resolve_target(
     ordered = [*_marker_target(text, marker), *_stated_claims(stated), *claims]
     named = next((c for c in ordered if c.name), None)
     counted = next((c for c in ordered if c.count is not None), None)
+    group = next((c.group for c in ordered if c.group is not None), None)
     if named is None and counted is None:
         return None
     gpu = _named_gpu(named)
@@ -267,6 +271,7 @@ def resolve_target(
         count_origin=other.origin if other is not None else None,
         count_start=other.start if other is not None else -1,
         count_end=other.end if other is not None else -1,
+        group=group,
     )
 
 
