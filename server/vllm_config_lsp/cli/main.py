@@ -116,7 +116,7 @@ def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
 
 def _run_check(argv: Sequence[str]) -> int:
     from vllm_config_lsp import engine
-    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_text
+    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, text_lines
     from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
     from vllm_config_lsp.findings import Severity
     from vllm_config_lsp.sources.files import discover
@@ -150,6 +150,7 @@ def _run_check(argv: Sequence[str]) -> int:
     releases = engine.Releases(shared_folders=True)
     threshold = Severity[args.fail_on.upper()]
     reports: list[FileReport] = []
+    reported, failing = 0, False
     io_error = False
     passed_over = False  # files that hold nothing to check (said with -v)
     paths = [p for p in args.paths if engine.walk_picks(p)] if args.only_detected else args.paths
@@ -181,20 +182,21 @@ def _run_check(argv: Sequence[str]) -> int:
                     io_error = True
                 else:
                     checked = fixed
-        reports.append(FileReport(str(path), checked.text, checked.findings))
-    if not reports and not io_error and not passed_over:
+        report = FileReport(str(path), checked.text, checked.findings)
+        reported += 1
+        failing = failing or any(f.severity >= threshold for f in checked.findings)
+        if args.format == "text":  # streamed: one file's report at a time
+            for line in text_lines(report, show_source=not args.no_source):
+                print(line)
+        else:
+            reports.append(report)
+    if not reported and not io_error and not passed_over:
         print("vllm-config-lsp: no vLLM config files found", file=sys.stderr)
-    renderer = RENDERERS[args.format]
-    output = (
-        render_text(reports, show_source=not args.no_source)
-        if args.format == "text"
-        else renderer(reports)
-    )
+    output = RENDERERS[args.format](reports) if args.format != "text" else ""
     if output:
         print(output)
     if io_error:
         return 2
-    failing = any(f.severity >= threshold for report in reports for f in report.findings)
     return 1 if failing else 0
 
 
@@ -263,7 +265,40 @@ def _run_argv(argv: Sequence[str]) -> int:
     return run_argv(argv)
 
 
-_SUBCOMMANDS = {"check": _run_check, "rules": _run_rules, "argv": _run_argv}
+def _run_models(argv: Sequence[str]) -> int:
+    """`models pull MODEL… [--revision R]`: fetch config.json (and the safetensors index,
+    params.json) into the Hugging Face cache; 0 when every model was fetched, 1 if not."""
+    parser = argparse.ArgumentParser(
+        prog="vllm-config-lsp models",
+        description="Fetch the config files model-aware checks read (kilobytes, no weights) "
+        "into the Hugging Face cache. HF_TOKEN, HF_ENDPOINT and HF_HUB_OFFLINE apply.",
+    )
+    sub = parser.add_subparsers(dest="action", required=True)
+    pull_parser = sub.add_parser("pull", help="download MODEL's config.json & co.")
+    pull_parser.add_argument("models", nargs="+", metavar="MODEL")
+    pull_parser.add_argument("--revision", default=None)
+    args = parser.parse_args(argv)
+    from vllm_config_lsp.cli.formats import printable
+    from vllm_config_lsp.vllm.model_pull import pull
+
+    failed = 0
+    for name in args.models:
+        done = pull(name, args.revision)
+        if done.ok:
+            where = printable(str(done.folder))
+            print(f"{printable(name)}: {', '.join(done.files)} in {where}")
+        else:
+            failed += 1
+            _say(f"{name}: not fetched: {done.problem}")
+    return 1 if failed else 0
+
+
+_SUBCOMMANDS = {
+    "check": _run_check,
+    "rules": _run_rules,
+    "argv": _run_argv,
+    "models": _run_models,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -32,6 +32,7 @@ from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word, assignm
 from vllm_config_lsp.sources.safe_read import read_text
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
+    distinct_pairs,
     documents,
     env_mapping,
     get,
@@ -62,7 +63,7 @@ def find_invocations(text: str, path: Path | None = None) -> list[Invocation]:
         frame = Frame(text)
         folder = path.parent if path is not None else None
         for root in documents(text):
-            for _name, service in pairs(get(root, "services")):
+            for _name, service in distinct_pairs(pairs(get(root, "services"))):
                 if isinstance(service, MappingNode):
                     claims = gpu_claims.compose(frame, service)
                     environ = _environment(frame, service)
@@ -77,7 +78,7 @@ def find_invocations(text: str, path: Path | None = None) -> list[Invocation]:
                         for inv in _service(frame, service, folder)
                     )
         return sorted(found, key=lambda invocation: invocation.start)
-    except (RecursionError, MemoryError):
+    except RecursionError:  # a MemoryError is reported (engine), never "no start"
         return []
 
 

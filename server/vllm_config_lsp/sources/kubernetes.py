@@ -41,6 +41,7 @@ from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Mod
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     Masked,
+    distinct,
     documents,
     env_mapping,
     get,
@@ -83,7 +84,7 @@ def find_invocations(text: str, *, expand_env: bool = False) -> list[Invocation]
     (`sources.helm_chart`), often reach vLLM only through such a variable."""
     try:
         return _find(text, expand_env)
-    except (RecursionError, MemoryError):
+    except RecursionError:  # a MemoryError is reported (engine), never "no start"
         return []
 
 
@@ -242,7 +243,7 @@ class _Reader:
                 continue
             if not embedded:
                 for key in ("containers", "initContainers"):
-                    for container in items(get(node, key)):
+                    for container in distinct(items(get(node, key))):
                         if isinstance(container, MappingNode):
                             self.container(frame, node, container, kind)
                 for key in _EMBEDDED_YAML_KEYS:
@@ -692,7 +693,7 @@ class _Reader:
             return
         if value_of(get(engine, "enableEngine")) is False:
             return
-        for spec in items(get(engine, "modelSpec")):
+        for spec in distinct(items(get(engine, "modelSpec"))):
             if isinstance(spec, MappingNode) and get(spec, "raySpec") is None:
                 self._model_spec(frame, spec)
 
