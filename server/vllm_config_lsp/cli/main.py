@@ -265,7 +265,40 @@ def _run_argv(argv: Sequence[str]) -> int:
     return run_argv(argv)
 
 
-_SUBCOMMANDS = {"check": _run_check, "rules": _run_rules, "argv": _run_argv}
+def _run_models(argv: Sequence[str]) -> int:
+    """`models pull MODEL… [--revision R]`: fetch config.json (and the safetensors index,
+    params.json) into the Hugging Face cache; 0 when every model was fetched, 1 if not."""
+    parser = argparse.ArgumentParser(
+        prog="vllm-config-lsp models",
+        description="Fetch the config files model-aware checks read (kilobytes, no weights) "
+        "into the Hugging Face cache. HF_TOKEN, HF_ENDPOINT and HF_HUB_OFFLINE apply.",
+    )
+    sub = parser.add_subparsers(dest="action", required=True)
+    pull_parser = sub.add_parser("pull", help="download MODEL's config.json & co.")
+    pull_parser.add_argument("models", nargs="+", metavar="MODEL")
+    pull_parser.add_argument("--revision", default=None)
+    args = parser.parse_args(argv)
+    from vllm_config_lsp.cli.formats import printable
+    from vllm_config_lsp.vllm.model_pull import pull
+
+    failed = 0
+    for name in args.models:
+        done = pull(name, args.revision)
+        if done.ok:
+            where = printable(str(done.folder))
+            print(f"{printable(name)}: {', '.join(done.files)} in {where}")
+        else:
+            failed += 1
+            _say(f"{name}: not fetched: {done.problem}")
+    return 1 if failed else 0
+
+
+_SUBCOMMANDS = {
+    "check": _run_check,
+    "rules": _run_rules,
+    "argv": _run_argv,
+    "models": _run_models,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -459,9 +459,15 @@ def structural_keys(keys: Sequence[str]) -> list[str]:
 
 def is_config_mapping(keys: Sequence[str], flag_names: frozenset[str]) -> bool:
     """Whether a mapping with these top-level keys could be a `--config` file: see the
-    module docstring (no structural key; at least half flags or unique prefixes of one)."""
+    module docstring (no structural key; at least half flags or unique prefixes of one).
+    YAML merge keys (`<<`) bring keys this scan does not see: they count for neither side,
+    and a mapping of merge keys alone could be one."""
     if not keys or structural_keys(keys):
         return False
+    merged = [key for key in keys if key != "<<"]
+    if not merged:
+        return True
+    keys = merged
     flags = [flag for flag in (_as_flag(key, flag_names) for key in keys) if flag is not None]
     return len(flags) >= NAMED_FLAG_SHARE * len(keys)
 
