@@ -11,6 +11,7 @@ loader; a dotted key; a word holding a variable) stays on the command line.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -108,7 +109,9 @@ def move_to_config(analysis: Snapshot, offset: int, can_create: bool) -> types.C
     if not uses:
         return None
     document = PurePosixPath(analysis.uri)
-    name = f"{document.stem.split('.')[0]}-serve.vllm.yaml"
+    name = _free_name(analysis.uri, document.stem.split(".")[0])
+    if name is None:
+        return None
     target = str(document.with_name(name))
     body = "".join(f"{use.spec.name}: {_yaml_value(use)}\n" for use in uses)
     edits = []
@@ -121,7 +124,9 @@ def move_to_config(analysis: Snapshot, offset: int, can_create: bool) -> types.C
         else:
             edits.append(_edit(analysis, *_removal(model, first, last), ""))
     changes: list[types.TextDocumentEdit | types.CreateFile] = [
-        types.CreateFile(uri=target, options=types.CreateFileOptions(ignore_if_exists=True)),
+        # neither overwrite nor ignoreIfExists: a file made since fails the edit, never
+        # gets these flags prepended (its own keys would shadow them)
+        types.CreateFile(uri=target),
         types.TextDocumentEdit(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=target, version=None),
             edits=[types.TextEdit(range=_start(), new_text=body)],
@@ -138,6 +143,23 @@ def move_to_config(analysis: Snapshot, offset: int, can_create: bool) -> types.C
         kind=MOVE_TO_CONFIG_KIND,
         edit=types.WorkspaceEdit(document_changes=changes),
     )
+
+
+#: Names tried for a new config file: `<stem>-serve.vllm.yaml`, then `-serve-2` … this.
+MAX_NAME_TRIES = 100
+
+
+def _free_name(uri: str, stem: str) -> str | None:
+    """The first `<stem>-serve[-N].vllm.yaml` beside the document that is no file yet (the
+    document's folder is read for `file:` URIs only); None when every one is taken."""
+    from vllm_config_lsp.lsp.session import fs_path
+
+    path = fs_path(uri) if uri.startswith("file:") else None
+    for number in range(1, MAX_NAME_TRIES + 1):
+        name = f"{stem}-serve.vllm.yaml" if number == 1 else f"{stem}-serve-{number}.vllm.yaml"
+        if path is None or not os.path.lexists(path.with_name(name)):
+            return name
+    return None
 
 
 def inline_config(analysis: Snapshot, offset: int, folder: Path | None) -> types.CodeAction | None:
