@@ -265,6 +265,33 @@ async def test_moving_flags_never_writes_into_an_existing_file(
     doc.close()
 
 
+@pytest.mark.parametrize(
+    ("named", "content"),
+    [
+        ("../secret/hosts.yml", "max-model-len: 8k\n"),  # outside the workspace
+        ("hosts.yml", "all:\n  hosts: {db1: {ansible_host: 10.0.0.5}}\n"),  # no vLLM keys
+    ],
+)
+async def test_inline_reads_only_vllm_configs_in_the_workspace(
+    client: LanguageClient, tmp_path: Path, named: str, content: str
+) -> None:
+    """ "Inline the --config file" read any path the document named (`../../secret/…`,
+    absolute paths) and offered its content as flags."""
+    work = tmp_path / "work"
+    (tmp_path / "secret").mkdir()
+    work.mkdir()
+    (work / named).write_text(content, encoding="utf-8")
+    uri = (work / "serve.sh").as_uri()
+    doc = Doc(client, uri, f"vllm serve Qwen/Qwen3-8B --config {named}\n")
+    await doc.diagnostics()
+    where = types.Range(
+        start=types.Position(line=0, character=30), end=types.Position(line=0, character=30)
+    )
+    actions = await code_actions(client, uri, where, [], only=["refactor.inline.vllm-config"])
+    assert [a for a in actions if a.kind == "refactor.inline.vllm-config"] == []
+    doc.close()
+
+
 async def _completions(client: LanguageClient, doc: Doc, offset: int) -> list[types.CompletionItem]:
     cursor = position_of(doc.text, offset, encoding(client))
     result = await asyncio.wait_for(

@@ -162,9 +162,13 @@ def _free_name(uri: str, stem: str) -> str | None:
     return None
 
 
-def inline_config(analysis: Snapshot, offset: int, folder: Path | None) -> types.CodeAction | None:
+def inline_config(
+    analysis: Snapshot, offset: int, folder: Path | None, root: Path | None = None
+) -> types.CodeAction | None:
     """`--config FILE` on the command line under the cursor replaced by the flags vLLM
-    builds from FILE (`load_config_file`), in the host's quoting."""
+    builds from FILE (`load_config_file`), in the host's quoting. Only a file inside the
+    workspace `root` (the document's folder without one) whose keys are all vLLM flags:
+    a document naming `../../secret/hosts.yml` must not have it read into an edit."""
     model = _at(analysis, offset)
     if model is None or folder is None or model.invocation is None:
         return None
@@ -175,8 +179,11 @@ def inline_config(analysis: Snapshot, offset: int, folder: Path | None) -> types
     assert value.word is not None and use.token.word is not None
     from vllm_config_lsp.engine import inlined_config
 
-    argv = inlined_config(folder / value.text, model.catalogue.version)
-    if argv is None:
+    target = folder / value.text
+    if not _inside(target, root or folder):
+        return None
+    argv = inlined_config(target, model.catalogue.version)
+    if argv is None or not _all_flags(argv, model):
         return None
     words = " ".join(quote(word, value.word.quoting) for word in argv)
     edit = _edit(analysis, use.token.word.start, value.word.end, words)
@@ -194,6 +201,21 @@ def inline_config(analysis: Snapshot, offset: int, folder: Path | None) -> types
             ]
         ),
     )
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """Whether `path` (links followed) lies under `root`."""
+    try:
+        return path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError, ValueError):  # a link loop, a NUL
+        return False
+
+
+def _all_flags(argv: tuple[str, ...], model: ConfigModel) -> bool:
+    """Whether every key the file gave (`--key`, `--head.path`) is an option of vLLM."""
+    index = model.catalogue.option_index
+    keys = [word.split("=", 1)[0].split(".", 1)[0] for word in argv if word.startswith("--")]
+    return bool(keys) and all(key in index for key in keys)
 
 
 def _movable_config(use: OptionUse) -> bool:
