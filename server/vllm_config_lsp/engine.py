@@ -144,10 +144,13 @@ def _run_rules(model: ConfigModel, rules: list[Rule]) -> list[Finding]:
     return findings
 
 
-def _suppressed(model: ConfigModel, findings: list[Finding], rules: list[Rule]) -> list[Finding]:
-    """`# vllm-config: disable=…` comments apply to every front end and host alike."""
+def _suppressed(
+    model: ConfigModel, findings: list[Finding], rules: list[Rule], keep: bool = False
+) -> list[Finding]:
+    """`# vllm-config: disable=…` comments apply to every front end and host alike; with
+    `keep` (suppressions ignored) the findings they hide stay, marked with the comment."""
     try:
-        return apply_suppressions(model, findings, {rule.code for rule in rules})
+        return apply_suppressions(model, findings, {rule.code for rule in rules}, keep=keep)
     except Exception:  # a suppression bug must not hide the findings either
         return [*findings, _internal("suppression")]
 
@@ -164,6 +167,7 @@ def lint(
     host: str | None = None,
     version_stated: bool = False,
     gpus: Stated | None = None,
+    ignore_suppressions: bool = False,
 ) -> LintResult:
     """`path` (the file on disk) and `model_dirs` let model-aware rules find the model's
     files: relative model folders are resolved against the file's folder. `host` is the
@@ -171,7 +175,9 @@ def lint(
     checks the text as a `--config` file. `version_stated`: the user named the release
     (`--vllm-version`, the setting, the marker comment), which image tags do not override.
     `gpus`: the target the user states (`--gpu`/`--gpus`, the editor setting); the marker
-    comment and what the document says are read here."""
+    comment and what the document says are read here. `ignore_suppressions`: findings
+    that `# vllm-config: disable=` comments hide are kept, each with its comment
+    (`Finding.suppressed`)."""
     if len(text) > MAX_BYTES:
         return _too_large()
     if version is None:  # front ends pass their choice; else the file's own marker counts
@@ -179,7 +185,8 @@ def lint(
     rules = _selected(all_rules(), select, ignore)
     if host is not None:
         where = (path, tuple(model_dirs))
-        return _lint_host(text, host, version, rules, where, version_stated, gpus)
+        stated = (version_stated, gpus)
+        return _lint_host(text, host, version, rules, where, stated, ignore_suppressions)
     model = build_model(
         text,
         load_catalogue(version),
@@ -188,7 +195,7 @@ def lint(
         model_dirs=tuple(model_dirs),
     )
     model.target = _target(text, (), gpus)
-    findings = _suppressed(model, _run_rules(model, rules), rules)
+    findings = _suppressed(model, _run_rules(model, rules), rules, ignore_suppressions)
     findings.sort(key=Finding.sort_key)
     return LintResult(findings, model)
 
@@ -199,12 +206,14 @@ def _lint_host(
     version: str,
     rules: list[Rule],
     where: tuple[Path | None, tuple[Path, ...]],
-    version_stated: bool,
-    gpus: Stated | None,
+    stated: tuple[bool, Stated | None],
+    keep_suppressed: bool,
 ) -> LintResult:
     """Every command line of a host document, each on its own; suppression comments
-    apply to the document as a whole. `where`: the file and the model folders."""
+    apply to the document as a whole. `where`: the file and the model folders; `stated`:
+    whether the user named the release, and the target they state."""
     path, model_dirs = where
+    version_stated, gpus = stated
     try:
         invocations = find_invocations(host, text, path)
     except Exception:  # a host parser bug must not take the editor down
@@ -220,7 +229,7 @@ def _lint_host(
     document = None
     if lines:
         document = host_document(text, load_catalogue(version), invocations[0])
-        findings = _suppressed(document, findings, rules)
+        findings = _suppressed(document, findings, rules, keep_suppressed)
     findings.sort(key=Finding.sort_key)
     return LintResult(findings, None, lines, document)
 

@@ -59,6 +59,22 @@ def _check_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ignore", type=_codes, default=None, help="skip these codes (prefixes)")
     parser.add_argument("--fail-on", choices=["error", "warning", "info"], default="error")
     parser.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even with findings (2 still means usage or I/O errors)",
+    )
+    parser.add_argument(
+        "--ignore-suppressions",
+        action="store_true",
+        help="report what `# vllm-config: disable=` comments hide, each with its comment's "
+        "line and reason (they count for --fail-on)",
+    )
+    parser.add_argument(
+        "--statistics",
+        action="store_true",
+        help="print how many findings of each code, instead of the findings",
+    )
+    parser.add_argument(
         "--model-on-cli",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -131,7 +147,7 @@ def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
 
 
 def _run_check(argv: Sequence[str]) -> int:
-    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_text
+    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_statistics, render_text
     from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
     from vllm_config_lsp.engine import fix_all, lint
     from vllm_config_lsp.findings import Finding, Severity
@@ -199,6 +215,7 @@ def _run_check(argv: Sequence[str]) -> int:
                 host=host,
                 version_stated=stated,
                 gpus=target,
+                ignore_suppressions=args.ignore_suppressions,
             ).findings
 
         findings = run(text)
@@ -215,18 +232,18 @@ def _run_check(argv: Sequence[str]) -> int:
         reports.append(FileReport(str(path), text, findings))
     if not reports and not io_error:
         print("vllm-config-lsp: no vLLM config files found", file=sys.stderr)
-    renderer = RENDERERS[args.format]
-    output = (
-        render_text(reports, show_source=not args.no_source)
-        if args.format == "text"
-        else renderer(reports)
-    )
+    if args.statistics:
+        output = render_statistics(reports, as_json=args.format == "json")
+    elif args.format == "text":
+        output = render_text(reports, show_source=not args.no_source)
+    else:
+        output = RENDERERS[args.format](reports)
     if output:
         print(output)
     if io_error:
         return 2
     failing = any(f.severity >= threshold for report in reports for f in report.findings)
-    return 1 if failing else 0
+    return 1 if failing and not args.exit_zero else 0
 
 
 def _migrate(
