@@ -118,6 +118,19 @@ class GpuClaim:
         return replace(self, start=start_of(self.start), end=end_of(self.end))
 
 
+@dataclass(frozen=True)
+class ModelRef:
+    """The model an operator hands vLLM from a field of its own (KubeAI `spec.url`, KServe
+    `storageUri`/`model.uri`, Ray `model_source`) rather than from the arguments the file
+    shows: `name` is what vLLM receives as `--model` (the `hf://` scheme removed),
+    `start`/`end` the field's value. Arguments that set the model win over it."""
+
+    name: str
+    start: int
+    end: int
+    origin: str
+
+
 @dataclass
 class Invocation:
     """One start of vLLM. `args` are what vLLM's parser receives after `vllm serve` (or
@@ -141,6 +154,8 @@ class Invocation:
     insert_at: int | None = None
     #: What the host says about the GPUs this start gets, in the order it says it.
     gpus: tuple[GpuClaim, ...] = ()
+    #: The model the host passes outside `args` (operators), when it names one.
+    model: ModelRef | None = None
 
     @cached_property
     def positions(self) -> dict[int, int]:
@@ -158,6 +173,9 @@ class Invocation:
             args=[word.moved(by) for word in self.args],
             insert_at=None if self.insert_at is None else self.insert_at + by,
             gpus=tuple(claim.mapped(by.__add__, by.__add__) for claim in self.gpus),
+            model=None
+            if self.model is None
+            else replace(self.model, start=self.model.start + by, end=self.model.end + by),
         )
 
 

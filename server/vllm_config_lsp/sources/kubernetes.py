@@ -37,7 +37,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode
 
 from vllm_config_lsp.sources import gpu_claims, shell
 from vllm_config_lsp.sources.engine_kwargs import engine_kwargs_words
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.invocation import Invocation, ModelRef, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     Masked,
@@ -198,12 +198,39 @@ class _Reader:
         self.expand_env = expand_env
         self.found: list[Invocation] = []
 
+    def _model_ref(self, frame: Frame, node: Node | None, origin: str) -> ModelRef | None:
+        """The model an operator field names as vLLM receives it: `hf://ORG/NAME` (KubeAI,
+        KServe) is the repository id, a bare id or path (Ray's `model_source`) itself;
+        other schemes (`s3://`, `pvc://`, `gs://`), templates and variables are files or
+        values this file does not show."""
+        text = text_of(node) if node is not None else None
+        if node is None or not text or "$" in text or "{" in text:
+            return None
+        start, end = node_span(frame, node)
+        if any(s < end and start < e for s, e in self.masked.spans):
+            return None
+        if text.startswith("hf://"):
+            text = text.removeprefix("hf://").rstrip("/")
+        elif "://" in text:
+            return None
+        return ModelRef(text, start, end, origin) if text else None
+
     # -- documents -------------------------------------------------------------------------
 
     def document(self, frame: Frame, root: Node, *, embedded: bool = False) -> None:
         """One YAML document: its containers (not in documents embedded in strings, which
         nothing runs as pods) and the operator resources it holds at any depth."""
         kind = text_of(get(root, "kind")) or ""
+        before = len(self.found)
+        self._document(frame, root, kind, embedded)
+        if kind.startswith("LLMInferenceService"):
+            # the template serves the files of `spec.model.uri` (fetched to /mnt/models)
+            uri = get(get(get(root, "spec"), "model"), "uri")
+            ref = self._model_ref(frame, uri, "LLMInferenceService `model.uri`")
+            for found in self.found[before:]:
+                found.model = found.model or ref
+
+    def _document(self, frame: Frame, root: Node, kind: str, embedded: bool) -> None:
         if not embedded:
             if kind == "VLLMRuntime":
                 self.vllm_runtime(frame, root)
@@ -372,7 +399,9 @@ class _Reader:
             return
         args = self._argv(frame, get(node, "args"))
         if args:
-            self.found.append(_args_start(self.source, args, "api_server"))
+            found = _args_start(self.source, args, "api_server")
+            found.model = self._model_ref(frame, get(node, "storageUri"), "KServe `storageUri`")
+            self.found.append(found)
 
     def kubeai(self, frame: Frame, node: MappingNode) -> None:
         """KubeAI `Model` (and its chart's catalog entries): with `engine: VLLM`, `args`
@@ -383,7 +412,9 @@ class _Reader:
             return
         args = self._argv(frame, get(node, "args"))
         if args:
-            self.found.append(_args_start(self.source, args, "serve"))
+            found = _args_start(self.source, args, "serve")
+            found.model = self._model_ref(frame, get(node, "url"), "KubeAI `url`")
+            self.found.append(found)
 
     def kaito(self, frame: Frame, root: Node) -> None:
         """KAITO's `inference_config.yaml`: presets/workspace/inference/vllm/inference_api.py
@@ -417,6 +448,8 @@ class _Reader:
             return
         words = engine_kwargs_words(frame, pair[1], syntax="yaml")
         self._mapped(frame, pair[0], "serve", words)
+        source = get(get(node, "model_loading_config"), "model_source")
+        self.found[-1].model = self._model_ref(frame, source, "Ray Serve `model_source`")
 
     def aibrix(self, frame: Frame, node: MappingNode) -> None:
         """An AIBrix batch ModelDeploymentTemplate whose engine is vLLM, rendered as

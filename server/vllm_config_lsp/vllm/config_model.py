@@ -184,6 +184,14 @@ class ConfigModel:
         field, or a key of the JSON-valued flag validated as that class), else the default
         argparse or the class gives. Rules that are static only when the user sets an input
         check `explicit` (defaults of many fields are resolved from the model later)."""
+        if (class_name, field_name) == ("ModelConfig", "model"):
+            served = self.positional_model()
+            if served is None:
+                served = self._setting(class_name, field_name)
+            return served if served.explicit else self.operator_model() or served
+        return self._setting(class_name, field_name)
+
+    def _setting(self, class_name: str, field_name: str) -> Setting:
         for spec in self.catalogue.flags_by_class.get(class_name, ()):
             value = self.flag(spec.name)
             tree = self.json_tree(spec.name) if value is not None else None
@@ -205,6 +213,24 @@ class ConfigModel:
         field_spec = cls.fields.get(field_name) if cls else None
         default = _plain(field_spec.default) if field_spec else None
         return Setting(default, False, 0, 0, None)
+
+    def positional_model(self) -> Setting | None:
+        """`vllm serve MODEL …`: the positional `model_tag` replaces `--model` and `model:`
+        (`args.model = args.model_tag`, vllm/entrypoints/cli/serve.py). A tag that holds a
+        variable (`$MODEL`) is a model unknown here: the value is None, still explicit, so
+        no `--model` further on is taken for it."""
+        tag = self.result.model_tag
+        if tag is None:
+            return None
+        start, end = tag.span(self.text)
+        value = None if tag.unresolved else tag.text
+        return Setting(value, True, start, end, "model_tag")
+
+    def operator_model(self) -> Setting | None:
+        """The model an operator passes from its own field (KubeAI `url`, KServe
+        `storageUri`, Ray `model_source`) as `--model` before the arguments shown."""
+        ref = self.invocation.model if self.invocation is not None else None
+        return None if ref is None else Setting(ref.name, True, ref.start, ref.end, "model")
 
     def json_setting(self, flag_name: str, *path: str) -> Setting | None:
         """A nested key of a JSON-valued flag (`compilation-config`, `pass_config`, …), or

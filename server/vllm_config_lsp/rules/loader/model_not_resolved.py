@@ -30,7 +30,13 @@ from collections.abc import Iterator
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
-from vllm_config_lsp.vllm.model_files import HOW_TO, env_model_dirs, iter_models, looks_like_path
+from vllm_config_lsp.vllm.model_files import (
+    HOW_TO,
+    env_model_dirs,
+    iter_models,
+    looks_like_path,
+)
+from vllm_config_lsp.vllm.model_files import context as model_context
 
 CODE = "VC600"
 NAME = "model-not-resolved"
@@ -40,12 +46,13 @@ VLLM_SOURCE = None
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     configured = bool(model.model_dirs or env_model_dirs())
+    target = model_context(model).target
     for resolved in iter_models(model):
         if resolved.name is None or resolved.config is not None or resolved.problem is None:
             continue
         if not (looks_like_path(resolved.name) or configured):
             continue
-        what = "The draft model's" if resolved.flag != "model" else "The model's"
+        what = "The model's" if resolved is target else "The draft model's"
         yield finding(
             CODE,
             Severity.INFO,
