@@ -22,9 +22,10 @@ from urllib.parse import quote_from_bytes
 from vllm_config_lsp import __version__
 from vllm_config_lsp.document.text_index import TextIndex
 from vllm_config_lsp.findings import Finding, Fix, Suppressed
-from vllm_config_lsp.rules import all_rules
+from vllm_config_lsp.rules import RULE_DOCS_URL, all_rules
 
-DOCS_URL = "https://github.com/vllm-config-lsp/vllm-config-lsp/blob/main/docs/rules/{code}.md"
+#: The tool's own page, SARIF's `informationUri`.
+PROJECT_URL = "https://github.com/vllm-config-lsp/vllm-config-lsp"
 
 #: DEL, C1 controls (NEL among them), the Unicode line and paragraph separators, lone
 #: surrogates: JSON text may hold them raw, a reader of it should not have to.
@@ -217,6 +218,9 @@ def render_github(reports: list[FileReport]) -> str:
 
 
 def render_sarif(reports: list[FileReport]) -> str:
+    """SARIF 2.1.0 as GitHub code scanning reads it: every rule with its `shortDescription`,
+    its documentation (`fullDescription`, `help`) and `helpUri` (its page in docs/rules/);
+    each result with `ruleId` and `ruleIndex`, `level`, the region and the chosen fix."""
     level = {"error": "error", "warning": "warning", "info": "note"}
     rules = [
         {
@@ -224,10 +228,12 @@ def render_sarif(reports: list[FileReport]) -> str:
             "name": rule.name,
             "shortDescription": {"text": rule.summary},
             "fullDescription": {"text": rule.doc.strip()},
-            "helpUri": DOCS_URL.format(code=rule.code),
+            "help": {"text": rule.doc.strip(), "markdown": rule.doc.strip()},
+            "helpUri": f"{RULE_DOCS_URL}{rule.code}.md",
         }
         for rule in all_rules()
     ]
+    index = {rule["id"]: at for at, rule in enumerate(rules)}
     results = []
     for report in reports:
         for f in report.findings:
@@ -241,6 +247,7 @@ def render_sarif(reports: list[FileReport]) -> str:
             }
             result: dict[str, Any] = {
                 "ruleId": f.code,
+                **({"ruleIndex": index[f.code]} if f.code in index else {}),
                 "level": level[f.severity.label],
                 "message": {"text": f.message},
                 "locations": [
@@ -291,7 +298,12 @@ def render_sarif(reports: list[FileReport]) -> str:
         "runs": [
             {
                 "tool": {
-                    "driver": {"name": "vllm-config-lsp", "version": __version__, "rules": rules}
+                    "driver": {
+                        "name": "vllm-config-lsp",
+                        "version": __version__,
+                        "informationUri": PROJECT_URL,
+                        "rules": rules,
+                    }
                 },
                 "results": results,
             }
