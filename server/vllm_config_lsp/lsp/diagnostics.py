@@ -22,8 +22,7 @@ from vllm_config_lsp.findings import Finding, Fix, Severity
 from vllm_config_lsp.lsp.plain_text import plain
 from vllm_config_lsp.lsp.positions import Positions
 from vllm_config_lsp.lsp.settings import Settings
-# each diagnostic's `codeDescription.href` is this plus `<CODE>.md`
-from vllm_config_lsp.rules import RULE_DOCS_URL as RULE_DOCS_URL
+from vllm_config_lsp.rules import RULE_DOCS_URL as RULE_DOCS_URL  # + `<CODE>.md`: codeDescription
 
 if TYPE_CHECKING:
     from vllm_config_lsp.lsp.server import Analysis
