@@ -9,13 +9,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vllm_config_lsp import __version__
 
 if TYPE_CHECKING:
+    from vllm_config_lsp.project import ProjectSettings
     from vllm_config_lsp.vllm.hardware import Stated
 
 
@@ -57,7 +58,18 @@ def _check_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--select", type=_codes, default=None, help="only these codes (prefixes)")
     parser.add_argument("--ignore", type=_codes, default=None, help="skip these codes (prefixes)")
-    parser.add_argument("--fail-on", choices=["error", "warning", "info"], default="error")
+    parser.add_argument(
+        "--fail-on",
+        choices=["error", "warning", "info"],
+        default=None,
+        help="lowest severity that fails (default: the settings file's `fail-on`, else error)",
+    )
+    parser.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the settings that apply to each named file and where they come from "
+        "(project settings file, command line, default), then exit",
+    )
     parser.add_argument(
         "--exit-zero",
         action="store_true",
@@ -109,9 +121,32 @@ def _positive(value: str) -> int:
     return int(value)
 
 
+def _settings_problems(settings: Iterable[ProjectSettings]) -> bool:
+    """Report the unknown keys and bad values of the settings files used, with file and
+    line; whether there were any (then `check` exits 2, as ruff does)."""
+    problems = [problem for each in settings for problem in each.problems]
+    for problem in problems:
+        _say(f"vllm-config-lsp: {problem}")
+    return bool(problems)
+
+
+def _show_settings(args: argparse.Namespace, target: Stated | None) -> int:
+    from vllm_config_lsp.cli.project_options import options_for, show_settings
+
+    shown = []
+    used = {}
+    for path in args.paths:
+        options = options_for(path, args, target)
+        used[options.settings.source] = options.settings
+        shown.append(show_settings(path, options))
+    print("\n".join(shown))
+    return 2 if _settings_problems(used.values()) else 0
+
+
 def _detected(paths: list[Path]) -> list[Path]:
     """The named files a directory walk would pick, and every directory (walked as ever);
     a file that cannot be read stays, so that it is reported."""
+    from vllm_config_lsp.project import settings_for
     from vllm_config_lsp.sources.association import DETECTION_BYTES
     from vllm_config_lsp.sources.files import looks_like_config
     from vllm_config_lsp.sources.safe_read import is_dir, read_capped
@@ -119,6 +154,8 @@ def _detected(paths: list[Path]) -> list[Path]:
 
     kept = []
     for path in paths:
+        if settings_for(path).excluded(path):  # as ruff's --force-exclude
+            continue
         if not is_dir(path):
             try:
                 head = read_capped(path, DETECTION_BYTES, head=True)
@@ -149,8 +186,10 @@ def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
 def _run_check(argv: Sequence[str]) -> int:
     from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_statistics, render_text
     from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
+    from vllm_config_lsp.cli.project_options import FileOptions, options_for
     from vllm_config_lsp.engine import fix_all, lint
     from vllm_config_lsp.findings import Finding, Severity
+    from vllm_config_lsp.project import settings_for
     from vllm_config_lsp.sources.files import discover
     from vllm_config_lsp.sources.hosts import host_of
     from vllm_config_lsp.vllm.catalogue import available_versions, detection_flag_names
@@ -171,24 +210,35 @@ def _run_check(argv: Sequence[str]) -> int:
     if refused is not None:
         _say(refused)
         return 2
-    threshold = Severity[args.fail_on.upper()]
+    if args.show_settings:
+        return _show_settings(args, target)
     reports: list[FileReport] = []
+    thresholds: list[Severity] = []
     io_error = False
     folders = DeploymentFolders()
     paths = _detected(args.paths) if args.only_detected else args.paths
-    for path, read in discover(paths, detection_flag_names()):
+    seen: dict[Path | None, ProjectSettings] = {}
+    walk = discover(
+        paths,
+        detection_flag_names(),
+        exclude=lambda found: settings_for(found).excluded(found),
+        include=lambda found: settings_for(found).included(found),
+    )
+    for path, read in walk:
         if read.text is None:
             _say(f"{path}: {read.error}")
             io_error = True
             continue
         text, on_disk = read.text, read.data
+        options = options_for(path, args, target)
+        seen.setdefault(options.settings.source, options.settings)
         host = host_of(str(path), text, flag_names=detection_flag_names())
-        stated = release_stated(text, args.vllm_version)
+        stated = release_stated(text, options.vllm_version)
         version, _why = choose_version(
             text,
-            setting=args.vllm_version,
+            setting=options.vllm_version,
             file_path=path,
-            setting_label="--vllm-version",
+            setting_label=f"vllm-version ({options.origins['vllm-version']})",
             folders=folders,
         )
         if args.migrate_to is not None:
@@ -204,17 +254,19 @@ def _run_check(argv: Sequence[str]) -> int:
             path: Path = path,
             host: str | None = host,
             stated: bool = stated,
+            options: FileOptions = options,
         ) -> list[Finding]:
             return lint(
                 source,
                 version=version,
-                select=args.select,
-                ignore=args.ignore,
+                select=options.select,
+                ignore=options.ignore,
                 model_on_cli=args.model_on_cli,
                 path=path,
+                model_dirs=options.model_dirs,
                 host=host,
                 version_stated=stated,
-                gpus=target,
+                gpus=options.target,
                 ignore_suppressions=args.ignore_suppressions,
             ).findings
 
@@ -230,6 +282,9 @@ def _run_check(argv: Sequence[str]) -> int:
                 else:
                     text, findings = fixed, found
         reports.append(FileReport(str(path), text, findings))
+        thresholds.append(Severity[options.fail_on.upper()])
+    if _settings_problems(seen.values()):
+        io_error = True
     if not reports and not io_error:
         print("vllm-config-lsp: no vLLM config files found", file=sys.stderr)
     if args.statistics:
@@ -242,7 +297,11 @@ def _run_check(argv: Sequence[str]) -> int:
         print(output)
     if io_error:
         return 2
-    failing = any(f.severity >= threshold for report in reports for f in report.findings)
+    failing = any(
+        f.severity >= threshold
+        for report, threshold in zip(reports, thresholds, strict=True)
+        for f in report.findings
+    )
     return 1 if failing and not args.exit_zero else 0
 
 

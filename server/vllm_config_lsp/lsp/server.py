@@ -41,6 +41,7 @@ from vllm_config_lsp.lsp.log_noise import quiet_pygls
 from vllm_config_lsp.lsp.migrate import MIGRATE_KIND, MIGRATION_REPORT
 from vllm_config_lsp.lsp.plain_text import plain
 from vllm_config_lsp.lsp.positions import Positions
+from vllm_config_lsp.lsp.project_settings import project_of, project_target
 from vllm_config_lsp.lsp.protocol import VllmConfigProtocol
 from vllm_config_lsp.lsp.settings import SECTION, Settings, model_folders, parse
 from vllm_config_lsp.lsp.watched import release_files_changed, watch_release_files
@@ -91,7 +92,9 @@ class VllmConfigServer(LanguageServer):
         self._checked: set[str] = set()  # documents treated as vLLM configs when last checked
         #: (marker version, file) → (release, why), as `check` chooses it for that file;
         #: cleared when settings change, an entry when a file it was read from changes.
-        self._versions: dict[tuple[str | None, str | None], tuple[str, str]] = {}
+        self._versions: dict[tuple[str | None, ...], tuple[str, str]] = {}
+        #: The project settings files' problems already shown (file, problems).
+        self.shown_project_problems: set[tuple[str, tuple[str, ...]]] = set()
         #: How long each document's last check took (seconds of the lint thread).
         self._took: dict[str, float] = {}
         self._lint_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vllm-lint")
@@ -231,12 +234,21 @@ class VllmConfigServer(LanguageServer):
             )
         )
         path = _fs_path(uri)
-        key = (marker_options(text).get("version"), str(path) if path else None)
+        project = project_of(self, path)
+        if reason is not None and path is not None and project.excluded(path):
+            reason = None  # the project's settings file excludes it
+        setting = settings.vllm_version or project.get("vllm-version")
+        key = (marker_options(text).get("version"), str(path) if path else None, setting)
         choice = self._versions.get(key)
         if choice is None:  # the file system part (venv, image tags) is read once per file
             from vllm_config_lsp.vllm.versions import choose_version
 
-            choice = choose_version(text, setting=settings.vllm_version, file_path=path)
+            label = (
+                "the vllmVersion setting"
+                if settings.vllm_version
+                else f"vllm-version in {project.where('vllm-version')}"
+            )
+            choice = choose_version(text, setting=setting, file_path=path, setting_label=label)
             self._versions[key] = choice
         vllm_version, source = choice
         result = None
@@ -264,16 +276,20 @@ class VllmConfigServer(LanguageServer):
         from vllm_config_lsp.findings import Finding, Severity
         from vllm_config_lsp.vllm.versions import release_stated
 
+        project = project_of(self, path)
+        ignored = settings.ignored_codes | (project.ignored(path) if path else set())
+        stated = settings.vllm_version or project.get("vllm-version")
         try:
             return lint(
                 text,
                 version=vllm_version,
-                ignore=settings.ignored_codes or None,
+                select=project.selected(),
+                ignore=ignored or None,
                 path=path,
-                model_dirs=model_folders(settings, self.workspace.root_path),
+                model_dirs=model_folders(settings, self.workspace.root_path) + project.model_dirs(),
                 host=host,
-                version_stated=release_stated(text, settings.vllm_version),
-                gpus=settings.gpus,
+                version_stated=release_stated(text, stated),
+                gpus=project_target(project, settings.gpus),
             )
         except Exception:  # the engine itself failed: say so instead of going silent
             detail = traceback.format_exc(limit=-LOGGED_FRAMES)

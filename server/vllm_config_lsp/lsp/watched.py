@@ -1,5 +1,6 @@
 """The files a document's vLLM release is read from (image tags beside it, the installed
-vLLM's METADATA: `versions.WATCHED_GLOBS`), watched through the client: when one changes,
+vLLM's METADATA: `versions.WATCHED_GLOBS`) and the project settings files
+(`project_settings.GLOBS`), watched through the client: when one changes,
 the documents whose choice it may alter are checked again, as `check` would read them now.
 
 Clients that can (VS Code, Emacs) are asked to watch with dynamic registration of
@@ -20,6 +21,7 @@ REGISTRATION_ID = "vllm-config-release-files"
 
 
 async def watch_release_files(ls: VllmConfigServer) -> None:
+    from vllm_config_lsp.lsp.project_settings import GLOBS
     from vllm_config_lsp.vllm.versions import WATCHED_GLOBS
 
     workspace = ls.client_capabilities.workspace
@@ -27,7 +29,7 @@ async def watch_release_files(ls: VllmConfigServer) -> None:
     if not (watched and watched.dynamic_registration):
         return
     options = types.DidChangeWatchedFilesRegistrationOptions(
-        watchers=[types.FileSystemWatcher(glob_pattern=glob) for glob in WATCHED_GLOBS]
+        watchers=[types.FileSystemWatcher(glob_pattern=glob) for glob in (*WATCHED_GLOBS, *GLOBS)]
     )
     registration = types.Registration(
         id=REGISTRATION_ID,
@@ -43,8 +45,12 @@ async def watch_release_files(ls: VllmConfigServer) -> None:
 
 
 async def release_files_changed(ls: VllmConfigServer, uris: list[str]) -> None:
+    from vllm_config_lsp.lsp.project_settings import documents_below
     from vllm_config_lsp.lsp.server import _fs_path
 
     changed = [path for uri in uris if (path := _fs_path(uri)) is not None]
     if changed:
-        ls.recheck(await ls.run_on_lint_thread(ls.forget_releases, changed))
+        stale = await ls.run_on_lint_thread(ls.forget_releases, changed)
+        # a project settings file: read again on the next check (`project.settings_for`)
+        below = documents_below(ls, changed)
+        ls.recheck([*stale, *(uri for uri in below if uri not in stale)])
