@@ -18,8 +18,10 @@ from support import cli, cli_command
 FORMATS = ["text", "github", "json", "sarif"]
 #: Keys that would start workflow commands, colour the terminal, break lines for JavaScript
 #: and log readers (NEL, U+2028) or hold DEL.
+#: (The marker comment makes it a config: two of its three keys are no flags, which a name
+#: alone no longer outweighs, issue 27.)
 HOSTILE = (
-    'model: m\n"x\\n::error file=src/app.py,line=1::owned\\n::add-mask::secret": 1\n'
+    '# vllm-config\nmodel: m\n"x\\n::error file=src/app.py,line=1::owned\\n::add-mask::secret": 1\n'
     '"esc\\e[31mred\\x85nel\\u2028ls\\x7f": 2\n'
 )
 RAW_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")

@@ -7,36 +7,61 @@ below a changed one again; each file's problems are shown once per content."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from lsprotocol import types
 
 from vllm_config_lsp.project import FILE_NAMES, ProjectSettings, settings_for
 from vllm_config_lsp.vllm.hardware import Stated
 
 if TYPE_CHECKING:
-    from vllm_config_lsp.lsp.server import VllmConfigServer
+    from vllm_config_lsp.engine import CheckOptions
 
 #: What the client is asked to watch, besides the release files.
 GLOBS = tuple(f"**/{name}" for name in FILE_NAMES)
 
 
-def project_of(ls: VllmConfigServer, path: Path | None) -> ProjectSettings:
-    """The settings file that applies to `path` (none for an unsaved buffer); its problems
-    are shown the first time this content of it is read."""
-    if path is None:
-        return ProjectSettings()
-    project = settings_for(path)
-    if project.problems:
-        key = (str(project.source), tuple(str(problem) for problem in project.problems))
-        if key not in ls.shown_project_problems:
-            ls.shown_project_problems.add(key)
-            for problem in project.problems:
-                ls.log(f"vllm-config settings: {problem}", types.MessageType.Warning)
-            listed = "; ".join(str(problem) for problem in project.problems)
-            ls.pop_up(types.MessageType.Warning, f"vllm-config settings: {listed}")
-    return project
+def project_of(path: Path | None) -> ProjectSettings:
+    """The settings file that applies to `path` (none for an unsaved buffer)."""
+    return ProjectSettings() if path is None else settings_for(path)
+
+
+def new_problems(project: ProjectSettings, shown: set[tuple[str, tuple[str, ...]]]) -> list[str]:
+    """The file's problems, the first time this content of it is read (then in `shown`)."""
+    if not project.problems:
+        return []
+    key = (str(project.source), tuple(str(problem) for problem in project.problems))
+    if key in shown:
+        return []
+    shown.add(key)
+    return list(key[1])
+
+
+def with_project(
+    options: CheckOptions, project: ProjectSettings, path: Path | None
+) -> CheckOptions:
+    """The editor's options with the settings file's under them."""
+    if project.source is None or path is None:
+        return options
+    associations = options.associations
+    if associations is not None and project.excluded(path):  # an absolute glob: this file
+        associations = replace(associations, exclude=(*associations.exclude, path.as_posix()))
+    release = options.release or project.get("vllm-version")
+    label = options.release_label
+    if not options.release and release:
+        label = f"vllm-version in {project.where('vllm-version')}"
+    ignored = set(options.ignore or ()) | project.ignored(path)
+    select = project.selected()
+    return replace(
+        options,
+        release=release,
+        release_label=label,
+        gpus=project_target(project, options.gpus),
+        model_dirs=(*options.model_dirs, *project.model_dirs()),
+        select=None if select is None else frozenset(select),
+        ignore=frozenset(ignored) or None,
+        associations=associations,
+    )
 
 
 def project_target(project: ProjectSettings, stated: Stated | None) -> Stated | None:
@@ -53,18 +78,11 @@ def project_target(project: ProjectSettings, stated: Stated | None) -> Stated | 
     return Stated(gpu, count, origin, count_origin)
 
 
-def is_settings_file(path: Path) -> bool:
-    return path.name in FILE_NAMES
-
-
-def documents_below(ls: VllmConfigServer, changed: list[Path]) -> list[str]:
-    """The open documents a changed settings file may apply to."""
-    from vllm_config_lsp.lsp.server import _fs_path
-
-    folders = [path.parent for path in changed if is_settings_file(path)]
-    out = []
-    for uri in list(ls.workspace.text_documents):
-        path = _fs_path(uri)
-        if path is not None and any(path.is_relative_to(folder) for folder in folders):
-            out.append(uri)
-    return out
+def below(open_paths: dict[str, Path], changed: list[Path]) -> list[str]:
+    """The open documents (URI → path) a changed settings file may apply to."""
+    folders = [path.parent for path in changed if path.name in FILE_NAMES]
+    return [
+        uri
+        for uri, path in open_paths.items()
+        if any(path.is_relative_to(folder) for folder in folders)
+    ]

@@ -21,16 +21,13 @@ from __future__ import annotations
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import shell
+from vllm_config_lsp.sources import argv, shell
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     Masked,
-    argv_invocations,
     documents,
     get,
-    image_start,
-    is_vllm_image,
     items,
     mask_github,
     node_span,
@@ -103,11 +100,10 @@ class _Reader:
             for _service, service in pairs(get(job, "services")):
                 node = get(service, "image") if isinstance(service, MappingNode) else service
                 service_image = self._image(frame, node)
-                if node is not None and is_vllm_image(service_image):
-                    assert service_image is not None
-                    self.found.append(
-                        image_start(
-                            [], source=_SOURCE, image=service_image, anchor=node_span(frame, node)
+                if node is not None and argv.is_vllm_image(service_image):
+                    self.found.extend(
+                        shell.container_invocations(
+                            service_image, [], source=_SOURCE, anchor=node_span(frame, node)
                         )
                     )
         runs = get(root, "runs")
@@ -149,14 +145,12 @@ class _Reader:
         if entrypoint is not None:
             head = scalar_word(frame, entrypoint, "yaml-value")
             if head is not None:
-                self.found.extend(argv_invocations([head, *words], source=_SOURCE, image=image))
+                self.found.extend(
+                    shell.argv_invocations([head, *words], source=_SOURCE, image=image)
+                )
             return
-        found = argv_invocations(words, source=_SOURCE, image=image)
-        if found:
-            self.found.extend(found)
-        elif is_vllm_image(image):
-            anchor = node_span(frame, image_node)
-            self.found.append(image_start(words, source=_SOURCE, image=image, anchor=anchor))
+        anchor = node_span(frame, image_node)
+        self.found.extend(shell.container_invocations(image, words, source=_SOURCE, anchor=anchor))
 
     def _args(self, frame: Frame, node: Node | None) -> list[Word]:
         """`args`: a string is split like a shell command line, a list is one per item."""
