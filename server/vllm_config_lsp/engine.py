@@ -257,6 +257,9 @@ def _lint_host(
     gpus, marker = target
     try:
         invocations = find_invocations(host, text, path)
+    except MemoryError:  # never "no start of vLLM here": the file was not read
+        message = f"not read: the {host} reader ran out of memory on this file"
+        return LintResult([Finding(INTERNAL_ERROR, Severity.ERROR, 0, 0, message)], None)
     except Exception:  # a host parser bug must not take the editor down
         return LintResult([_internal(f"the {host} reader")], None)
     lines = [

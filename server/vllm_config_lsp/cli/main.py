@@ -166,7 +166,7 @@ def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
 
 def _run_check(argv: Sequence[str]) -> int:
     from vllm_config_lsp import engine
-    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_statistics, render_text
+    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_statistics, text_lines
     from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
     from vllm_config_lsp.cli.project_options import options_for
     from vllm_config_lsp.findings import Severity
@@ -195,7 +195,7 @@ def _run_check(argv: Sequence[str]) -> int:
         return _show_settings(args, target)
     releases = engine.Releases(shared_folders=True)
     reports: list[FileReport] = []
-    thresholds: list[Severity] = []
+    reported, failing = 0, False
     io_error = False
     passed_over = False  # files that hold nothing to check (said with -v)
     paths = (
@@ -250,27 +250,27 @@ def _run_check(argv: Sequence[str]) -> int:
                     io_error = True
                 else:
                     checked = fixed
-        reports.append(FileReport(str(path), checked.text, checked.findings))
-        thresholds.append(Severity[given.fail_on.upper()])
+        report = FileReport(str(path), checked.text, checked.findings)
+        reported += 1
+        threshold = Severity[given.fail_on.upper()]
+        failing = failing or any(f.severity >= threshold for f in checked.findings)
+        if args.format == "text" and not args.statistics:  # streamed: one file at a time
+            for line in text_lines(report, show_source=not args.no_source):
+                print(line)
+        else:
+            reports.append(report)
     if _settings_problems(seen.values()):
         io_error = True
-    if not reports and not io_error and not passed_over:
+    if not reported and not io_error and not passed_over:
         print("vllm-config-lsp: no vLLM config files found", file=sys.stderr)
     if args.statistics:
         output = render_statistics(reports, as_json=args.format == "json")
-    elif args.format == "text":
-        output = render_text(reports, show_source=not args.no_source)
     else:
-        output = RENDERERS[args.format](reports)
+        output = RENDERERS[args.format](reports) if args.format != "text" else ""
     if output:
         print(output)
     if io_error:
         return 2
-    failing = any(
-        f.severity >= threshold
-        for report, threshold in zip(reports, thresholds, strict=True)
-        for f in report.findings
-    )
     return 1 if failing and not args.exit_zero else 0
 
 

@@ -32,6 +32,7 @@ from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.safe_read import read_text
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
+    distinct_pairs,
     documents,
     get,
     items,
@@ -60,13 +61,13 @@ def find_invocations(text: str, path: Path | None = None) -> list[Invocation]:
         frame = Frame(text)
         folder = path.parent if path is not None else None
         for root in documents(text):
-            for _name, service in pairs(get(root, "services")):
+            for _name, service in distinct_pairs(pairs(get(root, "services"))):
                 if isinstance(service, MappingNode):
                     claims = gpu_claims.compose(frame, service)
                     starts = _service(frame, service, folder)
                     found.extend(replace(inv, gpus=claims) for inv in starts)
         return sorted(found, key=lambda invocation: invocation.start)
-    except (RecursionError, MemoryError):
+    except RecursionError:  # a MemoryError is reported (engine), never "no start"
         return []
 
 

@@ -186,7 +186,7 @@ def _command(document: _Document, parts: Sequence[Node]) -> _Command | None:
     if script.startswith("["):
         try:
             value = json.loads(script)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested arrays: no array of strings either way
             value = None
         if isinstance(value, list) and all(isinstance(item, str) for item in value):
             strings = [node for node in _walk(pieces) if node.type == "json_string"]

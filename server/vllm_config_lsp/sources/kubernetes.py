@@ -41,6 +41,7 @@ from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, ModelRef, W
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     Masked,
+    distinct,
     documents,
     get,
     get_pair,
@@ -82,7 +83,7 @@ def find_invocations(text: str, *, expand_env: bool = False) -> list[Invocation]
     (`sources.helm_chart`), often reach vLLM only through such a variable."""
     try:
         return _find(text, expand_env)
-    except (RecursionError, MemoryError):
+    except RecursionError:  # a MemoryError is reported (engine), never "no start"
         return []
 
 
@@ -241,7 +242,7 @@ class _Reader:
                 continue
             if not embedded:
                 for key in ("containers", "initContainers"):
-                    for container in items(get(node, key)):
+                    for container in distinct(items(get(node, key))):
                         if isinstance(container, MappingNode):
                             self.container(frame, node, container, kind)
                 for key in _EMBEDDED_YAML_KEYS:
@@ -657,7 +658,7 @@ class _Reader:
             return
         if value_of(get(engine, "enableEngine")) is False:
             return
-        for spec in items(get(engine, "modelSpec")):
+        for spec in distinct(items(get(engine, "modelSpec"))):
             if isinstance(spec, MappingNode) and get(spec, "raySpec") is None:
                 self._model_spec(frame, spec)
 

@@ -520,6 +520,8 @@ def _yaml_host(block: CodeBlock) -> str | None:
         return None
     try:
         parsed = parse_yaml(text)
+    except MemoryError:
+        raise  # reported by the engine: not read, rather than no start
     except Exception:  # parse_yaml never raises; a RecursionError deep inside might
         return None
     return host if not parsed.problems and isinstance(parsed.root, MappingNode) else None

@@ -26,6 +26,8 @@ from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     Masked,
+    distinct,
+    distinct_pairs,
     documents,
     get,
     items,
@@ -55,7 +57,7 @@ def find_invocations(text: str) -> list[Invocation]:
         for root in documents(masked.text):
             reader.document(frame, root)
         return sorted(masked.restore(reader.found), key=lambda invocation: invocation.start)
-    except (RecursionError, MemoryError):
+    except RecursionError:  # a MemoryError is reported (engine), never "no start"
         return []
 
 
@@ -86,7 +88,7 @@ class _Reader:
     def document(self, frame: Frame, root: Node) -> None:
         """A workflow's jobs (steps, container, services) or an action's `runs`."""
         workflow_shell = _default_shell(root)
-        for _name, job in pairs(get(root, "jobs")):
+        for _name, job in distinct_pairs(pairs(get(root, "jobs"))):
             if not isinstance(job, MappingNode):
                 continue
             container = get(job, "container")
@@ -95,9 +97,9 @@ class _Reader:
             )
             image = self._image(frame, image_node)
             job_shell = _default_shell(job) or workflow_shell
-            for step in items(get(job, "steps")):
+            for step in distinct(items(get(job, "steps"))):
                 self.step(frame, step, job_shell, image)
-            for _service, service in pairs(get(job, "services")):
+            for _service, service in distinct_pairs(pairs(get(job, "services"))):
                 node = get(service, "image") if isinstance(service, MappingNode) else service
                 service_image = self._image(frame, node)
                 if node is not None and argv.is_vllm_image(service_image):
@@ -109,7 +111,7 @@ class _Reader:
         runs = get(root, "runs")
         using = (text_of(get(runs, "using")) or "").lower()
         if using == "composite":
-            for step in items(get(runs, "steps")):
+            for step in distinct(items(get(runs, "steps"))):
                 self.step(frame, step, None, None)
         elif using == "docker":
             self.docker(frame, get(runs, "image"), get(runs, "args"), get(runs, "entrypoint"))

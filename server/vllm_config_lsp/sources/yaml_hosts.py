@@ -196,6 +196,8 @@ def documents(text: str) -> list[Node]:
     """Every document of a (possibly broken, possibly multi-document) YAML text."""
     try:
         parsed = parse_yaml(text)
+    except MemoryError:
+        raise  # reported by the engine: not read, rather than no start
     except Exception:  # parse_yaml never raises; a RecursionError deep inside might
         return []
     roots = [parsed.root] if parsed.root is not None else []
@@ -238,6 +240,23 @@ def text_of(node: Node | None) -> str | None:
 def items(node: Node | None) -> list[Node]:
     """A sequence's items; anything else (a typo'd mapping, a scalar) has none."""
     return list(node.value) if isinstance(node, SequenceNode) else []
+
+
+def distinct(nodes: list[Node]) -> list[Node]:
+    """`nodes` with each node once: an aliased container, service or step (`- *c` 10,000
+    times) holds the same words at the same offsets, so it is read once."""
+    return list({id(node): node for node in reversed(nodes)}.values())[::-1]
+
+
+def distinct_pairs(found: list[tuple[Node, Node]]) -> list[tuple[Node, Node]]:
+    """`pairs(…)` with each value node once (services `b: *a`): see `distinct`."""
+    seen: set[int] = set()
+    out = []
+    for key, value in found:
+        if id(value) not in seen:
+            seen.add(id(value))
+            out.append((key, value))
+    return out
 
 
 def value_of(node: Node | None) -> Any:

@@ -212,7 +212,8 @@ def _marker_target(text: str, spans: Mapping[str, tuple[str, int, int]] | None) 
         claims.append(GpuClaim("the `# vllm-config:` comment", start, end, name=value))
     if "count" in spans:
         value, start, end = spans["count"]
-        if value.isascii() and value.isdigit():
+        # a count of GPUs is positive (`count=0` is no statement, as `count=-1` is)
+        if value.isascii() and value.isdigit() and len(value) <= 6 and int(value) > 0:
             claims.append(GpuClaim("the `# vllm-config:` comment", start, end, count=int(value)))
     return claims
 
