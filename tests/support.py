@@ -52,10 +52,16 @@ SPECIAL_FILES = ("dev-stdin", "dev-zero", "fifo")
 
 def cache_env(hub: Path) -> dict[str, str]:
     """This environment with `hub` as the only Hugging Face cache, no virtual environment,
-    and a model folder configured, so VC600 says why a model was not found."""
+    and a model folder configured, so VC600 says why a model was not found (the model
+    registry off: it knows CACHED_MODEL)."""
     drop = ("HF_HOME", "VIRTUAL_ENV", "VLLM_CONFIG_MODEL_DIRS")
     environment = {k: v for k, v in os.environ.items() if k not in drop}
-    return {**environment, "HF_HUB_CACHE": str(hub), "VLLM_CONFIG_MODEL_DIRS": "/nonexistent"}
+    return {
+        **environment,
+        "HF_HUB_CACHE": str(hub),
+        "VLLM_CONFIG_MODEL_DIRS": "/nonexistent",
+        "VLLM_CONFIG_MODEL_REGISTRY": "off",
+    }
 
 
 def make_special_file(kind: str, path: Path) -> None:

@@ -162,3 +162,39 @@ def test_positional_variable_is_unknown(tmp_path: Path, tag: str) -> None:
     done = cli_env(env, "check", "--format", "json", "serve.sh", cwd=tmp_path)
     codes = [item["code"] for item in json.loads(done.stdout)]
     assert "VC601" not in codes, codes
+
+
+def test_registry_every_host(tmp_path: Path) -> None:
+    """No files anywhere: the registry's config.json facts of Qwen/Qwen3-32B (64 heads)
+    give the same VC601 in every host, and hover-free `check` says nothing is missing."""
+    folder = write_hosts(tmp_path / "files", "Qwen/Qwen3-32B")
+    found = check(folder / "VC601", base_env(tmp_path))
+    codes = {name: [c for c, _ in items] for name, items in found.items()}
+    assert all(items == ["VC601"] for items in codes.values()), codes
+    assert len({tuple(items) for items in found.values()}) == 1
+    assert "64 heads" in next(iter(found.values()))[0][1]
+
+
+def test_registry_off_leaves_the_model_unknown(tmp_path: Path) -> None:
+    folder = write_hosts(tmp_path / "files", "Qwen/Qwen3-32B")
+    env = {**base_env(tmp_path), "VLLM_CONFIG_MODEL_REGISTRY": "off"}
+    assert not any(check(folder / "VC601", env).values())
+
+
+def test_after_models_pull_every_host(tmp_path: Path) -> None:
+    """`models pull` from a local stand-in of the Hub (HF_ENDPOINT) puts config.json and the
+    safetensors index in the cache; then every host gets the same findings."""
+    from hub_server import FakeHub, model_files, serve_hub
+
+    folder = write_hosts(tmp_path / "files")
+    env = base_env(tmp_path)
+    env["HF_HUB_CACHE"] = str(tmp_path / "hub")
+    env["HF_HUB_DISABLE_TELEMETRY"] = "1"
+    before = check(folder / "VC601", env)
+    assert not any(before.values()), before
+    hub = FakeHub({MODEL: model_files(FIXTURE)})
+    with serve_hub(hub) as url:
+        done = cli_env({**env, "HF_ENDPOINT": url}, "models", "pull", MODEL, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "config.json, model.safetensors.index.json" in done.stdout
+    assert_same_everywhere(folder, env)

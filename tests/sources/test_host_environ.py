@@ -22,7 +22,15 @@ repository, path, commit):
 from __future__ import annotations
 
 from support import CORPUS
-from vllm_config_lsp.sources import compose, dockerfile, kubernetes, shell, workflow
+from vllm_config_lsp.sources import (
+    compose,
+    dockerfile,
+    kubernetes,
+    markdown,
+    python_argv,
+    shell,
+    workflow,
+)
 from vllm_config_lsp.sources.invocation import Invocation
 
 FILES = CORPUS / "deployments" / "files"
@@ -209,3 +217,51 @@ def test_docker_run_env_options() -> None:
         "VLLM_ATTENTION_BACKEND": ("TORCH_SDPA", "VLLM_ATTENTION_BACKEND")
     }
     assert start.environ[0].origin == "docker -e" and not start.environ_open
+
+
+def test_docker_env_inside_a_shell_string() -> None:
+    """A `docker run -e` inside `bash -c '…'`: the container's settings, at their place in
+    the document (mapped back through the string's quoting), and none of the script's
+    exports."""
+    text = (
+        "export VLLM_LOGGING_LEVEL=DEBUG\n"
+        "bash -c 'docker run --env VLLM_USE_V1=0 --env-file vllm.env"
+        " vllm/vllm-openai:v0.9.0 --model m'\n"
+    )
+    [start] = shell.find_invocations(text)
+    assert _settings(text, start) == {"VLLM_USE_V1": ("0", "VLLM_USE_V1")}
+    assert start.environ_open
+    value = start.environ[0].value
+    assert value is not None and text[value.start : value.end] == "0"
+
+
+def test_docker_env_reaches_an_entrypoint_script() -> None:
+    """`docker run -e … --entrypoint bash IMAGE -c '…'`: the script runs in the container,
+    with the settings `-e` passes."""
+    text = (
+        "docker run -e VLLM_USE_V1=1 --entrypoint bash vllm/vllm-openai:v0.9.0 -c 'vllm serve m'\n"
+    )
+    [start] = shell.find_invocations(text)
+    assert _settings(text, start) == {"VLLM_USE_V1": ("1", "VLLM_USE_V1")}
+
+
+def test_docker_env_in_a_python_argv() -> None:
+    """The start matcher reads `docker run -e` wherever an argv names it: a Python
+    `subprocess` list too."""
+    text = (
+        "import subprocess\n"
+        'subprocess.run(["docker", "run", "-e", "VLLM_USE_V1=0", "vllm/vllm-openai:v0.9.0",'
+        ' "--model", "m"])\n'
+    )
+    [start] = python_argv.find_invocations(text)
+    assert _settings(text, start) == {"VLLM_USE_V1": ("0", "VLLM_USE_V1")}
+
+
+def test_markdown_block_exports_land_in_the_document() -> None:
+    """An export in a Markdown shell block: its name and value at their document offsets
+    (the block's `SourceMap`)."""
+    text = "# Serve\n\n```bash\nexport VLLM_USE_V1=0\nvllm serve m\n```\n"
+    [start] = markdown.find_invocations(text)
+    assert _settings(text, start) == {"VLLM_USE_V1": ("0", "VLLM_USE_V1")}
+    value = start.environ[0].value
+    assert value is not None and text[value.start : value.end] == "0"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -120,31 +121,44 @@ def render_json(reports: list[FileReport]) -> str:
 
 
 def render_text(reports: list[FileReport], *, show_source: bool = True) -> str:
-    lines = []
-    for report in reports:
-        for f in report.findings:
-            line, column = report.position(f.start)
-            where = printable(report.path)
-            lines.append(
-                f"{where}:{line}:{column}: {f.severity.label} {f.code} {printable(f.message)}"
-            )
-            if show_source:
-                lines.extend(_excerpt(report, f, line))
-            for related in f.related:
-                at_line, at_column = report.position(related.start)
-                lines.append(f"    note: {at_line}:{at_column}: {printable(related.message)}")
-            for fix in f.fixes:
-                marker = "fix" if fix.safe else "fix (unsafe)"
-                lines.append(f"    {marker}: {printable(fix.title)}")
-    return "\n".join(lines)
+    return "\n".join(line for report in reports for line in text_lines(report, show_source))
+
+
+def text_lines(report: FileReport, show_source: bool = True) -> Iterator[str]:
+    """One file's findings in the text format, line by line (written as they come)."""
+    where = printable(report.path)
+    for f in report.findings:
+        line, column = report.position(f.start)
+        yield f"{where}:{line}:{column}: {f.severity.label} {f.code} {printable(f.message)}"
+        if show_source:
+            yield from _excerpt(report, f, line)
+        for related in f.related:
+            at_line, at_column = report.position(related.start)
+            yield f"    note: {at_line}:{at_column}: {printable(related.message)}"
+        for fix in f.fixes:
+            marker = "fix" if fix.safe else "fix (unsafe)"
+            yield f"    {marker}: {printable(fix.title)}"
+
+
+#: An excerpt shows at most this many characters of the line (before escaping), the
+#: finding's start at most EXCERPT_BEFORE from its left end: a line of 100 KB with 2,000
+#: findings would print it 2,000 times.
+EXCERPT_WIDTH = 120
+EXCERPT_BEFORE = 40
+_CUT = "..."
 
 
 def _excerpt(report: FileReport, finding: Finding, line: int) -> list[str]:
-    """The finding's line and a caret under it, counted in the escaped line's characters."""
+    """The finding's line (a window of it around the finding) and a caret under it,
+    counted in the escaped line's characters."""
     start, end = report.index.line_start(line - 1), report.index.line_end(line - 1)
-    before = printable(report.text[start : finding.start])
-    marked = printable(report.text[finding.start : min(finding.end, end)])
-    shown = printable(report.text[start:end])
+    low = max(start, finding.start - EXCERPT_BEFORE) if end - start > EXCERPT_WIDTH else start
+    high = min(end, low + EXCERPT_WIDTH)
+    head = _CUT if low > start else ""
+    tail = _CUT if high < end else ""
+    before = head + printable(report.text[low : finding.start])
+    marked = printable(report.text[finding.start : min(finding.end, high)])
+    shown = head + printable(report.text[low:high]) + tail
     return [f"    {shown}", "    " + " " * len(before) + "^" * max(1, len(marked))]
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from vllm_config_lsp import __version__
 
 if TYPE_CHECKING:
+    from vllm_config_lsp.engine import Checked
     from vllm_config_lsp.vllm.hardware import Stated
 
 
@@ -67,6 +68,12 @@ def _check_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--no-source", action="store_true", help="text format: no source excerpt")
     parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="say on stderr why a named file holds nothing to check",
+    )
+    parser.add_argument(
         "--only-detected",
         action="store_true",
         help="check a named file only when a directory walk would pick it (a vLLM config, "
@@ -93,29 +100,6 @@ def _positive(value: str) -> int:
     return int(value)
 
 
-def _detected(paths: list[Path]) -> list[Path]:
-    """The named files a directory walk would pick, and every directory (walked as ever);
-    a file that cannot be read stays, so that it is reported."""
-    from vllm_config_lsp.sources.association import DETECTION_BYTES
-    from vllm_config_lsp.sources.files import looks_like_config
-    from vllm_config_lsp.sources.safe_read import is_dir, read_capped
-    from vllm_config_lsp.vllm.catalogue import detection_flag_names
-
-    kept = []
-    for path in paths:
-        if not is_dir(path):
-            try:
-                head = read_capped(path, DETECTION_BYTES, head=True)
-            except OSError:
-                kept.append(path)
-                continue
-            text = head.decode("utf-8", errors="replace")
-            if not looks_like_config(path, text, detection_flag_names()):
-                continue
-        kept.append(path)
-    return kept
-
-
 def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
     """The `--gpu`/`--gpus` target, or why the name is refused (did you mean)."""
     from vllm_config_lsp.vllm.hardware import Stated, find_gpu, gpus, suggestions
@@ -131,18 +115,18 @@ def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
 
 
 def _run_check(argv: Sequence[str]) -> int:
-    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_text
+    from vllm_config_lsp import engine
+    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, text_lines
     from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
-    from vllm_config_lsp.engine import fix_all, lint
-    from vllm_config_lsp.findings import Finding, Severity
+    from vllm_config_lsp.findings import Severity
     from vllm_config_lsp.sources.files import discover
-    from vllm_config_lsp.sources.hosts import host_of
-    from vllm_config_lsp.vllm.catalogue import available_versions, detection_flag_names
+    from vllm_config_lsp.vllm.catalogue import (
+        available_versions,
+        detection_flag_names,
+        nearest_release,
+    )
 
     args = _check_parser().parse_args(argv)
-    from vllm_config_lsp.vllm.catalogue import nearest_release
-    from vllm_config_lsp.vllm.versions import DeploymentFolders, choose_version, release_stated
-
     versions = available_versions()
     for given in (args.vllm_version, args.migrate_to):
         if given is not None and nearest_release(given) is None:
@@ -155,89 +139,77 @@ def _run_check(argv: Sequence[str]) -> int:
     if refused is not None:
         _say(refused)
         return 2
+    options = engine.CheckOptions(
+        release=args.vllm_version,
+        release_label="--vllm-version",
+        gpus=target,
+        select=None if args.select is None else frozenset(args.select),
+        ignore=None if args.ignore is None else frozenset(args.ignore),
+        model_on_cli=args.model_on_cli,
+    )
+    releases = engine.Releases(shared_folders=True)
     threshold = Severity[args.fail_on.upper()]
     reports: list[FileReport] = []
+    reported, failing = 0, False
     io_error = False
-    folders = DeploymentFolders()
-    paths = _detected(args.paths) if args.only_detected else args.paths
+    passed_over = False  # files that hold nothing to check (said with -v)
+    paths = [p for p in args.paths if engine.walk_picks(p)] if args.only_detected else args.paths
     for path, read in discover(paths, detection_flag_names()):
         if read.text is None:
             _say(f"{path}: {read.error}")
             io_error = True
             continue
-        text, on_disk = read.text, read.data
-        host = host_of(str(path), text, flag_names=detection_flag_names())
-        stated = release_stated(text, args.vllm_version)
-        version, _why = choose_version(
-            text,
-            setting=args.vllm_version,
-            file_path=path,
-            setting_label="--vllm-version",
-            folders=folders,
-        )
+        on_disk = read.data
+        checked = engine.check(engine.Document(read.text, path=path), options, releases=releases)
+        if checked.reason is None:
+            passed_over = True
+            if args.verbose:
+                _say(f"{path}: {checked.why_not}")
+            continue
         if args.migrate_to is not None:
-            migrated = _migrate(path, on_disk, text, args.migrate_to, args.model_on_cli)
+            migrated = _migrate(path, on_disk, checked, args.migrate_to)
             if migrated is None:
                 io_error = True
             else:
-                text, version, on_disk = migrated
-
-        def run(
-            source: str,
-            version: str = version,
-            path: Path = path,
-            host: str | None = host,
-            stated: bool = stated,
-        ) -> list[Finding]:
-            return lint(
-                source,
-                version=version,
-                select=args.select,
-                ignore=args.ignore,
-                model_on_cli=args.model_on_cli,
-                path=path,
-                host=host,
-                version_stated=stated,
-                gpus=target,
-            ).findings
-
-        findings = run(text)
+                checked, on_disk = migrated
         if args.fix:
-            fixed, found = fix_all(text, findings, run)
-            if fixed != text:
+            fixed = engine.fix_all(checked)
+            if fixed.text != checked.text:
                 try:
-                    write_in_place(path, on_disk, fixed)
+                    write_in_place(path, on_disk, fixed.text)
                 except NotWritten as refused:  # the report stays that of the file on disk
                     _say(f"{path}: fixes not applied: {refused}")
                     io_error = True
                 else:
-                    text, findings = fixed, found
-        reports.append(FileReport(str(path), text, findings))
-    if not reports and not io_error:
+                    checked = fixed
+        report = FileReport(str(path), checked.text, checked.findings)
+        reported += 1
+        failing = failing or any(f.severity >= threshold for f in checked.findings)
+        if args.format == "text":  # streamed: one file's report at a time
+            for line in text_lines(report, show_source=not args.no_source):
+                print(line)
+        else:
+            reports.append(report)
+    if not reported and not io_error and not passed_over:
         print("vllm-config-lsp: no vLLM config files found", file=sys.stderr)
-    renderer = RENDERERS[args.format]
-    output = (
-        render_text(reports, show_source=not args.no_source)
-        if args.format == "text"
-        else renderer(reports)
-    )
+    output = RENDERERS[args.format](reports) if args.format != "text" else ""
     if output:
         print(output)
     if io_error:
         return 2
-    failing = any(f.severity >= threshold for report in reports for f in report.findings)
     return 1 if failing else 0
 
 
 def _migrate(
-    path: Path, on_disk: bytes, text: str, target: str, model_on_cli: bool | None
-) -> tuple[str, str, bytes] | None:
+    path: Path, on_disk: bytes, checked: Checked, target: str
+) -> tuple[Checked, bytes] | None:
     """Rewrite `path` (read as `on_disk`) for `target` in place, report what was done and
-    what was not on stderr; (new text, release, new bytes) or None when it was not written."""
+    what was not on stderr; (the new text checked for `target`, new bytes) or None when it
+    was not written."""
     from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
-    from vllm_config_lsp.migrate import migrate
+    from vllm_config_lsp.migrate import migration
 
-    result = migrate(text, target, model_on_cli=model_on_cli)
+    result = migration(checked, target)
     for line in result.applied:
         _say(f"{path}: {line}")
     for line in result.needs_human:
@@ -248,7 +220,8 @@ def _migrate(
         except NotWritten as refused:
             _say(f"{path}: not migrated: {refused}")
             return None
-    return result.text, result.target, on_disk
+    migrated = checked.recheck(result.text, release=(result.target, f"--migrate-to {target}"))
+    return migrated, on_disk
 
 
 def _run_rules(argv: Sequence[str]) -> int:
@@ -292,7 +265,40 @@ def _run_argv(argv: Sequence[str]) -> int:
     return run_argv(argv)
 
 
-_SUBCOMMANDS = {"check": _run_check, "rules": _run_rules, "argv": _run_argv}
+def _run_models(argv: Sequence[str]) -> int:
+    """`models pull MODEL… [--revision R]`: fetch config.json (and the safetensors index,
+    params.json) into the Hugging Face cache; 0 when every model was fetched, 1 if not."""
+    parser = argparse.ArgumentParser(
+        prog="vllm-config-lsp models",
+        description="Fetch the config files model-aware checks read (kilobytes, no weights) "
+        "into the Hugging Face cache. HF_TOKEN, HF_ENDPOINT and HF_HUB_OFFLINE apply.",
+    )
+    sub = parser.add_subparsers(dest="action", required=True)
+    pull_parser = sub.add_parser("pull", help="download MODEL's config.json & co.")
+    pull_parser.add_argument("models", nargs="+", metavar="MODEL")
+    pull_parser.add_argument("--revision", default=None)
+    args = parser.parse_args(argv)
+    from vllm_config_lsp.cli.formats import printable
+    from vllm_config_lsp.vllm.model_pull import pull
+
+    failed = 0
+    for name in args.models:
+        done = pull(name, args.revision)
+        if done.ok:
+            where = printable(str(done.folder))
+            print(f"{printable(name)}: {', '.join(done.files)} in {where}")
+        else:
+            failed += 1
+            _say(f"{name}: not fetched: {done.problem}")
+    return 1 if failed else 0
+
+
+_SUBCOMMANDS = {
+    "check": _run_check,
+    "rules": _run_rules,
+    "argv": _run_argv,
+    "models": _run_models,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,22 +17,20 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from vllm_config_lsp.sources.config_file import config_tokens
 from vllm_config_lsp.sources.invocation import Word
 from vllm_config_lsp.sources.rendering import quote, remove_words
-from vllm_config_lsp.sources.safe_read import read_text
-from vllm_config_lsp.vllm.config_model import ConfigModel, build_model
+from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.serve_parser import OptionUse
 
 if TYPE_CHECKING:
-    from vllm_config_lsp.lsp.server import Analysis
+    from vllm_config_lsp.lsp.session import Snapshot
 
 SHOW_COMMAND = "vllmConfig.showCommand"
 MOVE_TO_CONFIG_KIND = "refactor.extract.vllm-config"
 INLINE_CONFIG_KIND = "refactor.inline.vllm-config"
 
 
-def code_lenses(analysis: Analysis) -> list[types.CodeLens]:
+def code_lenses(analysis: Snapshot) -> list[types.CodeLens]:
     models = analysis.result.invocations if analysis.result else []
     lenses = []
     for index, model in enumerate(models):
@@ -51,7 +49,7 @@ def code_lenses(analysis: Analysis) -> list[types.CodeLens]:
     return lenses
 
 
-def shown_command(analysis: Analysis, index: int) -> dict[str, Any] | None:
+def shown_command(analysis: Snapshot, index: int) -> dict[str, Any] | None:
     """What `vllm-config-lsp argv` prints for one invocation."""
     models = analysis.result.invocations if analysis.result else []
     if not 0 <= index < len(models):
@@ -71,7 +69,7 @@ def shown_command(analysis: Analysis, index: int) -> dict[str, Any] | None:
     }
 
 
-def _at(analysis: Analysis, offset: int) -> ConfigModel | None:
+def _at(analysis: Snapshot, offset: int) -> ConfigModel | None:
     for model in analysis.result.invocations if analysis.result else []:
         invocation = model.invocation
         assert invocation is not None
@@ -98,7 +96,7 @@ def _yaml_value(use: OptionUse) -> str:
     return json.dumps(texts) if many else json.dumps(texts[-1])
 
 
-def move_to_config(analysis: Analysis, offset: int, can_create: bool) -> types.CodeAction | None:
+def move_to_config(analysis: Snapshot, offset: int, can_create: bool) -> types.CodeAction | None:
     """The flags of the command line under the cursor into a new `<name>.vllm.yaml` beside
     the document, replaced by `--config <name>.vllm.yaml`."""
     model = _at(analysis, offset)
@@ -142,7 +140,7 @@ def move_to_config(analysis: Analysis, offset: int, can_create: bool) -> types.C
     )
 
 
-def inline_config(analysis: Analysis, offset: int, folder: Path | None) -> types.CodeAction | None:
+def inline_config(analysis: Snapshot, offset: int, folder: Path | None) -> types.CodeAction | None:
     """`--config FILE` on the command line under the cursor replaced by the flags vLLM
     builds from FILE (`load_config_file`), in the host's quoting."""
     model = _at(analysis, offset)
@@ -153,16 +151,12 @@ def inline_config(analysis: Analysis, offset: int, folder: Path | None) -> types
         return None
     value = use.values[-1]
     assert value.word is not None and use.token.word is not None
-    from vllm_config_lsp.engine import MAX_BYTES
+    from vllm_config_lsp.engine import inlined_config
 
-    text = read_text(folder / value.text, MAX_BYTES)
-    if text is None:
+    argv = inlined_config(folder / value.text, model.catalogue.version)
+    if argv is None:
         return None
-    config = build_model(text, model.catalogue)
-    if not config.pairs:
-        return None
-    tokens, _events = config_tokens(config.pairs, config.catalogue.loader)
-    words = " ".join(quote(token.text, value.word.quoting) for token in tokens)
+    words = " ".join(quote(word, value.word.quoting) for word in argv)
     edit = _edit(analysis, use.token.word.start, value.word.end, words)
     return types.CodeAction(
         title=f"Inline the --config file ({value.text})",
@@ -191,7 +185,7 @@ def _removal(model: ConfigModel, first: Word, last: Word) -> tuple[int, int]:
     return edit.start, edit.end
 
 
-def _edit(analysis: Analysis, start: int, end: int, new_text: str) -> types.TextEdit:
+def _edit(analysis: Snapshot, start: int, end: int, new_text: str) -> types.TextEdit:
     return types.TextEdit(range=analysis.positions.range(start, end), new_text=new_text)
 
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vllm_config_lsp.sources.association import AssociationSettings
 from vllm_config_lsp.vllm.hardware import Stated, find_gpu, suggestions
 from vllm_config_lsp.vllm.model_files import expanded_path
 
@@ -30,10 +29,21 @@ MAX_GLOB_CHARS = 1000
 
 
 @dataclass(frozen=True)
+class Associations:
+    """`associations.globs` (added to the default ones) and `exclude`, and `detection`
+    (content detection on or off), as the client sent them: the session hands them to the
+    engine as its `AssociationSettings`."""
+
+    globs: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    detection: bool = True
+
+
+@dataclass(frozen=True)
 class Settings:
     #: Any spelling of a release (`0.10`, `v0.11.0rc1`); None or "auto": decided per file.
     vllm_version: str | None = None
-    associations: AssociationSettings = field(default_factory=AssociationSettings)
+    associations: Associations = field(default_factory=Associations)
     #: Milliseconds to wait after a change before checking; None ("auto", the default):
     #: none, unless the document's last check was slow (`lsp.server.auto_delay`).
     debounce_ms: int | None = None
@@ -118,7 +128,7 @@ def parse(raw: Any, problems: list[str]) -> Settings:
             problems.append(f"severityOverrides.{code}: expected one of {', '.join(LEVELS)}")
     return Settings(
         vllm_version=version or None,
-        associations=AssociationSettings(
+        associations=Associations(
             globs=_globs(assoc.get("globs"), "associations.globs", problems),
             exclude=_globs(assoc.get("exclude"), "associations.exclude", problems),
             detection=detection,

@@ -12,14 +12,13 @@ read is.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from vllm_config_lsp.sources.association import DETECTION_BYTES, YAML_SUFFIXES, classify
 from vllm_config_lsp.sources.hosts import KEYED_HOSTS, host_of
-from vllm_config_lsp.sources.safe_read import is_dir, read_capped
+from vllm_config_lsp.sources.safe_read import is_dir, read_capped, walk
 
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
 #: What is read of a file to check: the engine checks up to 2,000,000 characters (and says
@@ -76,7 +75,7 @@ def discover(paths: list[Path], flag_names: frozenset[str]) -> Iterator[tuple[Pa
             continue
         unlisted: list[OSError] = []
         entries: list[Path] = []
-        for root, dirs, files in os.walk(path, onerror=unlisted.append):
+        for root, dirs, files in walk(path, onerror=unlisted.append):
             dirs[:] = [name for name in dirs if name not in SKIP_DIRS]
             entries.extend(Path(root, name) for name in files)
         for error in unlisted:

@@ -97,6 +97,23 @@ class Word:
 
 
 @dataclass(frozen=True)
+class NodeGroup:
+    """Several nodes that form one vLLM instance, as a host says it (`sources.node_groups`
+    reads it): a LeaderWorkerSet group whose leader starts Ray, a Slurm job of `--nodes`
+    that starts Ray, a launch with `--nnodes`."""
+
+    nodes: int
+    #: How the instance spans the nodes: "ray" (the leader starts a Ray cluster of the
+    #: group, which vLLM uses with `--distributed-executor-backend ray`) or "nnodes"
+    #: (vLLM's own multi-node launch, `--nnodes`/`--node-rank`).
+    launcher: str
+    #: Where the host says it ("LeaderWorkerSet leaderWorkerTemplate.size", "#SBATCH --nodes").
+    origin: str
+    #: The GPUs of the whole group, when the host states each node's.
+    gpus: int | None = None
+
+
+@dataclass(frozen=True)
 class GpuClaim:
     """What a host writes about the GPUs one start of vLLM gets, as written: a count
     (`nvidia.com/gpu: 8`), a model (`cloud.google.com/gke-accelerator: nvidia-h100-80gb`)
@@ -110,6 +127,8 @@ class GpuClaim:
     name: str | None = None
     #: "nvidia" or "amd" where the host's resource name says so (`amd.com/gpu`).
     vendor: str | None = None
+    #: The nodes this start spans with the others of its group (`count` stays per node).
+    group: NodeGroup | None = None
 
     def mapped(self, start_of: Callable[[int], int], end_of: Callable[[int], int]) -> GpuClaim:
         """The same claim with its offsets passed through a frame's maps."""

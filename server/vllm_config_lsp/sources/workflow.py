@@ -23,17 +23,16 @@ from dataclasses import replace
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import shell
+from vllm_config_lsp.sources import argv, shell
 from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     Masked,
-    argv_invocations,
+    distinct,
+    distinct_pairs,
     documents,
     env_mapping,
     get,
-    image_start,
-    is_vllm_image,
     items,
     mask_github,
     node_span,
@@ -61,7 +60,7 @@ def find_invocations(text: str) -> list[Invocation]:
         for root in documents(masked.text):
             reader.document(frame, root)
         return sorted(masked.restore(reader.found), key=lambda invocation: invocation.start)
-    except (RecursionError, MemoryError):
+    except RecursionError:  # a MemoryError is reported (engine), never "no start"
         return []
 
 
@@ -103,7 +102,7 @@ class _Reader:
         """A workflow's jobs (steps, container, services) or an action's `runs`."""
         workflow_shell = _default_shell(root)
         workflow_env = self.env(frame, root)
-        for _name, job in pairs(get(root, "jobs")):
+        for _name, job in distinct_pairs(pairs(get(root, "jobs"))):
             if not isinstance(job, MappingNode):
                 continue
             before = len(self.found)
@@ -112,7 +111,7 @@ class _Reader:
         runs = get(root, "runs")
         using = (text_of(get(runs, "using")) or "").lower()
         if using == "composite":
-            for step in items(get(runs, "steps")):
+            for step in distinct(items(get(runs, "steps"))):
                 self.step(frame, step, None, None)
         elif using == "docker":
             before = len(self.found)
@@ -125,19 +124,19 @@ class _Reader:
         image_node = get(container, "image") if isinstance(container, MappingNode) else container
         image = self._image(frame, image_node)
         job_shell = _default_shell(job) or workflow_shell
-        for step in items(get(job, "steps")):
+        for step in distinct(items(get(job, "steps"))):
             self.step(frame, step, job_shell, image)
-        for _service, service in pairs(get(job, "services")):
+        for _service, service in distinct_pairs(pairs(get(job, "services"))):
             node = get(service, "image") if isinstance(service, MappingNode) else service
             service_image = self._image(frame, node)
-            if node is not None and is_vllm_image(service_image):
-                assert service_image is not None
-                self.found.append(
-                    image_start(
-                        [], source=_SOURCE, image=service_image, anchor=node_span(frame, node)
+            if node is not None and argv.is_vllm_image(service_image):
+                before = len(self.found)
+                self.found.extend(
+                    shell.container_invocations(
+                        service_image, [], source=_SOURCE, anchor=node_span(frame, node)
                     )
                 )
-                self._with_env(len(self.found) - 1, self.env(frame, service))
+                self._with_env(before, self.env(frame, service))
 
     def step(self, frame: Frame, step: Node, default_shell: str | None, image: str | None) -> None:
         """A `run:` script in the job's container, or a `docker://` step."""
@@ -177,14 +176,12 @@ class _Reader:
         if entrypoint is not None:
             head = scalar_word(frame, entrypoint, "yaml-value")
             if head is not None:
-                self.found.extend(argv_invocations([head, *words], source=_SOURCE, image=image))
+                self.found.extend(
+                    shell.argv_invocations([head, *words], source=_SOURCE, image=image)
+                )
             return
-        found = argv_invocations(words, source=_SOURCE, image=image)
-        if found:
-            self.found.extend(found)
-        elif is_vllm_image(image):
-            anchor = node_span(frame, image_node)
-            self.found.append(image_start(words, source=_SOURCE, image=image, anchor=anchor))
+        anchor = node_span(frame, image_node)
+        self.found.extend(shell.container_invocations(image, words, source=_SOURCE, anchor=anchor))
 
     def _args(self, frame: Frame, node: Node | None) -> list[Word]:
         """`args`: a string is split like a shell command line, a list is one per item."""

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 CONFIG_JSON = "config.json"
 MODEL_DIRS_ENV = "VLLM_CONFIG_MODEL_DIRS"
+REGISTRY_ENV = "VLLM_CONFIG_MODEL_REGISTRY"
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
 #: What is read of a model's JSON files: config.json is a few KB, the largest
 #: tokenizer_config.json known (Gemma 3's, its added tokens listed) 1.2 MB.
@@ -271,6 +272,73 @@ class ModelFolder:
     def has(self, name: str) -> bool:
         return is_file(self.folder / name)
 
+    @property
+    def local(self) -> bool:
+        """Files on this machine (not facts the product carries)."""
+        return True
+
+
+#: The generated facts of the models people deploy (tools/build_model_registry.py).
+REGISTRY_FILE = "models/registry.json"
+INDEX_JSON = "model.safetensors.index.json"
+
+
+@cache
+def model_registry() -> dict[str, Any]:
+    """Hub id → registry entry (`config`, `source`, optional `total_size`)."""
+    from vllm_config_lsp.vllm.catalogue import schema_dir
+
+    path = schema_dir() / REGISTRY_FILE
+    stat = path.stat() if is_file(path) else None
+    text = read_text(path, stat.st_size + 1) if stat is not None else None
+    try:
+        data = json.loads(text) if text is not None else {}
+    except ValueError:
+        data = {}
+    models = data.get("models") if isinstance(data, dict) else None
+    return models if isinstance(models, dict) else {}
+
+
+@dataclass(frozen=True)
+class RegistryFolder(ModelFolder):
+    """A model known from the registry the product carries, not from files here: its
+    config.json's keys that the checks read and, where a source gives it, the safetensors
+    index's `total_size`; every other file is unknown (as in a partial HF cache)."""
+
+    entry: dict[str, Any] = field(default_factory=dict)
+
+    def file(self, name: str) -> dict[str, Any] | None:
+        if name == CONFIG_JSON:
+            config = self.entry.get("config")
+            return _bounded(config) if isinstance(config, dict) else None
+        total = _int(self.entry.get("total_size"))
+        if name == INDEX_JSON and total:
+            return {"metadata": {"total_size": total}}
+        return None
+
+    def has(self, name: str) -> bool:
+        return self.file(name) is not None
+
+    @property
+    def local(self) -> bool:
+        return False
+
+
+def registry_folder(name: str) -> RegistryFolder | None:
+    """`name`'s registry entry as a folder, if the registry has it (and
+    `VLLM_CONFIG_MODEL_REGISTRY` does not turn it off: `0`, `false`, `off`)."""
+    from vllm_config_lsp.vllm.catalogue import schema_dir
+
+    if os.environ.get(REGISTRY_ENV, "").strip().lower() in ("0", "false", "off", "no"):
+        return None
+    entry = model_registry().get(name)
+    if not isinstance(entry, dict) or not isinstance(entry.get("config"), dict):
+        return None
+    source = entry.get("source") or {}
+    cite = f"{source.get('repository')} {source.get('path')} @ {str(source.get('commit'))[:12]}"
+    origin = f"the vllm-config-lsp model registry (config.json from {cite})"
+    return RegistryFolder(name, schema_dir() / "models", origin, entry)
+
 
 def is_revision(revision: str) -> bool:
     """A commit hash or a ref name (`main`, `v1.0`, `refs/pr/1`), never a path: not
@@ -337,6 +405,9 @@ def find_folder(
         snapshot = _snapshot(repo_dir, revision) if is_dir(repo_dir) else None
         if snapshot is not None and is_file(snapshot / CONFIG_JSON):
             return ModelFolder(name, snapshot, f"Hugging Face cache ({snapshot.name[:12]})")
+        known = registry_folder(name) if revision in (None, "main") else None
+        if known is not None:
+            return known
         if is_dir(repo_dir):
             wanted = f"revision `{revision}`" if revision else "`refs/main`"
             return f"{repo_dir} has no config.json for {wanted}"
@@ -836,9 +907,9 @@ SENTENCE_CONFIGS = (
 
 
 def _cached_snapshot(folder: ModelFolder) -> bool:
-    """A Hugging Face cache snapshot may lack files the repository has (vLLM, online,
-    would fetch them)."""
-    return not folder.origin.startswith(("local folder", "model folder"))
+    """A Hugging Face cache snapshot (or the registry) may lack files the repository has
+    (vLLM, online, would fetch them)."""
+    return not folder.local or not folder.origin.startswith(("local folder", "model folder"))
 
 
 def encoder_max_length(folder: ModelFolder) -> tuple[bool, float | None]:
@@ -936,7 +1007,10 @@ def describe(config: HfConfig) -> str:
         row("multimodal", "yes")
     lines = [f"**{config.where.name}**", ""]
     lines += [f"- {label}: `{value}`" for label, value in rows]
-    lines += ["", f"Read from {config.where.origin}: `{config.where.folder}`"]
+    if config.where.local:
+        lines += ["", f"Read from {config.where.origin}: `{config.where.folder}`"]
+    else:
+        lines += ["", f"Read from {config.where.origin}; a local config.json would win."]
     return "\n".join(lines)
 
 

@@ -14,6 +14,7 @@ instruction is not supported on your GPU. Please do not specify
 # vllm-config: gpu=H100-80GB
 model: Qwen/Qwen3-8B
 enable-mamba-cache-stochastic-rounding: true
+mamba-ssm-cache-dtype: float16
 ```
 
 ## Fixed
@@ -21,6 +22,7 @@ enable-mamba-cache-stochastic-rounding: true
 # vllm-config: gpu=H100-80GB
 model: Qwen/Qwen3-8B
 enable-mamba-cache-stochastic-rounding: true
+mamba-ssm-cache-dtype: float16
 mamba-backend: flashinfer
 ```
 """

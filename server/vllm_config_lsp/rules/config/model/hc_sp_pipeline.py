@@ -5,11 +5,12 @@ With `--enable-hc-sp` and `tensor_parallel_size > 1`, `ModelConfig.verify_with_p
 requires CUDA or ROCm and a model that supports it, then stops the start with
 `--enable-hc-sp requires PP=1` when `pipeline_parallel_size` is not 1
 (vllm/config/model.py:1546-1555). Without tensor parallelism the option has no effect and
-nothing is checked.
+nothing is checked. No model class of vLLM 0.33.0 implements HC-SP (VC622 refuses them
+first), so the examples name a plugin's model.
 
 ## Example
 ```yaml
-model: deepseek-ai/DeepSeek-V3
+model: my-org/model-with-hc-sp
 enable-hc-sp: true
 tensor-parallel-size: 8
 pipeline-parallel-size: 2
@@ -17,7 +18,7 @@ pipeline-parallel-size: 2
 
 ## Fixed
 ```yaml
-model: deepseek-ai/DeepSeek-V3
+model: my-org/model-with-hc-sp
 enable-hc-sp: true
 tensor-parallel-size: 8
 ```

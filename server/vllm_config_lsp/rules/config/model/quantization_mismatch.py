@@ -48,6 +48,11 @@ FAMILY = {
 }
 #: User methods whose override accepts any checkpoint (humming.py:179).
 ALWAYS = ("humming",)
+#: User methods that run checkpoints of another method, as public deployments show vLLM
+#: starting: `--quantization deepseek_v4_fp8` on DeepSeek-V4-Pro's `fp8` checkpoint
+#: (SemiAnalysisAI/InferenceX benchmarks/single_node/fixed_seq_len/dsv4_fp8_h200.sh,
+#: tests/corpus/real/inferencex-dsv4-pro-fp8-h200-quant-no-autotune-v0.25.1.yaml).
+RUNS = {"deepseek_v4_fp8": ("fp8",)}
 
 
 def accepted(checkpoint: str, requested: str, model_type: str) -> bool:
@@ -55,7 +60,7 @@ def accepted(checkpoint: str, requested: str, model_type: str) -> bool:
         return True
     if checkpoint in ("mxfp4", "gpt_oss_mxfp4") and model_type == "gpt_oss":
         return True
-    return requested in FAMILY.get(checkpoint, ())
+    return requested in FAMILY.get(checkpoint, ()) or checkpoint in RUNS.get(requested, ())
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
