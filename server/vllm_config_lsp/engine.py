@@ -174,10 +174,13 @@ def _run_rules(model: ConfigModel, rules: list[Rule]) -> list[Finding]:
     return findings
 
 
-def _suppressed(model: ConfigModel, findings: list[Finding], rules: list[Rule]) -> list[Finding]:
-    """`# vllm-config: disable=…` comments apply to every front end and host alike."""
+def _suppressed(
+    model: ConfigModel, findings: list[Finding], rules: list[Rule], keep: bool = False
+) -> list[Finding]:
+    """`# vllm-config: disable=…` comments apply to every front end and host alike; with
+    `keep` (suppressions ignored) the findings they hide stay, marked with the comment."""
     try:
-        return apply_suppressions(model, findings, {rule.code for rule in rules})
+        return apply_suppressions(model, findings, {rule.code for rule in rules}, keep=keep)
     except Exception:  # a suppression bug must not hide the findings either
         return [*findings, _internal("suppression")]
 
@@ -196,6 +199,7 @@ def lint(
     gpus: Stated | None = None,
     version_why: str = "",
     marker: Marker | None = None,
+    ignore_suppressions: bool = False,
 ) -> LintResult:
     """`path` (the file on disk) and `model_dirs` let model-aware rules find the model's
     files: relative model folders are resolved against the file's folder. `host` is the
@@ -205,7 +209,9 @@ def lint(
     `gpus`: the target the user states (`--gpu`/`--gpus`, the editor setting); the marker
     comment and what the document says are read here. `version_why`: why `version` (what
     a command line that names no release of its own is checked for, and why). `marker`:
-    the text's `marker_spans`, when the caller has parsed them (`Document.marker`)."""
+    the text's `marker_spans`, when the caller has parsed them (`Document.marker`).
+    `ignore_suppressions`: findings that `# vllm-config: disable=` comments hide are kept,
+    each with its comment (`Finding.suppressed`)."""
     if len(text) > MAX_BYTES:
         return _too_large()
     if marker is None:
@@ -216,7 +222,7 @@ def lint(
     if host is not None:
         where = (path, tuple(model_dirs))
         release = (version, version_why, version_stated)
-        return _lint_host(text, host, release, rules, where, gpus, marker)
+        return _lint_host(text, host, release, rules, where, (gpus, marker), ignore_suppressions)
     model = build_model(
         text,
         load_catalogue(version),
@@ -225,7 +231,7 @@ def lint(
         model_dirs=tuple(model_dirs),
     )
     model.target = _target(text, (), gpus, marker)
-    findings = _suppressed(model, _run_rules(model, rules), rules)
+    findings = _suppressed(model, _run_rules(model, rules), rules, ignore_suppressions)
     findings.sort(key=Finding.sort_key)
     return LintResult(findings, model)
 
@@ -240,14 +246,16 @@ def _lint_host(
     release: tuple[str, str, bool],
     rules: list[Rule],
     where: tuple[Path | None, tuple[Path, ...]],
-    gpus: Stated | None,
-    marker: Marker,
+    target: tuple[Stated | None, Marker],
+    keep_suppressed: bool,
 ) -> LintResult:
     """Every command line of a host document, each on its own; suppression comments
     apply to the document as a whole. `release`: the document's release, why, and whether
-    the user stated it; `where`: the file and the model folders."""
+    the user stated it; `where`: the file and the model folders; `target`: the target the
+    user states and the marker comment."""
     path, model_dirs = where
     version, why, stated = release
+    gpus, marker = target
     try:
         invocations = find_invocations(host, text, path)
     except MemoryError:  # never "no start of vLLM here": the file was not read
@@ -266,7 +274,7 @@ def _lint_host(
     document = None
     if lines:
         document = host_document(text, load_catalogue(version), invocations[0])
-        findings = _suppressed(document, findings, rules)
+        findings = _suppressed(document, findings, rules, keep_suppressed)
     findings.sort(key=Finding.sort_key)
     return LintResult(findings, None, lines, document)
 
@@ -448,6 +456,9 @@ class CheckOptions:
     #: Which documents are vLLM documents (the editor's association settings); None: the
     #: caller chose the document (a file named on the command line): always checked.
     associations: AssociationSettings | None = None
+    #: `check --ignore-suppressions`: what `# vllm-config: disable=` comments hide is kept,
+    #: marked with the comment (`Finding.suppressed`).
+    ignore_suppressions: bool = False
 
 
 #: LSP glob patterns of every file a release choice reads: an editor watching them tells
@@ -604,6 +615,7 @@ def _checked(
             gpus=options.gpus,
             version_why=why,
             marker=document.marker,
+            ignore_suppressions=options.ignore_suppressions,
         )
     except Exception:  # the engine itself failed: say so instead of going silent
         crash = traceback.format_exc(limit=-CRASH_FRAMES)

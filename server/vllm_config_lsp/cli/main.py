@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +17,7 @@ from vllm_config_lsp import __version__
 
 if TYPE_CHECKING:
     from vllm_config_lsp.engine import Checked
+    from vllm_config_lsp.project import ProjectSettings
     from vllm_config_lsp.vllm.hardware import Stated
 
 
@@ -58,7 +59,34 @@ def _check_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--select", type=_codes, default=None, help="only these codes (prefixes)")
     parser.add_argument("--ignore", type=_codes, default=None, help="skip these codes (prefixes)")
-    parser.add_argument("--fail-on", choices=["error", "warning", "info"], default="error")
+    parser.add_argument(
+        "--fail-on",
+        choices=["error", "warning", "info"],
+        default=None,
+        help="lowest severity that fails (default: the settings file's `fail-on`, else error)",
+    )
+    parser.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even with findings (2 still means usage or I/O errors)",
+    )
+    parser.add_argument(
+        "--ignore-suppressions",
+        action="store_true",
+        help="report what `# vllm-config: disable=` comments hide, each with its comment's "
+        "line and reason (they count for --fail-on)",
+    )
+    parser.add_argument(
+        "--statistics",
+        action="store_true",
+        help="print how many findings of each code, instead of the findings",
+    )
+    parser.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the settings that apply to each named file and where they come from "
+        "(project settings file, command line, default), then exit",
+    )
     parser.add_argument(
         "--model-on-cli",
         action=argparse.BooleanOptionalAction,
@@ -100,6 +128,28 @@ def _positive(value: str) -> int:
     return int(value)
 
 
+def _settings_problems(settings: Iterable[ProjectSettings]) -> bool:
+    """Report the unknown keys and bad values of the settings files used, with file and
+    line; whether there were any (then `check` exits 2, as ruff does)."""
+    problems = [problem for each in settings for problem in each.problems]
+    for problem in problems:
+        _say(f"vllm-config-lsp: {problem}")
+    return bool(problems)
+
+
+def _show_settings(args: argparse.Namespace, target: Stated | None) -> int:
+    from vllm_config_lsp.cli.project_options import options_for, show_settings
+
+    shown = []
+    used = {}
+    for path in args.paths:
+        options = options_for(path, args, target)
+        used[options.settings.source] = options.settings
+        shown.append(show_settings(path, options))
+    print("\n".join(shown))
+    return 2 if _settings_problems(used.values()) else 0
+
+
 def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
     """The `--gpu`/`--gpus` target, or why the name is refused (did you mean)."""
     from vllm_config_lsp.vllm.hardware import Stated, find_gpu, gpus, suggestions
@@ -116,9 +166,11 @@ def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
 
 def _run_check(argv: Sequence[str]) -> int:
     from vllm_config_lsp import engine
-    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, text_lines
+    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_statistics, text_lines
     from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
+    from vllm_config_lsp.cli.project_options import options_for
     from vllm_config_lsp.findings import Severity
+    from vllm_config_lsp.project import settings_for
     from vllm_config_lsp.sources.files import discover
     from vllm_config_lsp.vllm.catalogue import (
         available_versions,
@@ -139,27 +191,43 @@ def _run_check(argv: Sequence[str]) -> int:
     if refused is not None:
         _say(refused)
         return 2
-    options = engine.CheckOptions(
-        release=args.vllm_version,
-        release_label="--vllm-version",
-        gpus=target,
-        select=None if args.select is None else frozenset(args.select),
-        ignore=None if args.ignore is None else frozenset(args.ignore),
-        model_on_cli=args.model_on_cli,
-    )
+    if args.show_settings:
+        return _show_settings(args, target)
     releases = engine.Releases(shared_folders=True)
-    threshold = Severity[args.fail_on.upper()]
     reports: list[FileReport] = []
     reported, failing = 0, False
     io_error = False
     passed_over = False  # files that hold nothing to check (said with -v)
-    paths = [p for p in args.paths if engine.walk_picks(p)] if args.only_detected else args.paths
-    for path, read in discover(paths, detection_flag_names()):
+    paths = (
+        [p for p in args.paths if engine.walk_picks(p) and not settings_for(p).excluded(p)]
+        if args.only_detected  # the file's `exclude` too, as ruff's --force-exclude
+        else args.paths
+    )
+    seen: dict[Path | None, ProjectSettings] = {}
+    walk = discover(
+        paths,
+        detection_flag_names(),
+        exclude=lambda found: settings_for(found).excluded(found),
+        include=lambda found: settings_for(found).included(found),
+    )
+    for path, read in walk:
         if read.text is None:
             _say(f"{path}: {read.error}")
             io_error = True
             continue
         on_disk = read.data
+        given = options_for(path, args, target)
+        seen.setdefault(given.settings.source, given.settings)
+        options = engine.CheckOptions(
+            release=given.vllm_version,
+            release_label=f"vllm-version ({given.origins['vllm-version']})",
+            gpus=given.target,
+            model_dirs=given.model_dirs,
+            select=None if given.select is None else frozenset(given.select),
+            ignore=None if given.ignore is None else frozenset(given.ignore),
+            model_on_cli=args.model_on_cli,
+            ignore_suppressions=args.ignore_suppressions,
+        )
         checked = engine.check(engine.Document(read.text, path=path), options, releases=releases)
         if checked.reason is None:
             passed_over = True
@@ -184,20 +252,26 @@ def _run_check(argv: Sequence[str]) -> int:
                     checked = fixed
         report = FileReport(str(path), checked.text, checked.findings)
         reported += 1
+        threshold = Severity[given.fail_on.upper()]
         failing = failing or any(f.severity >= threshold for f in checked.findings)
-        if args.format == "text":  # streamed: one file's report at a time
+        if args.format == "text" and not args.statistics:  # streamed: one file at a time
             for line in text_lines(report, show_source=not args.no_source):
                 print(line)
         else:
             reports.append(report)
+    if _settings_problems(seen.values()):
+        io_error = True
     if not reported and not io_error and not passed_over:
         print("vllm-config-lsp: no vLLM config files found", file=sys.stderr)
-    output = RENDERERS[args.format](reports) if args.format != "text" else ""
+    if args.statistics:
+        output = render_statistics(reports, as_json=args.format == "json")
+    else:
+        output = RENDERERS[args.format](reports) if args.format != "text" else ""
     if output:
         print(output)
     if io_error:
         return 2
-    return 1 if failing else 0
+    return 1 if failing and not args.exit_zero else 0
 
 
 def _migrate(

@@ -14,6 +14,7 @@ checked again and the client's diagnostic is matched to a finding by code and ra
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -81,7 +82,8 @@ async def code_actions(
                 rewrite = _workspace_edit(analysis, [change])
             actions.append(migrate_action(migration, analysis, rewrite))
     if analysis.result is not None and analysis.result.invocations:
-        actions.extend(_refactorings(analysis, params, only))
+        root = session.server.workspace.root_path
+        actions.extend(_refactorings(analysis, params, only, Path(root) if root else None))
     return actions or None
 
 
@@ -111,7 +113,7 @@ def _quick_fix_pairs(
 
 
 def _refactorings(
-    analysis: Snapshot, params: types.CodeActionParams, only: list[str] | None
+    analysis: Snapshot, params: types.CodeActionParams, only: list[str] | None, root: Path | None
 ) -> list[types.CodeAction]:
     """Between a command line and a `--config` file (`command_lines`)."""
     offset = analysis.positions.offset(params.range.start)
@@ -120,7 +122,7 @@ def _refactorings(
         found.append(move_to_config(analysis, offset, _can_create(analysis)))
     if _wants(only, INLINE_CONFIG_KIND):
         path = analysis.path
-        found.append(inline_config(analysis, offset, path.parent if path else None))
+        found.append(inline_config(analysis, offset, path.parent if path else None, root))
     return [action for action in found if action is not None]
 
 

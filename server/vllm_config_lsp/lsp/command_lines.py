@@ -11,6 +11,7 @@ loader; a dotted key; a word holding a variable) stays on the command line.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -108,7 +109,9 @@ def move_to_config(analysis: Snapshot, offset: int, can_create: bool) -> types.C
     if not uses:
         return None
     document = PurePosixPath(analysis.uri)
-    name = f"{document.stem.split('.')[0]}-serve.vllm.yaml"
+    name = _free_name(analysis.uri, document.stem.split(".")[0])
+    if name is None:
+        return None
     target = str(document.with_name(name))
     body = "".join(f"{use.spec.name}: {_yaml_value(use)}\n" for use in uses)
     edits = []
@@ -121,7 +124,9 @@ def move_to_config(analysis: Snapshot, offset: int, can_create: bool) -> types.C
         else:
             edits.append(_edit(analysis, *_removal(model, first, last), ""))
     changes: list[types.TextDocumentEdit | types.CreateFile] = [
-        types.CreateFile(uri=target, options=types.CreateFileOptions(ignore_if_exists=True)),
+        # neither overwrite nor ignoreIfExists: a file made since fails the edit, never
+        # gets these flags prepended (its own keys would shadow them)
+        types.CreateFile(uri=target),
         types.TextDocumentEdit(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=target, version=None),
             edits=[types.TextEdit(range=_start(), new_text=body)],
@@ -140,9 +145,30 @@ def move_to_config(analysis: Snapshot, offset: int, can_create: bool) -> types.C
     )
 
 
-def inline_config(analysis: Snapshot, offset: int, folder: Path | None) -> types.CodeAction | None:
+#: Names tried for a new config file: `<stem>-serve.vllm.yaml`, then `-serve-2` … this.
+MAX_NAME_TRIES = 100
+
+
+def _free_name(uri: str, stem: str) -> str | None:
+    """The first `<stem>-serve[-N].vllm.yaml` beside the document that is no file yet (the
+    document's folder is read for `file:` URIs only); None when every one is taken."""
+    from vllm_config_lsp.lsp.session import fs_path
+
+    path = fs_path(uri) if uri.startswith("file:") else None
+    for number in range(1, MAX_NAME_TRIES + 1):
+        name = f"{stem}-serve.vllm.yaml" if number == 1 else f"{stem}-serve-{number}.vllm.yaml"
+        if path is None or not os.path.lexists(path.with_name(name)):
+            return name
+    return None
+
+
+def inline_config(
+    analysis: Snapshot, offset: int, folder: Path | None, root: Path | None = None
+) -> types.CodeAction | None:
     """`--config FILE` on the command line under the cursor replaced by the flags vLLM
-    builds from FILE (`load_config_file`), in the host's quoting."""
+    builds from FILE (`load_config_file`), in the host's quoting. Only a file inside the
+    workspace `root` (the document's folder without one) whose keys are all vLLM flags:
+    a document naming `../../secret/hosts.yml` must not have it read into an edit."""
     model = _at(analysis, offset)
     if model is None or folder is None or model.invocation is None:
         return None
@@ -153,8 +179,11 @@ def inline_config(analysis: Snapshot, offset: int, folder: Path | None) -> types
     assert value.word is not None and use.token.word is not None
     from vllm_config_lsp.engine import inlined_config
 
-    argv = inlined_config(folder / value.text, model.catalogue.version)
-    if argv is None:
+    target = folder / value.text
+    if not _inside(target, root or folder):
+        return None
+    argv = inlined_config(target, model.catalogue.version)
+    if argv is None or not _all_flags(argv, model):
         return None
     words = " ".join(quote(word, value.word.quoting) for word in argv)
     edit = _edit(analysis, use.token.word.start, value.word.end, words)
@@ -172,6 +201,21 @@ def inline_config(analysis: Snapshot, offset: int, folder: Path | None) -> types
             ]
         ),
     )
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """Whether `path` (links followed) lies under `root`."""
+    try:
+        return path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError, ValueError):  # a link loop, a NUL
+        return False
+
+
+def _all_flags(argv: tuple[str, ...], model: ConfigModel) -> bool:
+    """Whether every key the file gave (`--key`, `--head.path`) is an option of vLLM."""
+    index = model.catalogue.option_index
+    keys = [word.split("=", 1)[0].split(".", 1)[0] for word in argv if word.startswith("--")]
+    return bool(keys) and all(key in index for key in keys)
 
 
 def _movable_config(use: OptionUse) -> bool:

@@ -22,13 +22,12 @@ from vllm_config_lsp.findings import Finding, Fix, Severity
 from vllm_config_lsp.lsp.plain_text import plain
 from vllm_config_lsp.lsp.positions import Positions
 from vllm_config_lsp.lsp.settings import Settings
+from vllm_config_lsp.rules import RULE_DOCS_URL as RULE_DOCS_URL  # + `<CODE>.md`: codeDescription
 
 if TYPE_CHECKING:
     from vllm_config_lsp.lsp.session import Snapshot
 
 SOURCE = "vllm-config"
-#: Each documented diagnostic's `codeDescription.href` is this plus `<CODE>.md`.
-RULE_DOCS_URL = "https://github.com/vllm-config-lsp/vllm-config-lsp/blob/main/docs/rules/"
 FIX_ALL_KIND = "source.fixAll.vllm-config"
 
 _SEVERITY = {

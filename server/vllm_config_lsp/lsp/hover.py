@@ -183,8 +183,9 @@ def _suppression_code(
                     if rule is None:
                         text = f"`{ref.code}`: no such vllm-config rule\n\n{note}"
                         return text, (ref.start, ref.end)
+                    why = f"Disabled here: {comment.reason}\n\n" if comment.reason else ""
                     text = (
-                        f"**{rule.code} {rule.name}**\n\n{rule.summary}.\n\n"
+                        f"**{rule.code} {rule.name}**\n\n{rule.summary}.\n\n{why}"
                         f"[Documentation]({docs_url}{rule.code}.md)\n\n{note}"
                     )
                     return text, (ref.start, ref.end)

@@ -34,6 +34,7 @@ from pygls.uris import to_fs_path
 
 from vllm_config_lsp.lsp.plain_text import plain
 from vllm_config_lsp.lsp.positions import Positions
+from vllm_config_lsp.lsp.project_settings import new_problems, project_of, with_project
 from vllm_config_lsp.lsp.settings import Settings, model_folders, parse
 
 if TYPE_CHECKING:
@@ -154,6 +155,8 @@ class Session:
         #: Each file's release choice, as `check` makes it for that file (`engine.Releases`);
         #: cleared when settings change, an entry when a file it was read from changes.
         self._releases: Releases | None = None
+        #: The project settings files' problems already shown (file, problems).
+        self.shown_project_problems: set[tuple[str, tuple[str, ...]]] = set()
         #: How long each document's last check took (seconds of the lint thread).
         self._took: dict[str, float] = {}
         self._lint_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vllm-lint")
@@ -230,8 +233,16 @@ class Session:
         from vllm_config_lsp import engine
 
         settings = self.settings
-        document = engine.Document(text, uri=uri, path=fs_path(uri), language_id=language_id)
+        path = fs_path(uri)
+        document = engine.Document(text, uri=uri, path=path, language_id=language_id)
+        project = project_of(path)
+        problems = new_problems(project, self.shown_project_problems)
+        for problem in problems:
+            self.log(f"vllm-config settings: {problem}", types.MessageType.Warning)
+        if problems:
+            self.pop_up(types.MessageType.Warning, f"vllm-config settings: {'; '.join(problems)}")
         options = check_options(settings, self.server.workspace.root_path)
+        options = with_project(options, project, path)
         checked = engine.check(document, options, releases=self.releases())
         if checked.crash is not None:
             self.log(f"engine crashed:\n{checked.crash}", types.MessageType.Error)

@@ -122,7 +122,9 @@ def parse(raw: Any, problems: list[str]) -> Settings:
         problems.append("severityOverrides: expected an object {CODE: level}")
         raw_overrides = {}
     for code, level in raw_overrides.items():
-        if isinstance(level, str) and level.lower() in LEVELS:
+        if not str(code).strip():  # a blank code is a prefix of every code
+            problems.append("severityOverrides: a blank code names no rule; dropped")
+        elif isinstance(level, str) and level.lower() in LEVELS:
             overrides[str(code).upper()] = level.lower()
         else:
             problems.append(f"severityOverrides.{code}: expected one of {', '.join(LEVELS)}")
@@ -135,9 +137,7 @@ def parse(raw: Any, problems: list[str]) -> Settings:
         ),
         debounce_ms=None if debounce is None else int(debounce),
         severity_overrides=overrides,
-        disabled_codes=frozenset(
-            code.upper() for code in _strings(raw.get("disabledCodes"), "disabledCodes", problems)
-        ),
+        disabled_codes=_codes(raw.get("disabledCodes"), problems),
         model_dirs=tuple(
             d.strip() for d in _strings(raw.get("modelDirs"), "modelDirs", problems) if d.strip()
         ),
@@ -192,6 +192,14 @@ def _globs(value: Any, name: str, problems: list[str]) -> tuple[str, ...]:
     if len(kept) > MAX_GLOBS:
         problems.append(f"{name}: only the first {MAX_GLOBS} patterns are used")
     return kept[:MAX_GLOBS]
+
+
+def _codes(value: Any, problems: list[str]) -> frozenset[str]:
+    """`disabledCodes`; a blank entry, a prefix of every code, would disable every rule."""
+    codes = [code.strip().upper() for code in _strings(value, "disabledCodes", problems)]
+    if not all(codes):
+        problems.append("disabledCodes: a blank code names no rule; dropped")
+    return frozenset(code for code in codes if code)
 
 
 def _strings(value: Any, name: str, problems: list[str]) -> tuple[str, ...]:

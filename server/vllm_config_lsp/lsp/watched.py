@@ -21,13 +21,14 @@ REGISTRATION_ID = "vllm-config-release-files"
 
 async def watch_release_files(session: Session) -> None:
     from vllm_config_lsp.engine import RELEASE_FILES
+    from vllm_config_lsp.lsp.project_settings import GLOBS
 
     workspace = session.capabilities.workspace
     watched = workspace.did_change_watched_files if workspace else None
     if not (watched and watched.dynamic_registration):
         return
     options = types.DidChangeWatchedFilesRegistrationOptions(
-        watchers=[types.FileSystemWatcher(glob_pattern=glob) for glob in RELEASE_FILES]
+        watchers=[types.FileSystemWatcher(glob_pattern=glob) for glob in (*RELEASE_FILES, *GLOBS)]
     )
     registration = types.Registration(
         id=REGISTRATION_ID,
@@ -43,8 +44,13 @@ async def watch_release_files(session: Session) -> None:
 
 
 async def release_files_changed(session: Session, uris: list[str]) -> None:
+    from vllm_config_lsp.lsp.project_settings import below
     from vllm_config_lsp.lsp.session import fs_path
 
     changed = [path for uri in uris if (path := fs_path(uri)) is not None]
     if changed:
-        session.recheck(await session.run_on_lint_thread(session.forget_releases, changed))
+        stale = await session.run_on_lint_thread(session.forget_releases, changed)
+        # a project settings file: read again on the next check (`project.settings_for`)
+        open_paths = {uri: path for uri in session.open_uris() if (path := fs_path(uri))}
+        settings = below(open_paths, changed)
+        session.recheck([*stale, *(uri for uri in settings if uri not in stale)])
