@@ -11,6 +11,7 @@ internal-error finding instead of a traceback, so one bug never hides the other 
 
 from __future__ import annotations
 
+import os
 import re
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -367,6 +368,21 @@ def _shape(invocation: Invocation, low: int) -> tuple[object, ...]:
             (w.text, w.start - low, w.end - low, w.unresolved, w.quoting, w.splat)
             for w in invocation.args
         ),
+        # The environment decides some checks (VC240, VC241, VC508) and is often written
+        # outside the command line's lines (a container's `env:`): it is part of the key,
+        # and so is the linter's own, which the checks read where the host's is open.
+        invocation.environ_open,
+        tuple(
+            (
+                var.origin,
+                var.name.text,
+                var.name.start - low,
+                None if var.value is None else (var.value.text, var.value.unresolved),
+                None if var.value is None else (var.value.start - low, var.value.end - low),
+            )
+            for var in invocation.environ
+        ),
+        tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("VLLM_"))),
     )
 
 

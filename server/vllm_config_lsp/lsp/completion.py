@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from vllm_config_lsp.lsp import environ
 from vllm_config_lsp.lsp.describe import (
     choice_doc,
     choices,
@@ -45,6 +46,7 @@ from vllm_config_lsp.lsp.describe import (
 from vllm_config_lsp.sources.association import split_key, top_level_keys
 from vllm_config_lsp.vllm.catalogue import Catalogue, ClassSpec, FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.environ import load_environ
 
 if TYPE_CHECKING:
     from vllm_config_lsp.lsp.session import Snapshot
@@ -149,7 +151,8 @@ def complete(analysis: Snapshot, position: types.Position) -> types.CompletionLi
     ctx = _context(analysis, model.catalogue, capabilities, offset, word_end)
     ctx.retrigger = runs_trigger_suggest(client_name)
     if analysis.result is not None and analysis.result.invocations:
-        _command_line(ctx, analysis.result.invocations, text, offset)
+        if not _environment(ctx, analysis.result.invocations, text, line_start, offset):
+            _command_line(ctx, analysis.result.invocations, text, offset)
         return types.CompletionList(is_incomplete=False, items=ctx.items) if ctx.items else None
     if _in_comment(prefix):
         _marker_comment(ctx, prefix, line)
@@ -207,6 +210,48 @@ def _in_comment(prefix: str) -> bool:
         elif ch == "#" and (index == 0 or prefix[index - 1] in " \t"):
             return True
     return False
+
+
+# -- environment -----------------------------------------------------------------------------
+
+
+def _environment(
+    ctx: Context, models: list[ConfigModel], text: str, line_start: int, offset: int
+) -> bool:
+    """Variable names where a host sets the environment (a Kubernetes `env:` list, a compose
+    `environment:`, `ENV`, `export`), and the choices of the variable being set; True when
+    the cursor is on such a name or on a known variable's value."""
+    site = environ.completion_site(text, line_start, offset)
+    model = next((m for m in reversed(models) if m.invocation), models[0])
+    catalogue = load_environ(model.version)
+    if site is None or catalogue is None:
+        return False
+    what, start, name = site
+    if what == "value":
+        spec = catalogue.variables.get(name)
+        if spec is None:
+            return False
+        ctx.start = start
+        for value in environ.value_choices(spec):
+            ctx.add(
+                value,
+                value,
+                kind=types.CompletionItemKind.EnumMember,
+                detail=name,
+                doc=environ.describe(spec, catalogue),
+            )
+        return True
+    ctx.start = start
+    for spec in catalogue.variables.values():
+        ctx.add(
+            spec.name,
+            spec.name,
+            kind=types.CompletionItemKind.Variable,
+            detail=f"default {spec.default_text()}",
+            doc=environ.describe(spec, catalogue),
+            present=not spec.name.startswith("VLLM_"),
+        )
+    return True
 
 
 # -- command lines ---------------------------------------------------------------------------

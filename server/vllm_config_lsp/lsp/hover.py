@@ -33,6 +33,7 @@ from vllm_config_lsp.lsp.describe import (
     flag_for_key,
     version_note,
 )
+from vllm_config_lsp.lsp.environ import hover as environ_hover
 from vllm_config_lsp.rules.memory import BUDGET_FLAGS, memory_summary
 from vllm_config_lsp.sources.config_file import Pair
 from vllm_config_lsp.vllm.catalogue import Catalogue, ClassSpec, FieldSpec, FlagSpec
@@ -117,6 +118,8 @@ def hover_at(
     found = _suppression_code(model, offset, docs_url, note) or _on_target(
         invocations or [model], offset
     )
+    if found is None and invocations:
+        found = environ_hover(invocations, offset)
     if found is None:
         found = (
             _on_command_line(invocations, offset, note, findings)

@@ -18,7 +18,8 @@ argv list), and `match` says what they run:
 `container` is how a container runtime combines an image's entrypoint with a command
 (Kubernetes `command`/`args`, compose `entrypoint`/`command`, a workflow's `docker://` step).
 Nothing here reads a document: the words carry their offsets, and `invocation` makes the
-`Invocation` a host reports.
+`Invocation` a host reports. A container runtime's own environment options (`docker run -e
+NAME=value`, `--env-file`) travel with what it starts (`Container`).
 """
 
 from __future__ import annotations
@@ -27,13 +28,15 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word, assignment
 
 __all__ = [
+    "Container",
     "Script",
     "Start",
     "container",
     "image_entrypoint",
+    "in_container",
     "invocation",
     "is_vllm_image",
     "match",
@@ -216,6 +219,16 @@ def image_entrypoint(image: str) -> str:
 
 
 @dataclass(frozen=True)
+class Container:
+    """The environment a container runtime gives what it starts (`docker run -e NAME=value`,
+    `--env NAME=value`), and whether it adds variables not written (`--env-file`). The
+    caller's own environment (a script's exports) does not reach the container."""
+
+    environ: tuple[EnvVar, ...] = ()
+    environ_open: bool = False
+
+
+@dataclass(frozen=True)
 class Start:
     """vLLM starts: `args` are what its parser receives. `exe` is the word the start spans
     (`vllm`, `python3`, the image of `docker run`); None when the image's own entrypoint
@@ -230,6 +243,8 @@ class Start:
     #: The word before the args (`serve`, the module, the image): where a flag is inserted
     #: when there are none.
     last: Word | None = None
+    #: The container runtime the words start it in (`docker run`), None outside one.
+    container: Container | None = None
 
 
 @dataclass(frozen=True)
@@ -238,6 +253,8 @@ class Script:
 
     script: Word
     image: str | None = None
+    #: The container runtime the script runs in (`docker run --entrypoint sh IMG -c …`).
+    container: Container | None = None
 
 
 Match = Start | Script | None
@@ -318,15 +335,29 @@ def invocation(
         insert = found.last.end
     else:
         insert = end
-    return Invocation(
-        source,
-        found.entrypoint,
-        start,
-        end,
-        args,
-        image=found.image if found.image is not None else image,
-        pinned_version=found.pinned,
-        insert_at=insert,
+    return in_container(
+        Invocation(
+            source,
+            found.entrypoint,
+            start,
+            end,
+            args,
+            image=found.image if found.image is not None else image,
+            pinned_version=found.pinned,
+            insert_at=insert,
+        ),
+        found.container,
+    )
+
+
+def in_container(invocation: Invocation, container: Container | None) -> Invocation:
+    """`invocation` with the environment its container runtime sets in front of its own."""
+    if container is None:
+        return invocation
+    return replace(
+        invocation,
+        environ=(*container.environ, *invocation.environ),
+        environ_open=invocation.environ_open or container.environ_open,
     )
 
 
@@ -492,17 +523,23 @@ class _Matcher:
         if index >= len(words) or words[index].text not in ("run", "create", "exec"):
             return None
         subcommand = words[index].text
-        index, entrypoint = _docker_options(words, index + 1, self.resolve)
+        first = index + 1
+        index, entrypoint = _docker_options(words, first, self.resolve)
         if index >= len(words):
             return None
+        found: Match
         if subcommand == "exec":
-            return self.match(index + 1, None, depth + 1)
-        image = self.resolve(words[index])
-        if entrypoint is not None:
+            found = self.match(index + 1, None, depth + 1)
+        elif entrypoint is not None:
+            image = self.resolve(words[index])
             rest = words[index + 1 :]
             head = [entrypoint] if entrypoint.text else []
-            return _Matcher([*head, *rest], self.resolve).match(0, image, depth + 1)
-        return self.image_run(image, index, index + 1, depth)
+            found = _Matcher([*head, *rest], self.resolve).match(0, image, depth + 1)
+        else:
+            found = self.image_run(self.resolve(words[index]), index, index + 1, depth)
+        if found is None:
+            return None
+        return replace(found, container=_docker_env(words[first:index], found.container))
 
     def image_run(
         self, image: str | None, exe: int | None, first: int, depth: int, runs: str | None = None
@@ -636,6 +673,33 @@ def _docker_options(
                 break
         index += 2 if takes_value else 1
     return index, entrypoint
+
+
+def _docker_env(options: Sequence[Word], inner: Container | None) -> Container:
+    """`-e NAME=value`, `--env NAME=value`, `--env=NAME=value`, `-eNAME=value` (a bare
+    `NAME` passes the caller's value through: not known here) and whether `--env-file`
+    adds variables not written here; a container started inside it (`docker exec` of a
+    `docker run`) sets its own after these."""
+    found: list[EnvVar] = []
+    is_open = False
+    at = 0
+    while at < len(options):
+        text = options[at].text
+        value: Word | None = None
+        if text in ("-e", "--env") and at + 1 < len(options):
+            value, at = options[at + 1], at + 1
+        elif text.startswith("--env="):
+            value = _suffix(options[at], len("--env="))
+        elif text.startswith("-e") and len(text) > 2 and not text.startswith("--"):
+            value = _suffix(options[at], 2)
+        elif text.startswith("--env-file"):
+            is_open = True
+        if value is not None and value.text and not value.splat:
+            found.append(assignment(value, "docker -e"))
+        at += 1
+    if inner is not None:
+        return Container((*found, *inner.environ), is_open or inner.environ_open)
+    return Container(tuple(found), is_open)
 
 
 def _suffix(word: Word, skip: int) -> Word:

@@ -28,12 +28,13 @@ from pathlib import Path
 from yaml.nodes import MappingNode, Node, ScalarNode
 
 from vllm_config_lsp.sources import dockerfile, gpu_claims, shell
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word, assignment
 from vllm_config_lsp.sources.safe_read import read_text
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     distinct_pairs,
     documents,
+    env_mapping,
     get,
     items,
     node_span,
@@ -48,6 +49,7 @@ _SOURCE = "compose"
 #: Words split from a compose string are re-quoted the way a shell reads them.
 _SPLIT = "compose"
 _LIST = "yaml-list"
+_VALUE = "yaml-value"
 #: A Dockerfile a service builds from is read up to this size.
 _MAX_DOCKERFILE_BYTES = 1 << 20
 
@@ -64,8 +66,17 @@ def find_invocations(text: str, path: Path | None = None) -> list[Invocation]:
             for _name, service in distinct_pairs(pairs(get(root, "services"))):
                 if isinstance(service, MappingNode):
                     claims = gpu_claims.compose(frame, service)
-                    starts = _service(frame, service, folder)
-                    found.extend(replace(inv, gpus=claims) for inv in starts)
+                    environ = _environment(frame, service)
+                    is_open = get(service, "env_file") is not None
+                    found.extend(
+                        replace(
+                            inv,
+                            gpus=claims,
+                            environ=environ + inv.environ,
+                            environ_open=is_open or inv.environ_open,
+                        )
+                        for inv in _service(frame, service, folder)
+                    )
         return sorted(found, key=lambda invocation: invocation.start)
     except RecursionError:  # a MemoryError is reported (engine), never "no start"
         return []
@@ -110,6 +121,20 @@ def _built(build: Node, folder: Path) -> tuple[str, str] | None:
         return None
     text = read_text(folder / context / name, _MAX_DOCKERFILE_BYTES)
     return dockerfile.built_image(text) if text is not None else None
+
+
+def _environment(frame: Frame, service: MappingNode) -> tuple[EnvVar, ...]:
+    """`environment:` as a mapping (`NAME: value`; no value passes the shell's through) or
+    a list (`- NAME=value`, `- NAME`), values interpolated like `command:`."""
+    node = get(service, "environment")
+    if isinstance(node, MappingNode):
+        return env_mapping(frame, node, "environment", value_of=interpolate)
+    found: list[EnvVar] = []
+    for item in items(node):
+        word = scalar_word(frame, item, _VALUE)
+        if word is not None and word.text:
+            found.append(assignment(interpolate(word), "environment"))
+    return tuple(found)
 
 
 def _image(node: Node | None) -> str | None:

@@ -30,7 +30,7 @@ import tree_sitter_containerfile
 from tree_sitter import Language, Node, Parser
 
 from vllm_config_lsp.sources import argv, shell
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word
 from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = ["built_image", "find_invocations"]
@@ -41,7 +41,8 @@ _PARSER: Parser | None = None
 _ARG_REFERENCE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}|([A-Za-z_]\w*))")
 _JSON_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r"}
 _JSON_ESCAPES["t"] = "\t"
-_INSTRUCTIONS = frozenset({"FROM", "ENTRYPOINT", "CMD", "ARG"})
+_INSTRUCTIONS = frozenset({"FROM", "ENTRYPOINT", "CMD", "ARG", "ENV"})
+_DOCKER_REFERENCE = re.compile(r"\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*)")
 
 
 def find_invocations(text: str) -> list[Invocation]:
@@ -357,6 +358,8 @@ class _Stage:
     cmd: _Command | None = None
     #: The CMD came from the parent stage (setting ENTRYPOINT here drops it).
     cmd_inherited: bool = False
+    #: `ENV` of this stage and the stages it is built from, in order.
+    environ: list[EnvVar] = field(default_factory=list)
 
 
 class _Reader:
@@ -380,6 +383,9 @@ class _Reader:
         if not self.stages:
             return
         stage = self.stages[-1]
+        if keyword == "ENV":
+            stage.environ.extend(self._env(parts))
+            return
         command = _command(self.document, parts)
         if keyword == "ENTRYPOINT":
             stage.entrypoint = command
@@ -390,7 +396,54 @@ class _Reader:
 
     def finish(self) -> None:
         for number, stage in enumerate(self.stages):
+            before = len(self.found)
             self._stage(stage, final=number == len(self.stages) - 1)
+            for at in range(before, len(self.found)):
+                found = self.found[at]
+                self.found[at] = replace(found, environ=(*stage.environ, *found.environ))
+
+    def _env(self, parts: Sequence[Node]) -> list[EnvVar]:
+        """`ENV NAME=value …` and the legacy `ENV NAME value`: quotes removed, `$NAME` and
+        `${NAME}` (earlier ENV and ARG values, which the build fills in) unresolved."""
+        found: list[EnvVar] = []
+        for part in parts:
+            if part.type != "env_pair" or len(part.named_children) < 2:
+                continue
+            named = part.named_children
+            name = self._plain(named[0])
+            found.append(EnvVar(name, self._env_value(named[-1]), "ENV"))
+        return found
+
+    def _plain(self, node: Node) -> Word:
+        start, end = self.document.start(node), self.document.end(node)
+        text = self.document.text[start:end]
+        return Word(text, start, end, tuple(range(start, end)), tuple(range(start + 1, end + 1)))
+
+    def _env_value(self, node: Node) -> Word:
+        start, end = self.document.start(node), self.document.end(node)
+        written = self.document.text[start:end]
+        first, last = start, end
+        if node.type in ("double_quoted_string", "single_quoted_string") and len(written) >= 2:
+            first, last = start + 1, end - 1
+        chars: list[str] = []
+        starts: list[int] = []
+        at = first
+        while at < last:
+            char = self.document.text[at]
+            if char == "\\" and node.type != "single_quoted_string" and at + 1 < last:
+                chars.append(self.document.text[at + 1])
+                starts.append(at)
+                at += 2
+                continue
+            chars.append(char)
+            starts.append(at)
+            at += 1
+        ends = tuple(s + 1 for s in starts)
+        text = "".join(chars)
+        unresolved: tuple[str, ...] = ()
+        if node.type != "single_quoted_string":
+            unresolved = tuple(m.group(0) for m in _DOCKER_REFERENCE.finditer(text))
+        return Word(text, start, end, tuple(starts), ends, unresolved, "shell")
 
     def _argument(self, parts: Sequence[Node]) -> None:
         """A global `ARG NAME=default ...` (only these reach FROM lines)."""
@@ -417,7 +470,14 @@ class _Reader:
             (stage for stage in reversed(self.stages) if stage.alias == written.lower()), None
         )
         if parent is not None:
-            self.stages.append(replace(parent, alias=alias, cmd_inherited=parent.cmd is not None))
+            self.stages.append(
+                replace(
+                    parent,
+                    alias=alias,
+                    cmd_inherited=parent.cmd is not None,
+                    environ=list(parent.environ),
+                )
+            )
             return
         image = self._substitute(written)
         self.stages.append(

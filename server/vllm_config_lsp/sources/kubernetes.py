@@ -37,12 +37,13 @@ from yaml.nodes import MappingNode, Node, ScalarNode
 
 from vllm_config_lsp.sources import gpu_claims, node_groups, shell
 from vllm_config_lsp.sources.engine_kwargs import engine_kwargs_words
-from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, ModelRef, Word
+from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, ModelRef, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     Masked,
     distinct,
     documents,
+    env_mapping,
     get,
     get_pair,
     go_value,
@@ -293,11 +294,20 @@ class _Reader:
         selectors)."""
         before = len(self.found)
         self._container_starts(frame, container, kind)
+        if len(self.found) == before:
+            return
         claims = gpu_claims.kubernetes(frame, pod, container)
+        environ = self._environ(frame, container)
+        is_open = get(container, "envFrom") is not None
         for at in range(before, len(self.found)):
-            group = self._group(frame, pod, container, claims, self.found[at])
-            if claims or group:
-                self.found[at] = replace(self.found[at], gpus=claims + group)
+            found = self.found[at]
+            group = self._group(frame, pod, container, claims, found)
+            self.found[at] = replace(
+                found,
+                gpus=claims + group if claims or group else found.gpus,
+                environ=environ + found.environ,
+                environ_open=found.environ_open or is_open,
+            )
 
     def _group(
         self,
@@ -410,6 +420,27 @@ class _Reader:
                 env[name] = _k8s_expand(word)
         return env
 
+    def _environ(self, frame: Frame, container: MappingNode) -> tuple[EnvVar, ...]:
+        """The container's `env` list as settings: a `value` with `$(VAR)` expanded from the
+        entries above it (the kubelet's order), unresolved otherwise; a `valueFrom` (a secret,
+        a field) is a setting whose value is not known here."""
+        found: list[EnvVar] = []
+        known: dict[str, Word] = {}
+        for entry in items(get(container, "env")):
+            name_node = get(entry, "name")
+            name = scalar_word(frame, name_node, _VALUE) if name_node is not None else None
+            if name is None or not name.text:
+                continue
+            value_node = get(entry, "value")
+            value = scalar_word(frame, value_node, _VALUE) if value_node is not None else None
+            if value is not None:
+                value = self.masked.restore_word(_k8s_expand(value, known))
+                known[name.text] = value
+            elif get(entry, "valueFrom") is None:
+                value = Word("", name.end, name.end, (), ())  # no value: the empty string
+            found.append(EnvVar(self.masked.restore_word(name), value, "env"))
+        return tuple(found)
+
     def _additional_args(self, frame: Frame, container: MappingNode) -> list[Word]:
         """`VLLM_ADDITIONAL_ARGS` of an LLMInferenceService container, split as the
         template's `eval "exec vllm serve … ${VLLM_ADDITIONAL_ARGS} $@"` splits it."""
@@ -490,6 +521,10 @@ class _Reader:
         self._mapped(frame, pair[0], "serve", words)
         source = get(get(node, "model_loading_config"), "model_source")
         self.found[-1].model = self._model_ref(frame, source, "Ray Serve `model_source`")
+        env_vars = get(get(node, "runtime_env"), "env_vars")
+        self.found[-1].environ = env_mapping(
+            frame, env_vars, "runtime_env", self.masked.restore_word
+        )
 
     def aibrix(self, frame: Frame, node: MappingNode) -> None:
         """An AIBrix batch ModelDeploymentTemplate whose engine is vLLM, rendered as

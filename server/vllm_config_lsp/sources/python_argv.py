@@ -590,10 +590,15 @@ class _Reader:
         if "vllm" not in script:
             return
         to_document = text.source_map()
+
+        def restored(word: Word) -> Word:
+            return _shell_word(word, text, to_document)
+
         for invocation in shell.find_invocations(script, source="python"):
-            moved = to_document.invocation(replace(invocation, args=[]))
-            args = [_shell_word(word, text, to_document) for word in invocation.args]
-            self.found.append(replace(moved, source="python", args=args))
+            moved = to_document.invocation(replace(invocation, args=[], environ=()))
+            args = [restored(word) for word in invocation.args]
+            environ = tuple(var.relocated(restored) for var in invocation.environ)
+            self.found.append(replace(moved, source="python", args=args, environ=environ))
 
     def _message(self, node: ast.AST) -> bool:
         """Whether a string is a message (docstring, `print`/logging argument, `help=`,

@@ -25,7 +25,7 @@ import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
 from vllm_config_lsp.sources import argv, gpu_claims, node_groups
-from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, Word
+from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word, assignment
 from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = ["argv_invocations", "command_words", "container_invocations", "find_invocations"]
@@ -85,7 +85,7 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
     A `pip install vllm==X` anywhere in the script (or in a string it runs) pins the release
     of every start found, since the script installs what it then runs."""
     # Fresh invocations every call (callers may set fields); the words are immutable.
-    found = _find_invocations(script, source)
+    found, containers = _find_invocations(script, source)
     job = gpu_claims.sbatch(script) if found and "#SBATCH" in script else ()
     return [
         replace(
@@ -94,6 +94,11 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
             gpus=gpu_claims.visible_devices(script, invocation)
             + job
             + _group(script, invocation, job),
+            environ=(
+                invocation.environ
+                if invocation.start in containers
+                else (*_environ_of(script, invocation.start), *invocation.environ)
+            ),
         )
         for invocation in found
     ]
@@ -107,8 +112,113 @@ def _group(script: str, invocation: Invocation, job: tuple[GpuClaim, ...]) -> tu
     return (claim,) if claim is not None else ()
 
 
+#: The export forms: `export`, `declare -x`, `typeset -x`.
+_EXPORTS = frozenset({"export"})
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _environ_of(script: str, start: int) -> tuple[EnvVar, ...]:
+    """The environment a start at `start` gets from its script: every `export NAME=value`
+    written before it (in document order; a bare `export NAME` takes the value of the last
+    `NAME=value` before it), then the assignments in front of its command (`NAME=value
+    vllm serve`, `env NAME=value …`). Functions, subshells and `unset` are not followed."""
+    if "=" not in script and "export" not in script:
+        return ()
+    exports, commands = _environment_sites(script)
+    found = [var for var in exports if var.name.end <= start]
+    inner: tuple[int, int, tuple[EnvVar, ...]] | None = None
+    for first, last, prefix in commands:
+        if first <= start < last and (inner is None or first >= inner[0]):
+            inner = (first, last, prefix)
+    if inner is not None:
+        found.extend(inner[2])
+    return tuple(found)
+
+
+@lru_cache(maxsize=256)
+def _environment_sites(
+    script: str,
+) -> tuple[tuple[EnvVar, ...], tuple[tuple[int, int, tuple[EnvVar, ...]], ...]]:
+    """The exports of a script, and each command's prefix assignments with its span."""
+    analyzer = _Analyzer(script, _Scan("shell"), {})
+    plain: dict[str, Word | None] = {}
+    exports: list[EnvVar] = []
+    commands: list[tuple[int, int, tuple[EnvVar, ...]]] = []
+    for node in analyzer.nodes():
+        if node.type == "variable_assignment" and node.parent is not None:
+            if node.parent.type == "program":
+                var = _assignment(analyzer, node, "assignment")
+                if var is not None:
+                    plain[var.name.text] = var.value
+        elif node.type == "declaration_command" and node.children:
+            if analyzer.text[slice(*analyzer.span(node.children[0]))] not in _EXPORTS:
+                continue
+            for child in node.children[1:]:
+                if child.type == "variable_assignment":
+                    var = _assignment(analyzer, child, "export")
+                    if var is not None:
+                        exports.append(var)
+                        plain[var.name.text] = var.value
+                elif child.type == "variable_name":
+                    name = _plain_word(analyzer, child)
+                    exports.append(EnvVar(name, plain.get(name.text), "export"))
+        elif node.type == "command":
+            prefix = _prefix(analyzer, node)
+            if prefix:
+                start, end = analyzer.span(node)
+                commands.append((start, end, tuple(prefix)))
+    return tuple(exports), tuple(commands)
+
+
+def _prefix(analyzer: _Analyzer, node: Node) -> list[EnvVar]:
+    """`A=1 B=2 cmd …` and `env A=1 cmd …`: the assignments a command runs with."""
+    found: list[EnvVar] = []
+    after_env = False
+    for index, child in enumerate(node.children):
+        field_name = node.field_name_for_child(index)
+        if child.type == "variable_assignment":
+            var = _assignment(analyzer, child, "prefix")
+            if var is not None:
+                found.append(var)
+        elif field_name == "name":
+            if analyzer.text[slice(*analyzer.span(child))] != "env":
+                break
+            after_env = True
+        elif after_env and field_name == "argument":
+            word = analyzer.word(child)
+            name, _, _ = word.text.partition("=")
+            if "=" not in word.text or not _NAME.fullmatch(name) or word.splat:
+                if word.text.startswith("-"):
+                    continue  # `env -u X`, `env -i`
+                break
+            found.append(assignment(word, "prefix"))
+        elif field_name is not None:
+            break
+    return found
+
+
+def _plain_word(analyzer: _Analyzer, node: Node) -> Word:
+    start, end = analyzer.span(node)
+    text = analyzer.text[start:end]
+    return Word(text, start, end, tuple(range(start, end)), tuple(range(start + 1, end + 1)))
+
+
+def _assignment(analyzer: _Analyzer, node: Node, origin: str) -> EnvVar | None:
+    name_node = node.child_by_field_name("name")
+    if name_node is None:
+        return None
+    name = _plain_word(analyzer, name_node)
+    value_node = node.child_by_field_name("value")
+    if value_node is None:
+        _, end = analyzer.span(node)
+        return EnvVar(name, Word("", end, end, (), ()), origin)
+    if value_node.type == "array":
+        return EnvVar(name, None, origin)
+    return EnvVar(name, analyzer.word(value_node), origin)
+
+
 @lru_cache(maxsize=1024)
-def _find_invocations(script: str, source: str) -> tuple[Invocation, ...]:
+def _find_invocations(script: str, source: str) -> tuple[tuple[Invocation, ...], frozenset[int]]:
     """`find_invocations`, cached by text: hosts ask again for the blocks and strings that
     a keystroke elsewhere in the document did not change. A long script is read in
     chunks (`_collected_in_chunks`)."""
@@ -122,7 +232,7 @@ def _find_invocations(script: str, source: str) -> tuple[Invocation, ...]:
     if scan.pins:
         for invocation in found:
             invocation.pinned_version = scan.pins[0]
-    return tuple(found)
+    return tuple(found), frozenset(scan.containers)
 
 
 #: Scripts this long are read chunk by chunk: tree-sitter-bash re-parses a whole script
@@ -235,7 +345,7 @@ def _invocations(
     if isinstance(found, argv.Script):
         fill = found.image if found.image is not None else image
         return [
-            _relocated(invocation, found.script, fill)
+            argv.in_container(_relocated(invocation, found.script, fill), found.container)
             for invocation in find_invocations(found.script.text, source=source)
         ]
     return []
@@ -262,6 +372,8 @@ class _Scan:
     source: str
     invocations: list[Invocation] = field(default_factory=list)
     pins: list[str] = field(default_factory=list)
+    #: The starts `docker run` makes (a container: the script's exports do not reach it).
+    containers: set[int] = field(default_factory=set)
 
 
 class _Builder:
@@ -550,10 +662,21 @@ class _Analyzer:
         """The start in one argv (`sources.argv` decides what it runs); a script it runs
         (`bash -c '...'`, `eval "..."`) is read as shell in turn."""
         found = argv.match(words, image=image, resolve=self._resolve)
+        if found is None:
+            return
+        before = len(self.scan.invocations)
         if isinstance(found, argv.Start):
             self.scan.invocations.append(argv.invocation(found, self.scan.source, image=self.image))
-        elif isinstance(found, argv.Script):
+        else:
             self._nested(found.script, depth, found.image)
+        if found.container is None:
+            return
+        for at in range(before, len(self.scan.invocations)):
+            invocation = self.scan.invocations[at]
+            if isinstance(found, argv.Script):
+                invocation = argv.in_container(invocation, found.container)
+                self.scan.invocations[at] = invocation
+            self.scan.containers.add(invocation.start)
 
     def _resolve(self, word: Word) -> str:
         """The image a word names: `$IMAGE` becomes the value of the script's one literal
@@ -585,7 +708,10 @@ class _Analyzer:
             image=image if image is not None else self.image,
         ).run(depth + 1)
         for invocation in inner.invocations:
-            self.scan.invocations.append(_relocated(invocation, script))
+            relocated = _relocated(invocation, script)
+            self.scan.invocations.append(relocated)
+            if invocation.start in inner.containers:
+                self.scan.containers.add(relocated.start)
         self.scan.pins.extend(inner.pins)
 
     def _pin(self, words: Sequence[Word]) -> None:

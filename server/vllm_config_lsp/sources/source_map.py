@@ -96,4 +96,5 @@ class SourceMap:
             image=invocation.image if invocation.image is not None else image,
             insert_at=None if insert_at is None else self.end_of(insert_at),
             gpus=tuple(claim.mapped(self.start_of, self.end_of) for claim in invocation.gpus),
+            environ=tuple(var.relocated(self.word) for var in invocation.environ),
         )

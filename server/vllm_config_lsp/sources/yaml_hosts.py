@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property
@@ -33,7 +33,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from vllm_config_lsp.document.yaml_scalars import scalar_source_map
 from vllm_config_lsp.document.yaml_tree import construct_value, mapping_pairs, parse_yaml
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word
 from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = [
@@ -99,6 +99,33 @@ class Frame:
 def relocate_word(word: Word, frame: Frame) -> Word:
     """A word found in `frame.text`, with document offsets."""
     return frame.source_map.word(word)
+
+
+def env_mapping(
+    frame: Frame,
+    node: Node | None,
+    origin: str,
+    restore: Callable[[Word], Word] = lambda word: word,
+    value_of: Callable[[Word], Word] = lambda word: word,
+) -> tuple[EnvVar, ...]:
+    """A `NAME: value` mapping of environment variables (workflow and service `env:`,
+    compose `environment:`, Ray `runtime_env.env_vars`): a value that is no scalar (or
+    null) is not known here. `restore` puts template text back; `value_of` applies the
+    host's own substitution to a value."""
+    found: list[EnvVar] = []
+    if not isinstance(node, MappingNode):
+        return ()
+    for key, value in node.value:
+        name = scalar_word(frame, key, "yaml-value")
+        if name is None or not name.text:
+            continue
+        word = None
+        if isinstance(value, ScalarNode) and not value.tag.endswith(":null"):
+            word = scalar_word(frame, value, "yaml-value")
+        found.append(
+            EnvVar(restore(name), None if word is None else restore(value_of(word)), origin)
+        )
+    return tuple(found)
 
 
 def relocate(invocation: Invocation, frame: Frame, *, image: str | None = None) -> Invocation:
