@@ -607,53 +607,33 @@ def measure_documents(
 
 
 def measure_compute(docs: list[Document], runs: int, results: Results) -> None:
-    """What the server computes per change, in process, as `VllmConfigServer._analyse` and
-    `publish` do it: association, `engine.lint` (with the document's path, as model-aware
-    rules look beside it; the release chosen once per document, as the server caches it),
-    diagnostics; for the keystrokes of the didChange rows (`Document.edited`)."""
-    from vllm_config_lsp.engine import lint
+    """What the server computes per change, in process, as `Session._analyse` and `publish`
+    do it: `engine.check` (association, host, the release chosen once per document as the
+    session remembers it, the rules; with the document's path, as model-aware rules look
+    beside it), positions and diagnostics; for the keystrokes of the didChange rows
+    (`Document.edited`)."""
+    from vllm_config_lsp import engine
     from vllm_config_lsp.lsp.diagnostics import diagnostics
     from vllm_config_lsp.lsp.positions import Positions
-    from vllm_config_lsp.lsp.server import Analysis
+    from vllm_config_lsp.lsp.session import Snapshot, check_options
     from vllm_config_lsp.lsp.settings import Settings
-    from vllm_config_lsp.sources.association import Reason, classify
-    from vllm_config_lsp.sources.hosts import host_of
-    from vllm_config_lsp.vllm.catalogue import detection_flag_names
-    from vllm_config_lsp.vllm.versions import choose_version, release_stated
 
     settings = Settings()
+    options = check_options(settings, None)
     with tempfile.TemporaryDirectory(prefix="bench-") as folder:
         for doc in docs:
             path = Path(folder) / f"doc{doc.suffix}"
-            version, source = choose_version(doc.text, setting=None, file_path=path)
+            releases = engine.Releases()
             wall, cpu = [], []
             for step in range(2 * runs + 2):
                 text = doc.edited(step)
                 started, started_cpu = time.perf_counter(), time.thread_time()
-                host = host_of(path.as_posix(), text, doc.language_id)
-                reason = (
-                    Reason.COMMAND_LINE
-                    if host is not None
-                    else classify(
-                        path.as_posix(),
-                        text,
-                        settings.associations,
-                        flag_names=detection_flag_names(),
-                        language_id=doc.language_id,
-                    )
+                document = engine.Document(
+                    text, uri=path.as_uri(), path=path, language_id=doc.language_id
                 )
-                result = lint(
-                    text,
-                    version=version,
-                    path=path,
-                    host=host,
-                    version_stated=release_stated(text, None),
-                )
-                positions = Positions(text, "utf-16")
-                analysis = Analysis(
-                    path.as_uri(), step, text, positions, reason, result, version, source, host
-                )
-                diagnostics(analysis, settings)
+                checked = engine.check(document, options, releases=releases)
+                snapshot = Snapshot(path.as_uri(), step, Positions(text, "utf-16"), checked)
+                diagnostics(snapshot, settings)
                 if step >= 2:  # the first two warm the caches
                     wall.append(time.perf_counter() - started)
                     cpu.append(time.thread_time() - started_cpu)

@@ -1,25 +1,37 @@
-"""One entry point for every front end: text in, findings out.
+"""One entry point for every front end: a document in, what vLLM would make of it out.
 
-The CLI and the language server both call `lint`; neither holds rule logic. Rules run in
-code order and a crashing rule becomes an internal-error finding instead of a traceback, so
-one bug never hides the other diagnostics.
+`check(Document, CheckOptions) -> Checked` is the check service the CLI, the language server
+and the benchmarks call: it decides whether the document is a vLLM document and in which
+host syntax (`sources.hosts`, `sources.association`), which release it targets and why
+(`vllm.versions`), and runs the rules (`lint`). The front ends only convert (paths, URIs,
+settings, positions) and render; `fix_all`, `migrate.migration` and the editor's
+refactorings take the `Checked`. Rules run in code order and a crashing rule becomes an
+internal-error finding instead of a traceback, so one bug never hides the other diagnostics.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
+from vllm_config_lsp.document.markers import marker_spans
 from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_edits
 from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
+from vllm_config_lsp.sources.association import DETECTION_BYTES, path_of_uri
+from vllm_config_lsp.sources.association import AssociationSettings as AssociationSettings
+from vllm_config_lsp.sources.config_file import config_tokens
+from vllm_config_lsp.sources.detect import detect
+from vllm_config_lsp.sources.files import looks_like_config
 from vllm_config_lsp.sources.hosts import find_invocations
 from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, own_findings
-from vllm_config_lsp.vllm.catalogue import load_catalogue
+from vllm_config_lsp.sources.safe_read import is_dir, read_capped, read_text
+from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue
 from vllm_config_lsp.vllm.config_model import (
     ConfigModel,
     build_invocation_model,
@@ -27,12 +39,24 @@ from vllm_config_lsp.vllm.config_model import (
     host_document,
 )
 from vllm_config_lsp.vllm.hardware import Stated, Target, resolve_target
-from vllm_config_lsp.vllm.versions import choose_version, invocation_release
+from vllm_config_lsp.vllm.versions import (
+    WATCHED_GLOBS,
+    DeploymentFolders,
+    choose_version,
+    depends_on,
+    invocation_release,
+    release_stated,
+)
+
+#: The marker comment's options with the offsets of their values (`markers.marker_spans`).
+Marker = Mapping[str, tuple[str, int, int]]
 
 #: Files larger than this are not parsed (a config is a few KB; this keeps editors responsive).
 MAX_BYTES = 2_000_000
 
 INTERNAL_ERROR = "VC000"
+#: Innermost traceback frames kept of an engine crash (a RecursionError has thousands).
+CRASH_FRAMES = 8
 
 #: Applying one fix can reveal the next (a renamed key then gets its value checked); a few
 #: rounds reach the fixed point on every case seen, and the bound keeps a fix loop finite.
@@ -83,10 +107,14 @@ class CommandLine:
     model_dirs: tuple[Path, ...]
     #: The target the user states outside the document (CLI, editor setting).
     stated: Stated | None = None
+    #: Why this release (`versions.invocation_release`).
+    why: str = ""
+    #: The document's marker comment, parsed once for all its command lines.
+    marker: Marker | None = None
 
     @cached_property
     def target(self) -> Target | None:
-        return _target(self.text, self.invocation.gpus, self.stated)
+        return _target(self.text, self.invocation.gpus, self.stated, self.marker)
 
     def model(self) -> ConfigModel:
         model = build_invocation_model(
@@ -100,11 +128,13 @@ class CommandLine:
         return model
 
 
-def _target(text: str, claims: Sequence[GpuClaim], stated: Stated | None) -> Target | None:
+def _target(
+    text: str, claims: Sequence[GpuClaim], stated: Stated | None, marker: Marker | None
+) -> Target | None:
     """The target hardware; a bug in reading it leaves the file without one (the checks it
     decides stay off) rather than taking the other diagnostics down."""
     try:
-        return resolve_target(text, claims, stated)
+        return resolve_target(text, claims, stated, marker=marker)
     except Exception:
         return None
 
@@ -144,10 +174,13 @@ def _run_rules(model: ConfigModel, rules: list[Rule]) -> list[Finding]:
     return findings
 
 
-def _suppressed(model: ConfigModel, findings: list[Finding], rules: list[Rule]) -> list[Finding]:
-    """`# vllm-config: disable=…` comments apply to every front end and host alike."""
+def _suppressed(
+    model: ConfigModel, findings: list[Finding], rules: list[Rule], keep: bool = False
+) -> list[Finding]:
+    """`# vllm-config: disable=…` comments apply to every front end and host alike; with
+    `keep` (suppressions ignored) the findings they hide stay, marked with the comment."""
     try:
-        return apply_suppressions(model, findings, {rule.code for rule in rules})
+        return apply_suppressions(model, findings, {rule.code for rule in rules}, keep=keep)
     except Exception:  # a suppression bug must not hide the findings either
         return [*findings, _internal("suppression")]
 
@@ -164,6 +197,9 @@ def lint(
     host: str | None = None,
     version_stated: bool = False,
     gpus: Stated | None = None,
+    version_why: str = "",
+    marker: Marker | None = None,
+    ignore_suppressions: bool = False,
 ) -> LintResult:
     """`path` (the file on disk) and `model_dirs` let model-aware rules find the model's
     files: relative model folders are resolved against the file's folder. `host` is the
@@ -171,15 +207,22 @@ def lint(
     checks the text as a `--config` file. `version_stated`: the user named the release
     (`--vllm-version`, the setting, the marker comment), which image tags do not override.
     `gpus`: the target the user states (`--gpu`/`--gpus`, the editor setting); the marker
-    comment and what the document says are read here."""
+    comment and what the document says are read here. `version_why`: why `version` (what
+    a command line that names no release of its own is checked for, and why). `marker`:
+    the text's `marker_spans`, when the caller has parsed them (`Document.marker`).
+    `ignore_suppressions`: findings that `# vllm-config: disable=` comments hide are kept,
+    each with its comment (`Finding.suppressed`)."""
     if len(text) > MAX_BYTES:
         return _too_large()
+    if marker is None:
+        marker = marker_spans(text)
     if version is None:  # front ends pass their choice; else the file's own marker counts
-        version = choose_version(text)[0]
+        version = choose_version(text, marker=_options(marker))[0]
     rules = _selected(all_rules(), select, ignore)
     if host is not None:
         where = (path, tuple(model_dirs))
-        return _lint_host(text, host, version, rules, where, version_stated, gpus)
+        release = (version, version_why, version_stated)
+        return _lint_host(text, host, release, rules, where, (gpus, marker), ignore_suppressions)
     model = build_model(
         text,
         load_catalogue(version),
@@ -187,32 +230,43 @@ def lint(
         path=path,
         model_dirs=tuple(model_dirs),
     )
-    model.target = _target(text, (), gpus)
-    findings = _suppressed(model, _run_rules(model, rules), rules)
+    model.target = _target(text, (), gpus, marker)
+    findings = _suppressed(model, _run_rules(model, rules), rules, ignore_suppressions)
     findings.sort(key=Finding.sort_key)
     return LintResult(findings, model)
+
+
+def _options(marker: Marker) -> dict[str, str]:
+    return {key: value for key, (value, _start, _end) in marker.items()}
 
 
 def _lint_host(
     text: str,
     host: str,
-    version: str,
+    release: tuple[str, str, bool],
     rules: list[Rule],
     where: tuple[Path | None, tuple[Path, ...]],
-    version_stated: bool,
-    gpus: Stated | None,
+    target: tuple[Stated | None, Marker],
+    keep_suppressed: bool,
 ) -> LintResult:
     """Every command line of a host document, each on its own; suppression comments
-    apply to the document as a whole. `where`: the file and the model folders."""
+    apply to the document as a whole. `release`: the document's release, why, and whether
+    the user stated it; `where`: the file and the model folders; `target`: the target the
+    user states and the marker comment."""
     path, model_dirs = where
+    version, why, stated = release
+    gpus, marker = target
     try:
         invocations = find_invocations(host, text, path)
+    except MemoryError:  # never "no start of vLLM here": the file was not read
+        message = f"not read: the {host} reader ran out of memory on this file"
+        return LintResult([Finding(INTERNAL_ERROR, Severity.ERROR, 0, 0, message)], None)
     except Exception:  # a host parser bug must not take the editor down
         return LintResult([_internal(f"the {host} reader")], None)
     lines = [
-        CommandLine(text, invocation, release, path, model_dirs, gpus)
+        CommandLine(text, invocation, line_release, path, model_dirs, gpus, line_why, marker)
         for invocation in invocations
-        for release in [invocation_release(invocation, version, stated=version_stated)[0]]
+        for line_release, line_why in [invocation_release(invocation, version, why, stated=stated)]
     ]
     ran = tuple(rule.code for rule in rules)
     findings = [found for line in lines for found in _command_line_findings(line, rules, ran)]
@@ -220,7 +274,7 @@ def _lint_host(
     document = None
     if lines:
         document = host_document(text, load_catalogue(version), invocations[0])
-        findings = _suppressed(document, findings, rules)
+        findings = _suppressed(document, findings, rules, keep_suppressed)
     findings.sort(key=Finding.sort_key)
     return LintResult(findings, None, lines, document)
 
@@ -322,6 +376,21 @@ def _shape(invocation: Invocation, low: int) -> tuple[object, ...]:
             (w.text, w.start - low, w.end - low, w.unresolved, w.quoting, w.splat)
             for w in invocation.args
         ),
+        # The environment decides some checks (VC240, VC241, VC508) and is often written
+        # outside the command line's lines (a container's `env:`): it is part of the key,
+        # and so is the linter's own, which the checks read where the host's is open.
+        invocation.environ_open,
+        tuple(
+            (
+                var.origin,
+                var.name.text,
+                var.name.start - low,
+                None if var.value is None else (var.value.text, var.value.unresolved),
+                None if var.value is None else (var.value.start - low, var.value.end - low),
+            )
+            for var in invocation.environ
+        ),
+        tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("VLLM_"))),
     )
 
 
@@ -341,15 +410,309 @@ def _moved(found: Finding, by: int) -> Finding:
     return replace(found, start=found.start + by, end=found.end + by, fixes=fixes, related=related)
 
 
-def fix_all(
-    text: str, findings: list[Finding], relint: Callable[[str], list[Finding]]
-) -> tuple[str, list[Finding]]:
+# -- the check service ---------------------------------------------------------------------
+
+#: The associations of documents the caller chose (the CLI's named and discovered files):
+#: the default ones, with a named file's content worth what a `vllm` name is.
+_NAMED_SETTINGS = AssociationSettings()
+
+
+@dataclass(frozen=True)
+class Document:
+    """A document to check, as a front end has it: its text, `uri` (what an editor calls it:
+    `file:`, `untitled:`…), `path` (where it is on disk; None: not saved, and the file system
+    is not consulted) and language id. The `# vllm-config:` marker comment is parsed once,
+    here, for the association, the release, the target and the suppressions alike."""
+
+    text: str
+    uri: str | None = None
+    path: Path | None = None
+    language_id: str | None = None
+
+    @cached_property
+    def name(self) -> str:
+        """The POSIX path detection reads names from (`Dockerfile`, `*.sh`, `*vllm*.yaml`)."""
+        if self.uri is not None:
+            return path_of_uri(self.uri)
+        return self.path.as_posix() if self.path is not None else ""
+
+    @cached_property
+    def marker(self) -> Marker:
+        return marker_spans(self.text)
+
+    @cached_property
+    def marker_options(self) -> dict[str, str]:
+        return _options(self.marker)
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """What the user sets outside the document."""
+
+    #: The release the user names (`--vllm-version`, the editor's setting); None or "auto":
+    #: each document's own evidence decides (`versions.choose_version`).
+    release: str | None = None
+    #: How a reason names that setting.
+    release_label: str = "the vllmVersion setting"
+    #: The target GPU the user states (`--gpu`/`--gpus`, the editor's settings).
+    gpus: Stated | None = None
+    model_dirs: tuple[Path, ...] = ()
+    #: The rules run, by code prefix.
+    select: frozenset[str] | None = None
+    ignore: frozenset[str] | None = None
+    model_on_cli: bool | None = None
+    #: Which documents are vLLM documents (the editor's association settings); None: the
+    #: caller chose the document (a file named on the command line): always checked.
+    associations: AssociationSettings | None = None
+    #: `check --ignore-suppressions`: what `# vllm-config: disable=` comments hide is kept,
+    #: marked with the comment (`Finding.suppressed`).
+    ignore_suppressions: bool = False
+
+
+#: LSP glob patterns of every file a release choice reads: an editor watching them tells
+#: the server when a choice is stale (`Releases.forget`).
+RELEASE_FILES = WATCHED_GLOBS
+
+
+class Releases:
+    """The release choices of documents, remembered by their marker comment and file: the
+    file system part (a venv's METADATA, image tags beside the file) is read once per file.
+    The CLI keeps one per run (`shared_folders`: each folder is listed once); the language
+    server one per session, dropping what a changed file may alter (`forget`)."""
+
+    def __init__(self, *, shared_folders: bool = False) -> None:
+        self._choices: dict[tuple[str | None, ...], tuple[str, str]] = {}
+        self._folders = DeploymentFolders() if shared_folders else None
+
+    def choose(self, document: Document, options: CheckOptions) -> tuple[str, str]:
+        """(release, why) of the document as a whole."""
+        path = document.path
+        key = (
+            document.marker_options.get("version"),
+            str(path) if path is not None else None,
+            options.release,
+            options.release_label,
+        )
+        choice = self._choices.get(key)
+        if choice is None:
+            choice = choose_version(
+                document.text,
+                setting=options.release,
+                file_path=path,
+                setting_label=options.release_label,
+                folders=self._folders,
+                marker=document.marker_options,
+            )
+            self._choices[key] = choice
+        return choice
+
+    def clear(self) -> None:
+        self._choices.clear()
+
+    def forget(self, changed: Sequence[Path]) -> Callable[[Path | None], bool]:
+        """Drop the choices `changed` files may alter; the test of a file's staleness."""
+
+        def stale(path: Path | None) -> bool:
+            return path is not None and any(depends_on(file, path) for file in changed)
+
+        for key in [key for key in self._choices if stale(Path(key[1]) if key[1] else None)]:
+            del self._choices[key]
+        return stale
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A document as the engine saw it."""
+
+    document: Document
+    options: CheckOptions
+    #: Why it is a vLLM document (an `association.Reason` value); None: it is
+    #: not one, and `result` is None.
+    reason: str | None
+    #: The host syntax of a document holding command lines (`sources.hosts`), else None.
+    host: str | None
+    #: The document's release and why (marker, setting, venv, image tag beside it…).
+    chosen: tuple[str, str]
+    #: The release it is shown as checked for, and why: the first command line's own.
+    release: str
+    why: str
+    result: LintResult | None
+    #: The innermost frames of an engine crash (then `result` holds one VC000 finding).
+    crash: str | None = None
+    #: Why it is no vLLM document, in one line (`check -v`), when `reason` is None.
+    why_not: str = ""
+
+    @property
+    def text(self) -> str:
+        return self.document.text
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.result.findings if self.result is not None else []
+
+    @property
+    def model(self) -> ConfigModel | None:
+        return self.result.model if self.result is not None else None
+
+    @property
+    def command_lines(self) -> list[CommandLine]:
+        return self.result.command_lines if self.result is not None else []
+
+    def recheck(self, text: str, *, release: tuple[str, str] | None = None) -> Checked:
+        """The same document with another text, checked as this one was (its host, its
+        release unless `release` says another): what fix rounds and migrations check."""
+        document = replace(self.document, text=text)
+        return _checked(document, self.options, self.host, self.reason, release or self.chosen)
+
+
+def check(
+    document: Document, options: CheckOptions = CheckOptions(), *, releases: Releases | None = None
+) -> Checked:
+    """Whether the document is a vLLM document and in which host syntax, the release it
+    targets and why, then the rules. A host document that starts no vLLM and has nothing
+    to say is no vLLM document. An engine crash becomes a VC000 finding (`Checked.crash`).
+    `releases`: the choices remembered across calls."""
+    host, reason, why_not = _kind(document, options)
+    chosen = (releases or Releases()).choose(document, options)
+    if reason is None:
+        return Checked(document, options, None, host, chosen, *chosen, None, why_not=why_not)
+    checked = _checked(document, options, host, reason, chosen)
+    if host is not None and not checked.command_lines and not checked.findings:
+        # no vLLM in it: say nothing
+        why_not = f"no vLLM command line in this {host} file"
+        return replace(checked, reason=None, result=None, why_not=why_not)
+    return checked
+
+
+def _kind(document: Document, options: CheckOptions) -> tuple[str | None, str | None, str]:
+    """(host, why it is checked, why not): `sources.detect` decides; a host of command lines
+    is never a `--config` file, and a file the user named is one only if its content could
+    be (`association.classify`)."""
+    detected = detect(
+        document.name,
+        document.text,
+        document.language_id,
+        flag_names=detection_flag_names(),
+        settings=options.associations or _NAMED_SETTINGS,
+        named=options.associations is None,
+    )
+    reason = None if detected.reason is None else detected.reason.value
+    return detected.host, reason, detected.why_not
+
+
+def _checked(
+    document: Document,
+    options: CheckOptions,
+    host: str | None,
+    reason: str | None,
+    chosen: tuple[str, str],
+) -> Checked:
+    version, why = chosen
+    crash = None
+    try:
+        result = lint(
+            document.text,
+            version=version,
+            select=set(options.select) if options.select is not None else None,
+            ignore=set(options.ignore) if options.ignore is not None else None,
+            model_on_cli=options.model_on_cli,
+            path=document.path,
+            model_dirs=options.model_dirs,
+            host=host,
+            version_stated=release_stated(document.text, options.release, document.marker_options),
+            gpus=options.gpus,
+            version_why=why,
+            marker=document.marker,
+            ignore_suppressions=options.ignore_suppressions,
+        )
+    except Exception:  # the engine itself failed: say so instead of going silent
+        crash = traceback.format_exc(limit=-CRASH_FRAMES)
+        last = crash.strip().splitlines()[-1]
+        found = Finding(INTERNAL_ERROR, Severity.WARNING, 0, 0, f"internal error: {last}")
+        result = LintResult([found], None)
+    release = result.command_lines[0] if result.command_lines else None
+    if release is not None and release.release != version:  # what the status bar names
+        version, why = release.release, release.why
+    return Checked(document, options, reason, host, chosen, version, why, result, crash)
+
+
+def fix_all(checked: Checked) -> Checked:
     """`check --fix` and the editor's fixAll: apply the safe fixes, check again, repeat up
-    to `FIX_ROUNDS` times. `relint` checks a text with the caller's settings."""
+    to `FIX_ROUNDS` times."""
     for _ in range(FIX_ROUNDS):
-        edits = safe_fix_edits(findings)
+        edits = safe_fix_edits(checked.findings)
         if not edits:
             break
-        text = apply_edits(text, edits)
-        findings = relint(text)
-    return text, findings
+        checked = checked.recheck(apply_edits(checked.text, edits))
+    return checked
+
+
+@dataclass(frozen=True)
+class Start:
+    """One start of vLLM in a document, with the arguments vLLM receives."""
+
+    offset: int
+    #: The host syntax it is written in (`shell`, `kubernetes`…; `config-file`).
+    source: str
+    argv: tuple[str, ...]
+    release: str
+    why: str
+
+
+def starts(
+    document: Document, options: CheckOptions = CheckOptions(), *, releases: Releases | None = None
+) -> list[Start]:
+    """Every start of vLLM the document holds, without checking it (`vllm-config-lsp argv`);
+    a `--config` file is one, its own argv."""
+    host, reason, _why_not = _kind(document, options)
+    version, why = (releases or Releases()).choose(document, options)
+    if reason is None:
+        return []
+    text = document.text
+    if host is None:
+        found = config_file_argv(text, version)
+        return [] if found is None else [Start(found[0], "config-file", found[1], version, why)]
+    stated = release_stated(text, options.release, document.marker_options)
+    return [
+        Start(inv.start, inv.source, tuple(w.text for w in inv.args), *release)
+        for inv in find_invocations(host, text, document.path)
+        for release in [invocation_release(inv, version, why, stated=stated)]
+    ]
+
+
+def config_file_argv(text: str, release: str) -> tuple[int, tuple[str, ...]] | None:
+    """Where a `--config` file's first key is, and the argv vLLM builds from it
+    (`load_config_file`); None when it has no keys."""
+    model = build_model(text, load_catalogue(release))
+    if not model.pairs:
+        return None
+    tokens, _events = config_tokens(model.pairs, model.catalogue.loader)
+    return model.pairs[0].key_node.start_mark.index, tuple(token.text for token in tokens)
+
+
+def inlined_config(path: Path, release: str) -> tuple[str, ...] | None:
+    """The argv vLLM builds from the `--config` file at `path`, for that release (the
+    editor's "Inline the --config file"); None when it cannot be read or has no keys."""
+    text = read_text(path, MAX_BYTES)
+    found = None if text is None else config_file_argv(text, release)
+    return None if found is None else found[1]
+
+
+def walk_picks(path: Path) -> bool:
+    """Whether a directory walk (`check DIR`) would pick this file: a vLLM config, or a host
+    that starts vLLM (`files.looks_like_config`); every directory, and a file that cannot be
+    read (so that it is reported), too. What `check --only-detected` keeps of named files."""
+    if is_dir(path):
+        return True
+    try:
+        head = read_capped(path, DETECTION_BYTES, head=True)
+    except OSError:
+        return True
+    text = head.decode("utf-8", errors="replace")
+    return looks_like_config(path, text, detection_flag_names())
+
+
+def warm_up(release: str | None = None) -> None:
+    """Import the engine and load the catalogue before the first document needs them."""
+    chosen = check(Document("model: warm-up\n"), CheckOptions(release=release)).chosen[0]
+    load_catalogue(chosen).classes  # noqa: B018

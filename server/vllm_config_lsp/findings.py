@@ -51,6 +51,16 @@ class Related:
     message: str
 
 
+@dataclass(frozen=True)
+class Suppressed:
+    """The `# vllm-config: disable=CODE -- reason` comment that would hide a finding, kept
+    on it when suppressions are ignored (`check --ignore-suppressions`): its 0-based line
+    and the reason written after `--` (None without one)."""
+
+    line: int
+    reason: str | None = None
+
+
 @dataclass
 class Finding:
     code: str
@@ -61,6 +71,8 @@ class Finding:
     vllm_source: str | None = None
     fixes: tuple[Fix, ...] = field(default_factory=tuple)
     related: tuple[Related, ...] = field(default_factory=tuple)
+    #: Set only when suppressions are ignored: the comment that would have hidden it.
+    suppressed: Suppressed | None = None
 
     def sort_key(self) -> tuple[int, int, str]:
         return (self.start, self.end, self.code)

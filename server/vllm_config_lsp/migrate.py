@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from vllm_config_lsp.document.value_tree import ValueNode
 from vllm_config_lsp.document.yaml_edits import remove_entry
@@ -37,6 +38,9 @@ from vllm_config_lsp.vllm.flag_history import (
     renamed_flag,
 )
 from vllm_config_lsp.vllm.pydantic_lax import UNKNOWN_KEY_KINDS
+
+if TYPE_CHECKING:
+    from vllm_config_lsp.engine import Checked
 
 #: Each round applies non-overlapping edits; nested renames may need a few.
 MAX_ROUNDS = 6
@@ -64,6 +68,11 @@ class Migration:
 class _Step:
     description: str
     edit: TextEdit | None  # None: needs a human
+
+
+def migration(checked: Checked, target: str) -> Migration:
+    """A checked document rewritten for vLLM `target`, read as it was checked."""
+    return migrate(checked.text, target, model_on_cli=checked.options.model_on_cli)
 
 
 def migrate(text: str, target: str, *, model_on_cli: bool | None = None) -> Migration:

@@ -50,6 +50,7 @@ def test_json_shape(tmp_path: Path) -> None:
             "message",
             "fix",
             "related",
+            "suppression",
         }
         assert row["file"] == str(path)
         assert row["related"] == []

@@ -109,3 +109,21 @@ def test_a_huge_integer_for_an_enum_flag_is_refused_not_a_crash(tmp_path: Path) 
     assert done.returncode == 1, done.stderr
     assert "error VC206 Input should be 0, 1, 2 or 3" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("shape", ["-32", "0"])
+def test_non_positive_model_shapes_are_unknown(tmp_path: Path, shape: str) -> None:
+    """Heads, layers and hidden size of zero or below sized a KV cache of 0.0 GiB, which
+    VC681 called "larger than the available 73.28 GiB": the memory budget is unknown."""
+    model = tmp_path / "m"
+    model.mkdir()
+    config = json.loads(LLAMA + "}")
+    for key in ("num_attention_heads", "num_key_value_heads", "num_hidden_layers"):
+        config[key] = int(shape)
+    config["hidden_size"] = int(shape) * 128
+    (model / "config.json").write_text(json.dumps(config))
+    serve = tmp_path / "serve.vllm.yaml"
+    serve.write_text("# vllm-config: gpu=H100 count=1\nmodel: ./m\nmax-model-len: 4096\n")
+    report = cli("check", "--format", "json", str(serve))
+    assert report.returncode == 0, report.stdout[-2000:]
+    assert json.loads(report.stdout) == []

@@ -13,13 +13,16 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from support import cli, cli_command
+from support import bounded_cli, cli, cli_command
+from vllm_config_lsp.cli.formats import EXCERPT_WIDTH
 
 FORMATS = ["text", "github", "json", "sarif"]
 #: Keys that would start workflow commands, colour the terminal, break lines for JavaScript
 #: and log readers (NEL, U+2028) or hold DEL.
+#: (The marker comment makes it a config: two of its three keys are no flags, which a name
+#: alone no longer outweighs, issue 27.)
 HOSTILE = (
-    'model: m\n"x\\n::error file=src/app.py,line=1::owned\\n::add-mask::secret": 1\n'
+    '# vllm-config\nmodel: m\n"x\\n::error file=src/app.py,line=1::owned\\n::add-mask::secret": 1\n'
     '"esc\\e[31mred\\x85nel\\u2028ls\\x7f": 2\n'
 )
 RAW_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
@@ -115,3 +118,22 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
         errors = child.stderr.read().decode()
         assert child.wait(timeout=120) == 1
     assert errors == ""
+
+
+def test_a_long_line_is_shown_as_a_window_around_each_finding(tmp_path: Path) -> None:
+    """A 100 KB command line with 20,000 unknown flags: each excerpt is a window of the line
+    around its finding (the caret under the flag), not the whole line 20,000 times (2 GB of
+    output, 10 GB of memory before; a MemoryError under the bound)."""
+    words = [f"--u{number}" for number in range(20_000)]
+    line = "vllm serve m " + " ".join(words)
+    (tmp_path / "serve.sh").write_text(f"#!/bin/sh\n{line}\n", encoding="utf-8")
+    result = bounded_cli("check", str(tmp_path / "serve.sh"))
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert len(result.stdout) < 20 * 1024 * 1024
+    lines = result.stdout.splitlines()
+    shown = [(lines[at + 1], lines[at + 2]) for at, text in enumerate(lines) if "VC101" in text]
+    assert len(shown) == len(words)
+    for word, (excerpt, caret) in zip(words, shown, strict=True):
+        assert len(excerpt) <= 4 + 3 + EXCERPT_WIDTH + 3
+        column = len(caret) - len(caret.lstrip())
+        assert excerpt[column:].startswith(word + " ") or excerpt[column:] == word

@@ -105,4 +105,7 @@ def test_only_detected_keeps_the_files_a_walk_picks(tmp_path: Path) -> None:
         str(config)
     }
     assert cli("check", "--only-detected", str(other), str(readme)).returncode == 0
-    assert cli("check", str(other)).returncode == 1  # named: checked as a `--config` file
+    # named without the flag: not a `--config` file either, `on:` is a workflow's (issue 27)
+    plain = cli("check", "-v", str(other))
+    assert (plain.returncode, plain.stdout) == (0, "")
+    assert plain.stderr.startswith(f"{other}: not a --config file")

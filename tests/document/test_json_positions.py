@@ -21,6 +21,7 @@ from vllm_config_lsp.document.human_numbers import (
     human_readable_int_or_auto,
 )
 from vllm_config_lsp.document.json_positions import (
+    MAX_DEPTH,
     JsonArray,
     JsonError,
     JsonNode,
@@ -228,10 +229,22 @@ def test_tree_shape() -> None:
 
 
 def test_deep_nesting_does_not_recurse() -> None:
-    depth = 100_000
+    depth = MAX_DEPTH
     root = parse_json("[" * depth + "]" * depth)
     assert isinstance(root, JsonArray)
     assert root.end == 2 * depth
+
+
+def test_nesting_past_the_limit_is_json_loads_recursion_error() -> None:
+    """Deeper than MAX_DEPTH `json.loads` raises RecursionError on every supported Python:
+    the same text, at the opener past the limit."""
+    text = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
+    with pytest.raises(JsonError) as raised:
+        parse_json(text)
+    assert raised.value.pos == MAX_DEPTH
+    with pytest.raises(RecursionError) as recursion:
+        json.loads(text)
+    assert raised.value.msg == str(recursion.value)
 
 
 def test_a_large_document() -> None:

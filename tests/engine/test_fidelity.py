@@ -125,6 +125,14 @@ def _agrees_on_warning(case: Path, text: str, verdict: dict[str, object]) -> Non
 COMMAND_LINE_ONLY = {
     "VC384": "`--model` on the serve command line: vLLM 0.33.0's oracle_argv.py on "
     '["--model", "m", "--max-model-len", "100"] starts and logs the warning',
+    "VC240": "the environment: tests/fidelity/environ/ (oracle_argv.py --batch with `env`, "
+    "the unknown-variable line from stderr), tests/engine/test_fidelity_environ.py",
+    "VC241": "the environment: tests/fidelity/environ/ (the engine core's enable_envs_cache() "
+    "probe), tests/engine/test_fidelity_environ.py",
+    "VC242": "the environment: tests/fidelity/environ/ (the probe's `read_as` of each "
+    "switch), tests/engine/test_fidelity_environ.py",
+    "VC539": "the environment and run_multi_api_server (vllm/entrypoints/cli/serve.py:315), "
+    "which the argv oracle stubs: transcribed from the source, not recorded",
 }
 
 

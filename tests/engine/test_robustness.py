@@ -189,9 +189,9 @@ def edited_corpus_text(draw: st.DrawFn) -> str:
 
 def _fix_all(text: str) -> str:
     """`check --fix`: safe fixes, re-checked, until nothing is left (bounded)."""
-    from vllm_config_lsp.engine import fix_all
+    from vllm_config_lsp.engine import Document, check, fix_all
 
-    return fix_all(text, lint(text).findings, lambda fixed: lint(fixed).findings)[0]
+    return fix_all(check(Document(text))).text
 
 
 def _parses(text: str) -> bool:

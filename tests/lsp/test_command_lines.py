@@ -232,6 +232,66 @@ async def test_move_flags_into_a_config_file_and_back(
     doc.close()
 
 
+async def test_moving_flags_never_writes_into_an_existing_file(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """The target name was fixed (`<stem>-serve.vllm.yaml`) and created with ignoreIfExists:
+    an existing file got the flags prepended, shadowed by its own keys. A free name is
+    picked, and the file is created strictly (an edit made stale by a new file fails)."""
+    existing = tmp_path / "serve-serve.vllm.yaml"
+    existing.write_text("max-model-len: 4096\n", encoding="utf-8")
+    uri = (tmp_path / "serve.sh").as_uri()
+    doc = Doc(client, uri, "vllm serve Qwen/Qwen3-8B --max-model-len 8k\n")
+    await doc.diagnostics()
+    where = types.Range(
+        start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
+    )
+    actions = await code_actions(client, uri, where, [], only=["refactor.extract.vllm-config"])
+    for move in actions:
+        assert move.edit is not None
+        creates = [c for c in move.edit.document_changes or [] if isinstance(c, types.CreateFile)]
+        assert [c.uri.rsplit("/", 1)[-1] for c in creates] == ["serve-serve-2.vllm.yaml"]
+        assert all(
+            c.options is None or not (c.options.ignore_if_exists or c.options.overwrite)
+            for c in creates
+        )
+        edited = {
+            change.text_document.uri
+            for change in move.edit.document_changes or []
+            if isinstance(change, types.TextDocumentEdit)
+        }
+        assert existing.as_uri() not in edited
+    assert existing.read_text(encoding="utf-8") == "max-model-len: 4096\n"
+    doc.close()
+
+
+@pytest.mark.parametrize(
+    ("named", "content"),
+    [
+        ("../secret/hosts.yml", "max-model-len: 8k\n"),  # outside the workspace
+        ("hosts.yml", "all:\n  hosts: {db1: {ansible_host: 10.0.0.5}}\n"),  # no vLLM keys
+    ],
+)
+async def test_inline_reads_only_vllm_configs_in_the_workspace(
+    client: LanguageClient, tmp_path: Path, named: str, content: str
+) -> None:
+    """ "Inline the --config file" read any path the document named (`../../secret/…`,
+    absolute paths) and offered its content as flags."""
+    work = tmp_path / "work"
+    (tmp_path / "secret").mkdir()
+    work.mkdir()
+    (work / named).write_text(content, encoding="utf-8")
+    uri = (work / "serve.sh").as_uri()
+    doc = Doc(client, uri, f"vllm serve Qwen/Qwen3-8B --config {named}\n")
+    await doc.diagnostics()
+    where = types.Range(
+        start=types.Position(line=0, character=30), end=types.Position(line=0, character=30)
+    )
+    actions = await code_actions(client, uri, where, [], only=["refactor.inline.vllm-config"])
+    assert [a for a in actions if a.kind == "refactor.inline.vllm-config"] == []
+    doc.close()
+
+
 async def _completions(client: LanguageClient, doc: Doc, offset: int) -> list[types.CompletionItem]:
     cursor = position_of(doc.text, offset, encoding(client))
     result = await asyncio.wait_for(

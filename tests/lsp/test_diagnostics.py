@@ -132,7 +132,9 @@ async def test_nothing_a_document_contains_silences_the_server(client: LanguageC
     ]
     for number, text in enumerate(nasty):
         uri = f"file:///work/d/nasty-{number}.vllm.yaml"
-        Doc(client, uri, text)
+        # a marker says "a config", which content no longer need say (keys that are no
+        # flags make no config, issue 27): the text goes through the whole check
+        Doc(client, uri, text + "\n# vllm-config\n" if text else text)
         await diagnostics_for(client, uri, 1)
     # and the server still answers normally
     doc = Doc(client, "file:///work/d/after-nasty.vllm.yaml", "swap-space: 1\n")
@@ -154,10 +156,13 @@ async def test_only_vllm_configs_get_diagnostics(client: LanguageClient) -> None
     docs = [Doc(client, path.as_uri(), path.read_text(encoding="utf-8")) for path in POSITIVE]
     for doc in docs:
         await doc.diagnostics()  # published (possibly empty): the document is checked
-    # a negative that is named like a config is checked (the name wins)...
+    # a negative named like a config is checked: half its keys are flags...
     settings = (FIXTURES / "negative" / "app-settings.yaml").read_text(encoding="utf-8")
     named = Doc(client, "file:///work/a/app.vllm.yaml", settings)
     assert await named.diagnostics()
+    # ...as a config with a typo in one of its two keys is, which vLLM refuses
+    typo = Doc(client, "file:///work/a/typo.vllm.yaml", "model: m\nmax-nun: 4\n")
+    assert [d.code for d in await typo.diagnostics()] == ["VC101"]
     # ...but a Kubernetes manifest never is a `--config` file, whatever its name (issue 13)
     manifest = (FIXTURES / "command-lines" / "k8s-deployment.yaml").read_text(encoding="utf-8")
     open_doc(client, "file:///work/a/k8s.vllm.yaml", manifest)
@@ -176,6 +181,23 @@ async def test_only_vllm_configs_get_diagnostics(client: LanguageClient) -> None
     for path in COMMAND_LINES:
         doc = Doc(client, path.as_uri(), path.read_text(encoding="utf-8"))
         assert await doc.diagnostics() == [], path.name
+
+
+NOT_CONFIG = Path(__file__).resolve().parent.parent / "sources" / "data" / "not-config"
+
+
+async def test_a_skypilot_task_named_vllm_gets_no_diagnostics(client: LanguageClient) -> None:
+    """SkyPilot's own `llm/vllm/vllm.sky.yaml` (tests/sources/data/not-config): its keys
+    (`envs`, `resources`, `setup`, `run`, `service`) are no flags, so it is no `--config`
+    file whatever its name says; so is Baseten's `config.yaml` opened as `vllm.yaml`."""
+    sky = NOT_CONFIG / "skypilot" / "skypilot" / "vllm.sky.yaml"
+    truss = NOT_CONFIG / "baseten" / "truss-examples" / "config.yaml"
+    open_doc(client, "file:///work/s/vllm.sky.yaml", sky.read_text(encoding="utf-8"))
+    open_doc(client, "file:///work/s/vllm.yaml", truss.read_text(encoding="utf-8"))
+    # a document after them, checked on the same thread: by then both were decided
+    await Doc(client, "file:///work/s/after.vllm.yaml", "max-num-seqs: 4\n").diagnostics()
+    assert published(client, "file:///work/s/vllm.sky.yaml") == []
+    assert published(client, "file:///work/s/vllm.yaml") == []
 
 
 async def test_a_document_becomes_a_config_while_typed(client: LanguageClient) -> None:

@@ -15,10 +15,10 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 TEXT = (
     "# vllm-config: version=0.33.0\n"
-    "model: Qwen/Qwen3-8B  # 模型 😀\n"
+    "model: acme-internal/qwen3-8b-tuned  # 模型 😀\n"
     "dtype: bfloat16\n"
     "served-model-name: qwen 😀\n"
-    "disable-cascade-attn: true  # vllm-config: disable=VC110\n"
+    "disable-cascade-attn: true  # vllm-config: disable=VC110 -- kept for the old chart\n"
     "compilation-config:\n"
     "  cudagraph_mode: FULL\n"
     "  pass_config:\n"
@@ -46,7 +46,10 @@ async def test_hover(client: LanguageClient) -> None:
     assert deprecated is not None and "Deprecated" in deprecated
     rule = await hover_text(client, doc, "VC110")
     assert rule is not None and "deprecated-flag" in rule
-    model = await hover_text(client, doc, "Qwen/Qwen3-8B")  # its files (test_models: found)
+    assert "Disabled here: kept for the old chart" in rule  # the reason after `--`
+    model = await hover_text(
+        client, doc, "acme-internal/qwen3-8b-tuned"
+    )  # not local, not in the registry
     assert model is not None and "Model files not found" in model and "modelDirs" in model
     key = await hover_text(client, doc, "model")  # the flag's documentation, then a short note
     assert key is not None

@@ -35,7 +35,10 @@ EXAMPLES = max(20, settings.default.max_examples // 3)
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[RawClient]:
-    client = RawClient()
+    # the user's own glob: every edited text stays a config, even one whose top level an
+    # edit made a list (no config by content, issue 27), so each version is published
+    options = {"vllmConfig": {"debounceMs": 0, "associations": {"globs": ["/fuzz/**"]}}}
+    client = RawClient(options=options)
     yield client
     client.close()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from raw_client import RawClient
-from vllm_config_lsp.lsp.server import MAX_AUTO_DELAY, SLOW_CHECK, auto_delay
+from vllm_config_lsp.lsp.session import MAX_AUTO_DELAY, SLOW_CHECK, auto_delay
 from vllm_config_lsp.lsp.settings import parse
 
 #: Six hundred command lines: checking them all takes long enough (well over a second

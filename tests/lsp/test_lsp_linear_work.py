@@ -65,7 +65,11 @@ def test_completion_at_the_end_of_a_long_line(server: RawClient) -> None:
 @pytest.mark.parametrize(
     ("name", "text"),
     [
-        ("keys.vllm.yaml", "model: m\n" + "".join(f"unknown-{i}: {i}\n" for i in range(40_000))),
+        # (the marker: keys that are almost all no flags make no config by content alone)
+        (
+            "keys.vllm.yaml",
+            "# vllm-config\nmodel: m\n" + "".join(f"unknown-{i}: {i}\n" for i in range(40_000)),
+        ),
         ("flags.sh", "vllm serve m " + " ".join(f"--unknown-{i} 1" for i in range(40_000)) + "\n"),
     ],
 )

@@ -30,7 +30,13 @@ YAML_ONLY = {
     "VC123": "the `model:` key of a config file under 0.6-0.7",
 }
 #: Rules whose subject is the command line itself: their Example is one already.
-COMMAND_LINE_ONLY = {"VC384": "`--model` on the `vllm serve` command line"}
+COMMAND_LINE_ONLY = {
+    "VC384": "`--model` on the `vllm serve` command line",
+    "VC240": "the environment a host gives the command line",
+    "VC241": "the environment a host gives the command line",
+    "VC242": "the environment a host gives the command line",
+    "VC539": "the environment a host gives the command line",
+}
 RULES = [
     rule
     for rule in all_rules()

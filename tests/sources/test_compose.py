@@ -3,6 +3,8 @@ splitting, and the positions of what each word was written as."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -249,3 +251,39 @@ def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
 @pytest.mark.parametrize("file", file_params("compose"))
 def test_corpus_file_has_no_extra_invocations(file: str) -> None:
     assert_no_extra_starts(find_invocations, file, ground_truth("compose"))
+
+
+# -- a service built from a Dockerfile beside the file --------------------------------------
+
+
+def _laid_out(tmp_path: Path, dockerfile: str, build: str, command: str) -> list[Invocation]:
+    (tmp_path / "srv").mkdir(exist_ok=True)
+    (tmp_path / "srv" / "Dockerfile.gpu").write_text(dockerfile, encoding="utf-8")
+    text = f"services:\n  llm:\n    build: {build}\n{command}"
+    (tmp_path / "compose.yaml").write_text(text, encoding="utf-8")
+    return find_invocations(text, tmp_path / "compose.yaml")
+
+
+def test_a_build_from_a_vllm_image_runs_the_command_after_its_entrypoint(tmp_path: Path) -> None:
+    found = _laid_out(
+        tmp_path,
+        "FROM vllm/vllm-openai:v0.9.0\nRUN pip install x\n",
+        "{context: ./srv, dockerfile: Dockerfile.gpu}",
+        "    command: --model m --port 1\n",
+    )
+    invocation = single(found)
+    assert invocation.entrypoint == "serve"
+    assert invocation.image == "vllm/vllm-openai:v0.9.0"
+    assert texts(invocation) == ["--model", "m", "--port", "1"]
+
+
+def test_a_build_needs_a_vllm_dockerfile_and_a_command(tmp_path: Path) -> None:
+    vllm = "FROM vllm/vllm-openai:v0.9.0\n"
+    spec = "{context: ./srv, dockerfile: Dockerfile.gpu}"
+    assert _laid_out(tmp_path, "FROM python:3.12\n", spec, "    command: --model m\n") == []
+    assert _laid_out(tmp_path, vllm, spec, "") == []  # the Dockerfile's own CMD runs
+    assert _laid_out(tmp_path, vllm, "./elsewhere", "    command: --model m\n") == []
+    assert _laid_out(tmp_path, vllm, "https://github.com/a/b.git", "    command: --m\n") == []
+    # without the file's path nothing beside it is read
+    text = f"services:\n  llm:\n    build: {spec}\n    command: --model m\n"
+    assert find_invocations(text) == []

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from source_support import CORPUS, arg, ground_truth, line_column, single, texts
-from vllm_config_lsp.sources.dockerfile import find_invocations
+from vllm_config_lsp.sources.dockerfile import built_image, find_invocations
 from vllm_config_lsp.sources.invocation import Invocation
 
 
@@ -97,7 +97,8 @@ def test_vllm_image_with_only_cmd_serves_with_those_arguments() -> None:
     invocation = only(text)
     assert invocation.entrypoint == "serve"
     assert invocation.image == "vllm/vllm-openai:v0.8.5"
-    assert text[invocation.start : invocation.end] == "vllm/vllm-openai:v0.8.5"
+    # the flags' home is the CMD: the start spans its first item, not the FROM line
+    assert text[invocation.start : invocation.end] == '"--model"'
     assert texts(invocation) == ["--model", "m", "--max-model-len", "8192"]
 
 
@@ -313,3 +314,63 @@ def test_corpus_images() -> None:
     assert only(koyeb).image == "vllm/vllm-openai:latest"
     llm_d = (files / "llm-d__llm-d__Dockerfile").read_text(encoding="utf-8")
     assert only(llm_d).image == "nvcr.io/nvidia/cuda:12.8.1-devel-ubuntu24.04"
+
+
+def test_interpreter_options_before_the_module() -> None:
+    text = (
+        "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
+        'CMD ["python3", "-u", "-m", "vllm.entrypoints.openai.api_server", "--model", "m"]\n'
+    )
+    invocation = only(text)
+    assert invocation.entrypoint == "api_server"
+    assert text[invocation.start : invocation.end] == '"python3"'
+    assert texts(invocation) == ["--model", "m"]
+
+
+def test_the_older_api_server_module_takes_engine_arguments() -> None:
+    text = (
+        'FROM x\nENTRYPOINT ["python", "-u", "-m", "vllm.entrypoints.api_server"]\n'
+        'CMD ["--model", "m"]\n'
+    )
+    invocation = only(text)
+    assert invocation.entrypoint == "api_server"
+    assert texts(invocation) == ["--model", "m"]
+
+
+def test_exec_cmd_one_item_per_continued_line_starts_at_its_first_item() -> None:
+    text = (
+        "FROM vllm/vllm-openai:latest\n"
+        "CMD [ \\\n"
+        '  "--model", \\\n'
+        '  "Qwen/Qwen3-8B", \\\n'
+        '  "--port", \\\n'
+        '  "8000" \\\n'
+        "]\n"
+    )
+    invocation = only(text)
+    assert line_column(text, invocation.start) == (3, 3)
+    assert texts(invocation) == ["--model", "Qwen/Qwen3-8B", "--port", "8000"]
+    assert line_column(text, arg(invocation, "8000").start) == (6, 3)
+
+
+def test_an_old_image_tag_runs_the_api_server() -> None:
+    invocation = only('FROM vllm/vllm-openai:v0.6.3\nCMD ["--model", "m"]\n')
+    assert invocation.entrypoint == "api_server"
+
+
+def test_a_third_party_vllm_base_image_runs_its_entrypoint() -> None:
+    invocation = only('FROM rocm/vllm:latest\nCMD ["--model", "m"]\n')
+    assert texts(invocation) == ["--model", "m"]
+    assert find_invocations('FROM vllm/vllm-router:latest\nCMD ["--port", "1"]\n') == []
+
+
+def test_built_image_says_what_a_container_of_it_runs() -> None:
+    assert built_image("FROM vllm/vllm-openai:v0.9.0\nRUN pip install x\n") == (
+        "vllm/vllm-openai:v0.9.0",
+        "serve",
+    )
+    exec_form = 'FROM x\nENTRYPOINT ["python3", "-m", "vllm.entrypoints.openai.api_server"]\n'
+    assert built_image(exec_form) == ("x", "api_server")
+    assert built_image("FROM vllm/vllm-openai\nENTRYPOINT vllm serve m\n") is None
+    assert built_image('FROM python:3.12\nCMD ["vllm", "serve", "m"]\n') is None
+    assert built_image("") is None

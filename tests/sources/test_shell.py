@@ -696,3 +696,43 @@ def test_a_construct_over_a_blank_line_is_one_chunk(
     models = [inv.args[0].text for inv in find_invocations(script)]
     assert "x" not in models  # heredoc bodies and strings are data
     assert models[-1] == "after"
+
+
+# -- starts the shared matcher (sources.argv) adds to the shell ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("script", "exe", "args"),
+    [
+        (
+            'IMAGE="public.ecr.aws/q9t5s3a7/vllm-cpu-release-repo:v0.9.2"\n'
+            "docker run --ipc=host $IMAGE --model m --max-model-len 32768\n",
+            "$IMAGE",
+            ["--model", "m", "--max-model-len", "32768"],
+        ),
+        ("$PYTHON -u -m vllm.entrypoints.openai.api_server --port 1\n", "$PYTHON", ["--port", "1"]),
+        ("uvx vllm@0.9.1 serve m --port 1\n", "vllm@0.9.1", ["m", "--port", "1"]),
+        (
+            "apptainer run --nv docker://vllm/vllm-openai:v0.9.0 --model m\n",
+            "docker://vllm/vllm-openai:v0.9.0",
+            ["--model", "m"],
+        ),
+        (
+            "tini -- python3 -X dev -m vllm.entrypoints.api_server --model m\n",
+            "python3",
+            ["--model", "m"],
+        ),
+    ],
+)
+def test_starts_of_the_shared_matcher(script: str, exe: str, args: list[str]) -> None:
+    invocation = only(script)
+    assert script[invocation.start : invocation.end] == exe
+    assert texts(invocation) == args
+
+
+def test_a_pinned_tool_pins_the_release() -> None:
+    assert only("uvx vllm@0.9.1 serve m\n").pinned_version == "0.9.1"
+
+
+def test_an_interactive_shell_in_a_vllm_image_is_no_start() -> None:
+    assert find_invocations("docker run -it quay.io/ascend/vllm-ascend:v0.9.0 bash\n") == []

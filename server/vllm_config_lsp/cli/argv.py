@@ -16,19 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from vllm_config_lsp import engine
 from vllm_config_lsp.cli.formats import printable
 from vllm_config_lsp.document.text_index import TextIndex
-from vllm_config_lsp.sources.config_file import config_tokens
 from vllm_config_lsp.sources.files import discover
-from vllm_config_lsp.sources.hosts import find_invocations, host_of
-from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue
-from vllm_config_lsp.vllm.config_model import build_model
-from vllm_config_lsp.vllm.versions import (
-    DeploymentFolders,
-    choose_version,
-    invocation_release,
-    release_stated,
-)
+from vllm_config_lsp.vllm.catalogue import detection_flag_names
 
 
 @dataclass
@@ -42,37 +34,18 @@ class Entry:
     version_source: str
 
 
-def entries(path: Path, text: str, version: str | None, folders: DeploymentFolders) -> list[Entry]:
+def entries(path: Path, text: str, version: str | None, releases: engine.Releases) -> list[Entry]:
     """The invocations of one document; a `--config` file is one, its own argv."""
-    chosen, why = choose_version(
-        text, setting=version, file_path=path, setting_label="--vllm-version", folders=folders
-    )
+    options = engine.CheckOptions(release=version, release_label="--vllm-version")
+    document = engine.Document(text, path=path)
     index = TextIndex(text)
-    host = host_of(str(path), text, flag_names=detection_flag_names())
-    if host is None:
-        model = build_model(text, load_catalogue(chosen), path=path)
-        if not model.pairs:
-            return []
-        tokens, _events = config_tokens(model.pairs, model.catalogue.loader)
-        line, column = index.line_col(model.pairs[0].key_node.start_mark.index)
-        return [
-            Entry(
-                str(path),
-                line + 1,
-                column + 1,
-                "config-file",
-                [t.text for t in tokens],
-                chosen,
-                why,
-            )
-        ]
     out = []
-    stated = release_stated(text, version)
-    for invocation in find_invocations(host, text, path):
-        release, reason = invocation_release(invocation, chosen, why, stated=stated)
-        line, column = index.line_col(invocation.start)
-        argv = [word.text for word in invocation.args]
-        out.append(Entry(str(path), line + 1, column + 1, invocation.source, argv, release, reason))
+    for start in engine.starts(document, options, releases=releases):
+        line, column = index.line_col(start.offset)
+        argv = list(start.argv)
+        out.append(
+            Entry(str(path), line + 1, column + 1, start.source, argv, start.release, start.why)
+        )
     return out
 
 
@@ -92,13 +65,13 @@ def run_argv(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     found: list[Entry] = []
     status = 0
-    folders = DeploymentFolders()
+    releases = engine.Releases(shared_folders=True)
     for path, read in discover(args.paths, detection_flag_names()):
         if read.text is None:
             print(printable(f"{path}: {read.error}"), file=sys.stderr)
             status = 2
             continue
-        found.extend(entries(path, read.text, args.vllm_version, folders))
+        found.extend(entries(path, read.text, args.vllm_version, releases))
     if args.format == "json":
         print(json.dumps([entry.__dict__ for entry in found], indent=2))
     else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,10 +22,11 @@ from urllib.parse import quote_from_bytes
 
 from vllm_config_lsp import __version__
 from vllm_config_lsp.document.text_index import TextIndex
-from vllm_config_lsp.findings import Finding, Fix
-from vllm_config_lsp.rules import all_rules
+from vllm_config_lsp.findings import Finding, Fix, Suppressed
+from vllm_config_lsp.rules import RULE_DOCS_URL, all_rules
 
-DOCS_URL = "https://github.com/vllm-config-lsp/vllm-config-lsp/blob/main/docs/rules/{code}.md"
+#: The tool's own page, SARIF's `informationUri`.
+PROJECT_URL = "https://github.com/vllm-config-lsp/vllm-config-lsp"
 
 #: DEL, C1 controls (NEL among them), the Unicode line and paragraph separators, lone
 #: surrogates: JSON text may hold them raw, a reader of it should not have to.
@@ -114,37 +116,95 @@ def render_json(reports: list[FileReport]) -> str:
                         for r in f.related
                         for at in [report.position(r.start)]
                     ],
+                    "suppression": _suppression_json(f.suppressed),
                 }
             )
     return _json_text(rows)
 
 
-def render_text(reports: list[FileReport], *, show_source: bool = True) -> str:
-    lines = []
+def _suppression_json(suppressed: Suppressed | None) -> dict[str, Any] | None:
+    """With `--ignore-suppressions`: the comment that would hide the finding."""
+    if suppressed is None:
+        return None
+    return {"line": suppressed.line + 1, "reason": suppressed.reason}
+
+
+def _suppression_text(suppressed: Suppressed) -> str:
+    reason = f" -- {printable(suppressed.reason)}" if suppressed.reason else " (no reason given)"
+    return f"    suppressed: line {suppressed.line + 1}{reason}"
+
+
+def render_statistics(reports: list[FileReport], *, as_json: bool = False) -> str:
+    """`--statistics`, as ruff has it: one row per code, most frequent first, `[*]` when
+    `--fix` fixes some of them."""
+    from vllm_config_lsp.rules import rule_by_code
+
+    counts: dict[str, list[Finding]] = {}
     for report in reports:
         for f in report.findings:
-            line, column = report.position(f.start)
-            where = printable(report.path)
-            lines.append(
-                f"{where}:{line}:{column}: {f.severity.label} {f.code} {printable(f.message)}"
-            )
-            if show_source:
-                lines.extend(_excerpt(report, f, line))
-            for related in f.related:
-                at_line, at_column = report.position(related.start)
-                lines.append(f"    note: {at_line}:{at_column}: {printable(related.message)}")
-            for fix in f.fixes:
-                marker = "fix" if fix.safe else "fix (unsafe)"
-                lines.append(f"    {marker}: {printable(fix.title)}")
-    return "\n".join(lines)
+            counts.setdefault(f.code, []).append(f)
+    rows = []
+    for code, found in sorted(counts.items(), key=lambda item: (-len(item[1]), item[0])):
+        rule = rule_by_code(code)
+        rows.append(
+            {
+                "code": code,
+                "name": rule.name if rule is not None else None,
+                "count": len(found),
+                "fixable": sum(1 for f in found if f.safe_fix is not None),
+            }
+        )
+    if as_json:
+        return _json_text(rows)
+    width = max((len(str(row["count"])) for row in rows), default=1)
+    return "\n".join(
+        f"{row['count']:>{width}}\t{row['code']}\t{'[*]' if row['fixable'] else '[ ]'} "
+        f"{row['name'] or ''}".rstrip()
+        for row in rows
+    )
+
+
+def render_text(reports: list[FileReport], *, show_source: bool = True) -> str:
+    return "\n".join(line for report in reports for line in text_lines(report, show_source))
+
+
+def text_lines(report: FileReport, show_source: bool = True) -> Iterator[str]:
+    """One file's findings in the text format, line by line (written as they come)."""
+    where = printable(report.path)
+    for f in report.findings:
+        line, column = report.position(f.start)
+        yield f"{where}:{line}:{column}: {f.severity.label} {f.code} {printable(f.message)}"
+        if show_source:
+            yield from _excerpt(report, f, line)
+        for related in f.related:
+            at_line, at_column = report.position(related.start)
+            yield f"    note: {at_line}:{at_column}: {printable(related.message)}"
+        if f.suppressed is not None:
+            yield _suppression_text(f.suppressed)
+        for fix in f.fixes:
+            marker = "fix" if fix.safe else "fix (unsafe)"
+            yield f"    {marker}: {printable(fix.title)}"
+
+
+#: An excerpt shows at most this many characters of the line (before escaping), the
+#: finding's start at most EXCERPT_BEFORE from its left end: a line of 100 KB with 2,000
+#: findings would print it 2,000 times.
+EXCERPT_WIDTH = 120
+EXCERPT_BEFORE = 40
+_CUT = "..."
 
 
 def _excerpt(report: FileReport, finding: Finding, line: int) -> list[str]:
-    """The finding's line and a caret under it, counted in the escaped line's characters."""
+    """The finding's line (a window of it around the finding) and a caret under it,
+    counted in the escaped line's characters."""
     start, end = report.index.line_start(line - 1), report.index.line_end(line - 1)
-    before = printable(report.text[start : finding.start])
-    marked = printable(report.text[finding.start : min(finding.end, end)])
-    shown = printable(report.text[start:end])
+    low = max(start, finding.start - EXCERPT_BEFORE) if end - start > EXCERPT_WIDTH else start
+    high = min(end, low + EXCERPT_WIDTH)
+    head = _CUT if low > start else ""
+    tail = _CUT if high < end else ""
+    before = head + printable(report.text[low : finding.start])
+    marked = printable(report.text[finding.start : min(finding.end, high)])
+    shown = head + printable(report.text[low:high]) + tail
     return [f"    {shown}", "    " + " " * len(before) + "^" * max(1, len(marked))]
 
 
@@ -172,6 +232,9 @@ def render_github(reports: list[FileReport]) -> str:
 
 
 def render_sarif(reports: list[FileReport]) -> str:
+    """SARIF 2.1.0 as GitHub code scanning reads it: every rule with its `shortDescription`,
+    its documentation (`fullDescription`, `help`) and `helpUri` (its page in docs/rules/);
+    each result with `ruleId` and `ruleIndex`, `level`, the region and the chosen fix."""
     level = {"error": "error", "warning": "warning", "info": "note"}
     rules = [
         {
@@ -179,10 +242,12 @@ def render_sarif(reports: list[FileReport]) -> str:
             "name": rule.name,
             "shortDescription": {"text": rule.summary},
             "fullDescription": {"text": rule.doc.strip()},
-            "helpUri": DOCS_URL.format(code=rule.code),
+            "help": {"text": rule.doc.strip(), "markdown": rule.doc.strip()},
+            "helpUri": f"{RULE_DOCS_URL}{rule.code}.md",
         }
         for rule in all_rules()
     ]
+    index = {rule["id"]: at for at, rule in enumerate(rules)}
     results = []
     for report in reports:
         for f in report.findings:
@@ -196,6 +261,7 @@ def render_sarif(reports: list[FileReport]) -> str:
             }
             result: dict[str, Any] = {
                 "ruleId": f.code,
+                **({"ruleIndex": index[f.code]} if f.code in index else {}),
                 "level": level[f.severity.label],
                 "message": {"text": f.message},
                 "locations": [
@@ -207,6 +273,10 @@ def render_sarif(reports: list[FileReport]) -> str:
                     }
                 ],
             }
+            if f.suppressed is not None:
+                # --ignore-suppressions: reported, so not as a SARIF `suppressions` entry
+                # (code scanning closes those); the comment goes in the property bag
+                result["properties"] = {"vllmConfigSuppression": _suppression_json(f.suppressed)}
             fix = chosen_fix(f)
             if fix is not None:
                 replacements = []
@@ -242,7 +312,12 @@ def render_sarif(reports: list[FileReport]) -> str:
         "runs": [
             {
                 "tool": {
-                    "driver": {"name": "vllm-config-lsp", "version": __version__, "rules": rules}
+                    "driver": {
+                        "name": "vllm-config-lsp",
+                        "version": __version__,
+                        "informationUri": PROJECT_URL,
+                        "rules": rules,
+                    }
                 },
                 "results": results,
             }

@@ -9,13 +9,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vllm_config_lsp import __version__
 
 if TYPE_CHECKING:
+    from vllm_config_lsp.engine import Checked
+    from vllm_config_lsp.project import ProjectSettings
     from vllm_config_lsp.vllm.hardware import Stated
 
 
@@ -57,7 +59,34 @@ def _check_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--select", type=_codes, default=None, help="only these codes (prefixes)")
     parser.add_argument("--ignore", type=_codes, default=None, help="skip these codes (prefixes)")
-    parser.add_argument("--fail-on", choices=["error", "warning", "info"], default="error")
+    parser.add_argument(
+        "--fail-on",
+        choices=["error", "warning", "info"],
+        default=None,
+        help="lowest severity that fails (default: the settings file's `fail-on`, else error)",
+    )
+    parser.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even with findings (2 still means usage or I/O errors)",
+    )
+    parser.add_argument(
+        "--ignore-suppressions",
+        action="store_true",
+        help="report what `# vllm-config: disable=` comments hide, each with its comment's "
+        "line and reason (they count for --fail-on)",
+    )
+    parser.add_argument(
+        "--statistics",
+        action="store_true",
+        help="print how many findings of each code, instead of the findings",
+    )
+    parser.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the settings that apply to each named file and where they come from "
+        "(project settings file, command line, default), then exit",
+    )
     parser.add_argument(
         "--model-on-cli",
         action=argparse.BooleanOptionalAction,
@@ -66,6 +95,12 @@ def _check_parser() -> argparse.ArgumentParser:
         "(default: only when the file has no `model:`)",
     )
     parser.add_argument("--no-source", action="store_true", help="text format: no source excerpt")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="say on stderr why a named file holds nothing to check",
+    )
     parser.add_argument(
         "--only-detected",
         action="store_true",
@@ -93,27 +128,26 @@ def _positive(value: str) -> int:
     return int(value)
 
 
-def _detected(paths: list[Path]) -> list[Path]:
-    """The named files a directory walk would pick, and every directory (walked as ever);
-    a file that cannot be read stays, so that it is reported."""
-    from vllm_config_lsp.sources.association import DETECTION_BYTES
-    from vllm_config_lsp.sources.files import looks_like_config
-    from vllm_config_lsp.sources.safe_read import is_dir, read_capped
-    from vllm_config_lsp.vllm.catalogue import detection_flag_names
+def _settings_problems(settings: Iterable[ProjectSettings]) -> bool:
+    """Report the unknown keys and bad values of the settings files used, with file and
+    line; whether there were any (then `check` exits 2, as ruff does)."""
+    problems = [problem for each in settings for problem in each.problems]
+    for problem in problems:
+        _say(f"vllm-config-lsp: {problem}")
+    return bool(problems)
 
-    kept = []
-    for path in paths:
-        if not is_dir(path):
-            try:
-                head = read_capped(path, DETECTION_BYTES, head=True)
-            except OSError:
-                kept.append(path)
-                continue
-            text = head.decode("utf-8", errors="replace")
-            if not looks_like_config(path, text, detection_flag_names()):
-                continue
-        kept.append(path)
-    return kept
+
+def _show_settings(args: argparse.Namespace, target: Stated | None) -> int:
+    from vllm_config_lsp.cli.project_options import options_for, show_settings
+
+    shown = []
+    used = {}
+    for path in args.paths:
+        options = options_for(path, args, target)
+        used[options.settings.source] = options.settings
+        shown.append(show_settings(path, options))
+    print("\n".join(shown))
+    return 2 if _settings_problems(used.values()) else 0
 
 
 def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
@@ -131,18 +165,20 @@ def _stated_gpus(args: argparse.Namespace) -> tuple[Stated | None, str | None]:
 
 
 def _run_check(argv: Sequence[str]) -> int:
-    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_text
+    from vllm_config_lsp import engine
+    from vllm_config_lsp.cli.formats import RENDERERS, FileReport, render_statistics, text_lines
     from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
-    from vllm_config_lsp.engine import fix_all, lint
-    from vllm_config_lsp.findings import Finding, Severity
+    from vllm_config_lsp.cli.project_options import options_for
+    from vllm_config_lsp.findings import Severity
+    from vllm_config_lsp.project import settings_for
     from vllm_config_lsp.sources.files import discover
-    from vllm_config_lsp.sources.hosts import host_of
-    from vllm_config_lsp.vllm.catalogue import available_versions, detection_flag_names
+    from vllm_config_lsp.vllm.catalogue import (
+        available_versions,
+        detection_flag_names,
+        nearest_release,
+    )
 
     args = _check_parser().parse_args(argv)
-    from vllm_config_lsp.vllm.catalogue import nearest_release
-    from vllm_config_lsp.vllm.versions import DeploymentFolders, choose_version, release_stated
-
     versions = available_versions()
     for given in (args.vllm_version, args.migrate_to):
         if given is not None and nearest_release(given) is None:
@@ -155,89 +191,99 @@ def _run_check(argv: Sequence[str]) -> int:
     if refused is not None:
         _say(refused)
         return 2
-    threshold = Severity[args.fail_on.upper()]
+    if args.show_settings:
+        return _show_settings(args, target)
+    releases = engine.Releases(shared_folders=True)
     reports: list[FileReport] = []
+    reported, failing = 0, False
     io_error = False
-    folders = DeploymentFolders()
-    paths = _detected(args.paths) if args.only_detected else args.paths
-    for path, read in discover(paths, detection_flag_names()):
+    passed_over = False  # files that hold nothing to check (said with -v)
+    paths = (
+        [p for p in args.paths if engine.walk_picks(p) and not settings_for(p).excluded(p)]
+        if args.only_detected  # the file's `exclude` too, as ruff's --force-exclude
+        else args.paths
+    )
+    seen: dict[Path | None, ProjectSettings] = {}
+    walk = discover(
+        paths,
+        detection_flag_names(),
+        exclude=lambda found: settings_for(found).excluded(found),
+        include=lambda found: settings_for(found).included(found),
+    )
+    for path, read in walk:
         if read.text is None:
             _say(f"{path}: {read.error}")
             io_error = True
             continue
-        text, on_disk = read.text, read.data
-        host = host_of(str(path), text, flag_names=detection_flag_names())
-        stated = release_stated(text, args.vllm_version)
-        version, _why = choose_version(
-            text,
-            setting=args.vllm_version,
-            file_path=path,
-            setting_label="--vllm-version",
-            folders=folders,
+        on_disk = read.data
+        given = options_for(path, args, target)
+        seen.setdefault(given.settings.source, given.settings)
+        options = engine.CheckOptions(
+            release=given.vllm_version,
+            release_label=f"vllm-version ({given.origins['vllm-version']})",
+            gpus=given.target,
+            model_dirs=given.model_dirs,
+            select=None if given.select is None else frozenset(given.select),
+            ignore=None if given.ignore is None else frozenset(given.ignore),
+            model_on_cli=args.model_on_cli,
+            ignore_suppressions=args.ignore_suppressions,
         )
+        checked = engine.check(engine.Document(read.text, path=path), options, releases=releases)
+        if checked.reason is None:
+            passed_over = True
+            if args.verbose:
+                _say(f"{path}: {checked.why_not}")
+            continue
         if args.migrate_to is not None:
-            migrated = _migrate(path, on_disk, text, args.migrate_to, args.model_on_cli)
+            migrated = _migrate(path, on_disk, checked, args.migrate_to)
             if migrated is None:
                 io_error = True
             else:
-                text, version, on_disk = migrated
-
-        def run(
-            source: str,
-            version: str = version,
-            path: Path = path,
-            host: str | None = host,
-            stated: bool = stated,
-        ) -> list[Finding]:
-            return lint(
-                source,
-                version=version,
-                select=args.select,
-                ignore=args.ignore,
-                model_on_cli=args.model_on_cli,
-                path=path,
-                host=host,
-                version_stated=stated,
-                gpus=target,
-            ).findings
-
-        findings = run(text)
+                checked, on_disk = migrated
         if args.fix:
-            fixed, found = fix_all(text, findings, run)
-            if fixed != text:
+            fixed = engine.fix_all(checked)
+            if fixed.text != checked.text:
                 try:
-                    write_in_place(path, on_disk, fixed)
+                    write_in_place(path, on_disk, fixed.text)
                 except NotWritten as refused:  # the report stays that of the file on disk
                     _say(f"{path}: fixes not applied: {refused}")
                     io_error = True
                 else:
-                    text, findings = fixed, found
-        reports.append(FileReport(str(path), text, findings))
-    if not reports and not io_error:
+                    checked = fixed
+        report = FileReport(str(path), checked.text, checked.findings)
+        reported += 1
+        threshold = Severity[given.fail_on.upper()]
+        failing = failing or any(f.severity >= threshold for f in checked.findings)
+        if args.format == "text" and not args.statistics:  # streamed: one file at a time
+            for line in text_lines(report, show_source=not args.no_source):
+                print(line)
+        else:
+            reports.append(report)
+    if _settings_problems(seen.values()):
+        io_error = True
+    if not reported and not io_error and not passed_over:
         print("vllm-config-lsp: no vLLM config files found", file=sys.stderr)
-    renderer = RENDERERS[args.format]
-    output = (
-        render_text(reports, show_source=not args.no_source)
-        if args.format == "text"
-        else renderer(reports)
-    )
+    if args.statistics:
+        output = render_statistics(reports, as_json=args.format == "json")
+    else:
+        output = RENDERERS[args.format](reports) if args.format != "text" else ""
     if output:
         print(output)
     if io_error:
         return 2
-    failing = any(f.severity >= threshold for report in reports for f in report.findings)
-    return 1 if failing else 0
+    return 1 if failing and not args.exit_zero else 0
 
 
 def _migrate(
-    path: Path, on_disk: bytes, text: str, target: str, model_on_cli: bool | None
-) -> tuple[str, str, bytes] | None:
+    path: Path, on_disk: bytes, checked: Checked, target: str
+) -> tuple[Checked, bytes] | None:
     """Rewrite `path` (read as `on_disk`) for `target` in place, report what was done and
-    what was not on stderr; (new text, release, new bytes) or None when it was not written."""
+    what was not on stderr; (the new text checked for `target`, new bytes) or None when it
+    was not written."""
     from vllm_config_lsp.cli.in_place import NotWritten, write_in_place
-    from vllm_config_lsp.migrate import migrate
+    from vllm_config_lsp.migrate import migration
 
-    result = migrate(text, target, model_on_cli=model_on_cli)
+    result = migration(checked, target)
     for line in result.applied:
         _say(f"{path}: {line}")
     for line in result.needs_human:
@@ -248,7 +294,8 @@ def _migrate(
         except NotWritten as refused:
             _say(f"{path}: not migrated: {refused}")
             return None
-    return result.text, result.target, on_disk
+    migrated = checked.recheck(result.text, release=(result.target, f"--migrate-to {target}"))
+    return migrated, on_disk
 
 
 def _run_rules(argv: Sequence[str]) -> int:

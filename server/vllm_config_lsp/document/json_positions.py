@@ -14,8 +14,11 @@ the backslash, without the character).  Defaults of ``json.loads`` apply: ``stri
 is still listed in :attr:`JsonObject.members`).  Python 3.13 added the "Illegal trailing
 comma" errors; we follow the running interpreter.
 
-Deviations, all outside what a config file contains: nesting depth is unlimited (the parser
-is iterative; ``json.loads`` raises RecursionError at some depth), and an integer literal
+Deviations, all outside what a config file contains: nesting deeper than ``MAX_DEPTH``
+raises :class:`JsonError` with the RecursionError text of ``json.loads`` (which raises it
+at the C recursion limit of the interpreter: 1,000 levels in 3.10/3.11, fewer than
+``MAX_DEPTH`` in every release vLLM supports; the parser itself is iterative), and an
+integer literal
 longer than Python's int-digits limit raises :class:`JsonError` (positioned at the number)
 with the ``ValueError`` text ``json.loads`` would raise.
 """
@@ -31,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from vllm_config_lsp.document.human_numbers import Expansion, expand_json_human_readable_numbers
 
 __all__ = [
+    "MAX_DEPTH",
     "JsonArray",
     "JsonError",
     "JsonNode",
@@ -41,6 +45,9 @@ __all__ = [
 ]
 
 _TRAILING_COMMA_ERRORS = sys.version_info >= (3, 13)
+#: Deeper than this `json.loads` raises RecursionError on every Python vLLM runs on, and
+#: a tree no deeper stays cheap to walk.
+MAX_DEPTH = 20_000
 
 _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?")
@@ -259,6 +266,10 @@ def _parse_at(s: str, idx: int) -> tuple[JsonNode, int]:
         if c == '"':
             node = _scan_string(s, idx)
         elif c == "{" or c == "[":
+            if len(stack) >= MAX_DEPTH:
+                kind = "object" if c == "{" else "array"
+                message = f"maximum recursion depth exceeded while decoding a JSON {kind}"
+                raise JsonError(f"{message} from a unicode string", idx, s)
             frame = _Frame(idx, c == "{")
             first = _skip_ws(s, idx + 1)
             if first < n and s[first] == frame.closer:

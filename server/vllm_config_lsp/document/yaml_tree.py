@@ -258,6 +258,8 @@ def _unsafe_tags(root: Node) -> list[YamlProblem]:
             start = node.start_mark.index
             message = f"could not determine a constructor for the tag {node.tag!r}"
             problems.append(YamlProblem(start, max(start + 1, start), message))
+        elif isinstance(node, ScalarNode) and len(node.value) > _INT_DIGITS:
+            problems.extend(_int_too_long(node))
         if isinstance(node, MappingNode):
             for key, value in node.value:
                 if key.tag == MERGE_TAG:
@@ -266,6 +268,23 @@ def _unsafe_tags(root: Node) -> list[YamlProblem]:
         elif isinstance(node, SequenceNode):
             stack.extend((item, False) for item in node.value)
     return problems
+
+
+#: Python's limit on the digits `int()` converts (`sys.get_int_max_str_digits`).
+_INT_DIGITS = 4300
+
+
+def _int_too_long(node: ScalarNode) -> list[YamlProblem]:
+    """An integer past Python's digit limit: `yaml.safe_load` raises int()'s ValueError."""
+    if node.tag != "tag:yaml.org,2002:int":
+        return []
+    try:
+        _Constructor().construct_object(node, deep=True)
+    except ValueError as error:
+        return [YamlProblem(node.start_mark.index, node.end_mark.index, str(error))]
+    except yaml.YAMLError:
+        pass
+    return []
 
 
 #: Tags SafeConstructor handles in a mapping's keys only (`flatten_mapping`).
@@ -376,7 +395,7 @@ def construct_scalar(node: ScalarNode) -> Any:
     constructor = _Constructor()
     try:
         return constructor.construct_object(node, deep=True)
-    except yaml.constructor.ConstructorError:
+    except (yaml.constructor.ConstructorError, ValueError):  # ValueError: int past 4,300 digits
         return node.value
 
 

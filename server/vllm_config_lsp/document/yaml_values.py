@@ -117,17 +117,33 @@ def json_in_string(
     return _convert(tree, lambda a, b: (start, end))
 
 
-def _convert(node: JsonNode, place: Any) -> ValueNode:
-    start, end = place(node.start, node.end)
-    if isinstance(node, JsonObject):
-        entries = []
-        for key, child in node.members:
-            key_start, key_end = place(key.start, key.end)
-            value = _convert(child, place)
-            entries.append(Entry(key.value, key_start, key_end, value, key_start, value.end))
-        result = {entry.key: entry.value.value for entry in entries}
-        return ValueNode(start, end, result, entries=entries, origin="json")
-    if isinstance(node, JsonArray):
-        items = [_convert(item, place) for item in node.items]
-        return ValueNode(start, end, [i.value for i in items], items=items, origin="json")
-    return ValueNode(start, end, node.value, origin="json")
+def _convert(root: JsonNode, place: Any) -> ValueNode:
+    """The positioned value tree of a JSON tree, built without recursion (JSON nests as
+    deep as `parse_json` allows)."""
+    built: dict[int, ValueNode] = {}
+    todo: list[tuple[JsonNode, bool]] = [(root, False)]
+    while todo:
+        node, children_done = todo.pop()
+        if isinstance(node, (JsonObject, JsonArray)) and not children_done:
+            todo.append((node, True))
+            children = (
+                [child for _, child in node.members] if isinstance(node, JsonObject) else node.items
+            )
+            todo.extend((child, False) for child in reversed(children))
+            continue
+        start, end = place(node.start, node.end)
+        if isinstance(node, JsonObject):
+            entries = []
+            for key, child in node.members:
+                key_start, key_end = place(key.start, key.end)
+                value = built.pop(id(child))
+                entries.append(Entry(key.value, key_start, key_end, value, key_start, value.end))
+            result = {entry.key: entry.value.value for entry in entries}
+            built[id(node)] = ValueNode(start, end, result, entries=entries, origin="json")
+        elif isinstance(node, JsonArray):
+            items = [built.pop(id(item)) for item in node.items]
+            value_list = [i.value for i in items]
+            built[id(node)] = ValueNode(start, end, value_list, items=items, origin="json")
+        else:
+            built[id(node)] = ValueNode(start, end, node.value, origin="json")
+    return built[id(root)]

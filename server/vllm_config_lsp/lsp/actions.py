@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from pygls.uris import to_fs_path
 
 from vllm_config_lsp.lsp.command_lines import (
     INLINE_CONFIG_KIND,
@@ -39,7 +38,7 @@ from vllm_config_lsp.lsp.plain_text import plain
 
 if TYPE_CHECKING:
     from vllm_config_lsp.findings import Finding
-    from vllm_config_lsp.lsp.server import Analysis, VllmConfigServer
+    from vllm_config_lsp.lsp.session import Session, Snapshot
 
 
 #: The fix-all action's title, in the lightbulb and the source actions alike.
@@ -61,70 +60,77 @@ def _wants(only: list[str] | None, kind: str) -> bool:
 
 
 async def code_actions(
-    ls: VllmConfigServer, params: types.CodeActionParams
+    session: Session, analysis: Snapshot, params: types.CodeActionParams
 ) -> list[types.CodeAction] | None:
-    uri = params.text_document.uri
-    document = ls.workspace.text_documents.get(uri)
-    if document is None:
-        return None
+    """The actions of the kinds asked for (all when `only` is not given), in one list."""
     only = [str(kind) for kind in params.context.only] if params.context.only else None
-    analysis: Analysis | None = None
     actions: list[types.CodeAction] = []
     if _wants(only, types.CodeActionKind.QuickFix):
-        pairs: list[tuple[types.Diagnostic, dict[str, Any]]] = []
-        ours = [d for d in params.context.diagnostics if d.source == SOURCE]
-        for diagnostic in ours:
-            data = diagnostic.data if isinstance(diagnostic.data, dict) else None
-            if data is None or data.get("version") != document.version:
-                analysis = analysis or await ls.current(uri)
-                if analysis is None or analysis.result is None:
-                    return None
-                finding = _match(analysis, diagnostic)
-                if finding is None:
-                    continue
-                data = finding_data(analysis, finding)
-            pairs.append((diagnostic, data))
-        if not params.context.diagnostics:
-            analysis = analysis or await ls.current(uri)
-            if analysis is None or analysis.result is None:
-                return None
-            for finding in _under(analysis, params.range):
-                pairs.append((_diagnostic_for(analysis, finding), finding_data(analysis, finding)))
+        pairs = _quick_fix_pairs(analysis, params)
+        if pairs is None:
+            return None
         if pairs:
-            analysis = analysis or await ls.current(uri)
-            actions.extend(await _quick_fixes(ls, uri, document.version, pairs, analysis))
+            actions.extend(await _quick_fixes(session, analysis, pairs))
     if _wants(only, FIX_ALL_KIND):
-        analysis = analysis or await ls.current(uri)
-        edit = await _fix_all(ls, analysis) if analysis is not None else None
+        edit = await _fix_all(session, analysis)
         if edit is not None:
             actions.append(types.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL_KIND, edit=edit))
-    if _wants(only, MIGRATE_KIND):
-        analysis = analysis or await ls.current(uri)
-        if analysis is not None and analysis.result is not None:
-            migration = await planned(ls, analysis)
-            if migration is not None:
-                rewrite: types.WorkspaceEdit | None = None
-                if migration.text != analysis.text:  # else only the report (needs a human)
-                    change = _minimal_edit(analysis, migration.text)
-                    rewrite = _workspace_edit(ls, uri, analysis.version, [change])
-                actions.append(migrate_action(migration, analysis, rewrite))
-    if analysis is None and (_wants(only, MOVE_TO_CONFIG_KIND) or _wants(only, INLINE_CONFIG_KIND)):
-        analysis = await ls.current(uri)
-    if analysis is not None and analysis.result is not None and analysis.result.invocations:
-        offset = analysis.positions.offset(params.range.start)
-        if _wants(only, MOVE_TO_CONFIG_KIND):
-            moved = move_to_config(analysis, offset, _can_create(ls))
-            actions.extend([moved] if moved else [])
-        if _wants(only, INLINE_CONFIG_KIND):
-            path = to_fs_path(uri)
-            inlined = inline_config(analysis, offset, Path(path).parent if path else None)
-            actions.extend([inlined] if inlined else [])
+    if _wants(only, MIGRATE_KIND) and analysis.result is not None:
+        migration = await planned(session, analysis)
+        if migration is not None:
+            rewrite: types.WorkspaceEdit | None = None
+            if migration.text != analysis.text:  # else only the report (needs a human)
+                change = _minimal_edit(analysis, migration.text)
+                rewrite = _workspace_edit(analysis, [change])
+            actions.append(migrate_action(migration, analysis, rewrite))
+    if analysis.result is not None and analysis.result.invocations:
+        root = session.server.workspace.root_path
+        actions.extend(_refactorings(analysis, params, only, Path(root) if root else None))
     return actions or None
 
 
-def _can_create(ls: VllmConfigServer) -> bool:
+def _quick_fix_pairs(
+    analysis: Snapshot, params: types.CodeActionParams
+) -> list[tuple[types.Diagnostic, dict[str, Any]]] | None:
+    """Each diagnostic with the data of its finding: echoed by the client for this version,
+    else matched to a finding; without diagnostics, the findings under the range. None when
+    the document is not a vLLM config (any more)."""
+    pairs: list[tuple[types.Diagnostic, dict[str, Any]]] = []
+    for diagnostic in [d for d in params.context.diagnostics if d.source == SOURCE]:
+        data = diagnostic.data if isinstance(diagnostic.data, dict) else None
+        if data is None or data.get("version") != analysis.version:
+            if analysis.result is None:
+                return None
+            finding = _match(analysis, diagnostic)
+            if finding is None:
+                continue
+            data = finding_data(analysis, finding)
+        pairs.append((diagnostic, data))
+    if not params.context.diagnostics:
+        if analysis.result is None:
+            return None
+        for finding in _under(analysis, params.range):
+            pairs.append((_diagnostic_for(analysis, finding), finding_data(analysis, finding)))
+    return pairs
+
+
+def _refactorings(
+    analysis: Snapshot, params: types.CodeActionParams, only: list[str] | None, root: Path | None
+) -> list[types.CodeAction]:
+    """Between a command line and a `--config` file (`command_lines`)."""
+    offset = analysis.positions.offset(params.range.start)
+    found = []
+    if _wants(only, MOVE_TO_CONFIG_KIND):
+        found.append(move_to_config(analysis, offset, _can_create(analysis)))
+    if _wants(only, INLINE_CONFIG_KIND):
+        path = analysis.path
+        found.append(inline_config(analysis, offset, path.parent if path else None, root))
+    return [action for action in found if action is not None]
+
+
+def _can_create(analysis: Snapshot) -> bool:
     """ "Move into a --config file" creates a file: only for clients that can."""
-    workspace = ls.client_capabilities.workspace
+    workspace = analysis.capabilities.workspace
     edit = workspace.workspace_edit if workspace else None
     operations = (edit.resource_operations or []) if edit else []
     return bool(edit and edit.document_changes) and types.ResourceOperationKind.Create in operations
@@ -138,11 +144,9 @@ def fix_title(text: Any, code: str) -> str:
 
 
 async def _quick_fixes(
-    ls: VllmConfigServer,
-    uri: str,
-    version: int | None,
+    session: Session,
+    analysis: Snapshot,
     pairs: list[tuple[types.Diagnostic, dict[str, Any]]],
-    analysis: Analysis | None,
 ) -> list[types.CodeAction]:
     """Each diagnostic's own fixes, then (once) "Fix all" when more than one problem has a
     safe fix, then each diagnostic's "Disable … for this line / file" and (once per code)
@@ -161,7 +165,7 @@ async def _quick_fixes(
                         kind=types.CodeActionKind.QuickFix,
                         diagnostics=[diagnostic],
                         is_preferred=bool(fix.get("preferred")) or None,
-                        edit=_workspace_edit(ls, uri, version, edits),
+                        edit=_workspace_edit(analysis, edits),
                     )
                 )
         for key, scope in (("disable", "line"), ("disableFile", "file")):
@@ -172,7 +176,7 @@ async def _quick_fixes(
                         title=f"Disable {code} for this {scope}",
                         kind=types.CodeActionKind.QuickFix,
                         diagnostics=[diagnostic],
-                        edit=_workspace_edit(ls, uri, version, [disable]),
+                        edit=_workspace_edit(analysis, [disable]),
                     )
                 )
         pull = _pull_action(analysis, diagnostic) if code == "VC600" else None
@@ -180,7 +184,7 @@ async def _quick_fixes(
             fixes.append(pull)
         if rule_page(code) is not None and all(a.title != _docs_title(code) for a in docs):
             docs.append(_docs_action(code, diagnostic))
-    fix_all = await _fix_all(ls, analysis) if analysis is not None and _fixable(analysis) else None
+    fix_all = await _fix_all(session, analysis) if _fixable(analysis) else None
     if fix_all is not None:
         ours = [diagnostic for diagnostic, _ in pairs]
         fixes.append(
@@ -211,7 +215,7 @@ def _docs_action(code: str, diagnostic: types.Diagnostic) -> types.CodeAction:
 
 
 def _pull_action(
-    analysis: Analysis | None, diagnostic: types.Diagnostic
+    analysis: Snapshot | None, diagnostic: types.Diagnostic
 ) -> types.CodeAction | None:
     """On VC600 for a Hub id: "Download config.json of ORG/NAME", which runs `models pull`
     in the server (kilobytes into the Hugging Face cache) and checks the documents again."""
@@ -233,38 +237,32 @@ def _pull_action(
     )
 
 
-def _fixable(analysis: Analysis) -> bool:
+def _fixable(analysis: Snapshot) -> bool:
     """More than one problem that fix-all would fix (a single one has its own fix)."""
-    assert analysis.result is not None
-    return sum(1 for finding in analysis.result.findings if finding.safe_fix) > 1
+    return sum(1 for finding in analysis.checked.findings if finding.safe_fix) > 1
 
 
-#: The fix-all text of the analysis last asked about: the lightbulb asks on every cursor
-#: move over a diagnostic, and fix-all checks the text again up to five times.
-_LAST_FIXED: list[tuple[Analysis, str]] = []
-
-
-async def _fix_all(ls: VllmConfigServer, analysis: Analysis) -> types.WorkspaceEdit | None:
-    """Every safe fix, re-checked (`check --fix`), as one minimal edit; None if none."""
+async def _fix_all(session: Session, analysis: Snapshot) -> types.WorkspaceEdit | None:
+    """Every safe fix, re-checked (`check --fix`), as one minimal edit; None if none. Kept
+    with the snapshot: the lightbulb asks on every cursor move over a diagnostic, and
+    fix-all checks the text again up to five times."""
     if analysis.result is None:
         return None
-    if _LAST_FIXED and _LAST_FIXED[0][0] is analysis:
-        fixed = _LAST_FIXED[0][1]
-    else:
-        fixed = await ls.run_on_lint_thread(ls.fix_all_text, analysis)
-        _LAST_FIXED[:] = [(analysis, fixed)]
+    fixed = analysis.memo.get("fix-all")
+    if fixed is None:
+        fixed = await session.run_on_lint_thread(session.fix_all_text, analysis)
+        analysis.memo["fix-all"] = fixed
     if fixed == analysis.text:
         return None
-    return _workspace_edit(ls, analysis.uri, analysis.version, [_minimal_edit(analysis, fixed)])
+    return _workspace_edit(analysis, [_minimal_edit(analysis, fixed)])
 
 
-async def fix_all_edit(ls: VllmConfigServer, uri: str) -> types.WorkspaceEdit | None:
+async def fix_all_edit(session: Session, analysis: Snapshot) -> types.WorkspaceEdit | None:
     """`vllmConfig.fixAll` (the command palette): the fix-all edit of an open document."""
-    analysis = await ls.current(uri)
-    return await _fix_all(ls, analysis) if analysis is not None else None
+    return await _fix_all(session, analysis)
 
 
-def _match(analysis: Analysis, diagnostic: types.Diagnostic) -> Finding | None:
+def _match(analysis: Snapshot, diagnostic: types.Diagnostic) -> Finding | None:
     """The finding a client's diagnostic stands for: same code, same range if possible,
     else the nearest overlapping one (an editor may have shifted the range)."""
     assert analysis.result is not None
@@ -277,7 +275,7 @@ def _match(analysis: Analysis, diagnostic: types.Diagnostic) -> Finding | None:
 
 
 def _under(
-    analysis: Analysis, where: types.Range, findings: list[Finding] | None = None
+    analysis: Snapshot, where: types.Range, findings: list[Finding] | None = None
 ) -> list[Finding]:
     assert analysis.result is not None
     start = analysis.positions.offset(where.start)
@@ -286,7 +284,7 @@ def _under(
     return [f for f in pool if f.start <= end and start <= f.end]
 
 
-def _diagnostic_for(analysis: Analysis, finding: Finding) -> types.Diagnostic:
+def _diagnostic_for(analysis: Snapshot, finding: Finding) -> types.Diagnostic:
     return types.Diagnostic(
         range=analysis.positions.range(finding.start, finding.end),
         message=plain(finding.message),
@@ -295,7 +293,7 @@ def _diagnostic_for(analysis: Analysis, finding: Finding) -> types.Diagnostic:
     )
 
 
-def _minimal_edit(analysis: Analysis, fixed: str) -> types.TextEdit:
+def _minimal_edit(analysis: Snapshot, fixed: str) -> types.TextEdit:
     """One edit covering only the changed middle (keeps the editor's cursor and folds)."""
     before = analysis.text
     prefix = 0
@@ -319,12 +317,11 @@ def _minimal_edit(analysis: Analysis, fixed: str) -> types.TextEdit:
     )
 
 
-def _workspace_edit(
-    ls: VllmConfigServer, uri: str, version: int | None, edits: list[types.TextEdit]
-) -> types.WorkspaceEdit:
+def _workspace_edit(analysis: Snapshot, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
     """`documentChanges` (versioned: a client refuses it for a changed document) when the
     client supports it, plain `changes` otherwise."""
-    workspace = ls.client_capabilities.workspace
+    uri, version = analysis.uri, analysis.version
+    workspace = analysis.capabilities.workspace
     edit_caps = workspace.workspace_edit if workspace else None
     if edit_caps and edit_caps.document_changes:
         return types.WorkspaceEdit(

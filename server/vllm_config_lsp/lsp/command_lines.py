@@ -11,28 +11,27 @@ loader; a dotted key; a word holding a variable) stays on the command line.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from vllm_config_lsp.sources.config_file import config_tokens
 from vllm_config_lsp.sources.invocation import Word
 from vllm_config_lsp.sources.rendering import quote, remove_words
-from vllm_config_lsp.sources.safe_read import read_text
-from vllm_config_lsp.vllm.config_model import ConfigModel, build_model
+from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.serve_parser import OptionUse
 
 if TYPE_CHECKING:
-    from vllm_config_lsp.lsp.server import Analysis
+    from vllm_config_lsp.lsp.session import Snapshot
 
 SHOW_COMMAND = "vllmConfig.showCommand"
 MOVE_TO_CONFIG_KIND = "refactor.extract.vllm-config"
 INLINE_CONFIG_KIND = "refactor.inline.vllm-config"
 
 
-def code_lenses(analysis: Analysis) -> list[types.CodeLens]:
+def code_lenses(analysis: Snapshot) -> list[types.CodeLens]:
     models = analysis.result.invocations if analysis.result else []
     lenses = []
     for index, model in enumerate(models):
@@ -51,7 +50,7 @@ def code_lenses(analysis: Analysis) -> list[types.CodeLens]:
     return lenses
 
 
-def shown_command(analysis: Analysis, index: int) -> dict[str, Any] | None:
+def shown_command(analysis: Snapshot, index: int) -> dict[str, Any] | None:
     """What `vllm-config-lsp argv` prints for one invocation."""
     models = analysis.result.invocations if analysis.result else []
     if not 0 <= index < len(models):
@@ -71,7 +70,7 @@ def shown_command(analysis: Analysis, index: int) -> dict[str, Any] | None:
     }
 
 
-def _at(analysis: Analysis, offset: int) -> ConfigModel | None:
+def _at(analysis: Snapshot, offset: int) -> ConfigModel | None:
     for model in analysis.result.invocations if analysis.result else []:
         invocation = model.invocation
         assert invocation is not None
@@ -98,7 +97,7 @@ def _yaml_value(use: OptionUse) -> str:
     return json.dumps(texts) if many else json.dumps(texts[-1])
 
 
-def move_to_config(analysis: Analysis, offset: int, can_create: bool) -> types.CodeAction | None:
+def move_to_config(analysis: Snapshot, offset: int, can_create: bool) -> types.CodeAction | None:
     """The flags of the command line under the cursor into a new `<name>.vllm.yaml` beside
     the document, replaced by `--config <name>.vllm.yaml`."""
     model = _at(analysis, offset)
@@ -110,7 +109,9 @@ def move_to_config(analysis: Analysis, offset: int, can_create: bool) -> types.C
     if not uses:
         return None
     document = PurePosixPath(analysis.uri)
-    name = f"{document.stem.split('.')[0]}-serve.vllm.yaml"
+    name = _free_name(analysis.uri, document.stem.split(".")[0])
+    if name is None:
+        return None
     target = str(document.with_name(name))
     body = "".join(f"{use.spec.name}: {_yaml_value(use)}\n" for use in uses)
     edits = []
@@ -123,7 +124,9 @@ def move_to_config(analysis: Analysis, offset: int, can_create: bool) -> types.C
         else:
             edits.append(_edit(analysis, *_removal(model, first, last), ""))
     changes: list[types.TextDocumentEdit | types.CreateFile] = [
-        types.CreateFile(uri=target, options=types.CreateFileOptions(ignore_if_exists=True)),
+        # neither overwrite nor ignoreIfExists: a file made since fails the edit, never
+        # gets these flags prepended (its own keys would shadow them)
+        types.CreateFile(uri=target),
         types.TextDocumentEdit(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=target, version=None),
             edits=[types.TextEdit(range=_start(), new_text=body)],
@@ -142,9 +145,30 @@ def move_to_config(analysis: Analysis, offset: int, can_create: bool) -> types.C
     )
 
 
-def inline_config(analysis: Analysis, offset: int, folder: Path | None) -> types.CodeAction | None:
+#: Names tried for a new config file: `<stem>-serve.vllm.yaml`, then `-serve-2` … this.
+MAX_NAME_TRIES = 100
+
+
+def _free_name(uri: str, stem: str) -> str | None:
+    """The first `<stem>-serve[-N].vllm.yaml` beside the document that is no file yet (the
+    document's folder is read for `file:` URIs only); None when every one is taken."""
+    from vllm_config_lsp.lsp.session import fs_path
+
+    path = fs_path(uri) if uri.startswith("file:") else None
+    for number in range(1, MAX_NAME_TRIES + 1):
+        name = f"{stem}-serve.vllm.yaml" if number == 1 else f"{stem}-serve-{number}.vllm.yaml"
+        if path is None or not os.path.lexists(path.with_name(name)):
+            return name
+    return None
+
+
+def inline_config(
+    analysis: Snapshot, offset: int, folder: Path | None, root: Path | None = None
+) -> types.CodeAction | None:
     """`--config FILE` on the command line under the cursor replaced by the flags vLLM
-    builds from FILE (`load_config_file`), in the host's quoting."""
+    builds from FILE (`load_config_file`), in the host's quoting. Only a file inside the
+    workspace `root` (the document's folder without one) whose keys are all vLLM flags:
+    a document naming `../../secret/hosts.yml` must not have it read into an edit."""
     model = _at(analysis, offset)
     if model is None or folder is None or model.invocation is None:
         return None
@@ -153,16 +177,15 @@ def inline_config(analysis: Analysis, offset: int, folder: Path | None) -> types
         return None
     value = use.values[-1]
     assert value.word is not None and use.token.word is not None
-    from vllm_config_lsp.engine import MAX_BYTES
+    from vllm_config_lsp.engine import inlined_config
 
-    text = read_text(folder / value.text, MAX_BYTES)
-    if text is None:
+    target = folder / value.text
+    if not _inside(target, root or folder):
         return None
-    config = build_model(text, model.catalogue)
-    if not config.pairs:
+    argv = inlined_config(target, model.catalogue.version)
+    if argv is None or not _all_flags(argv, model):
         return None
-    tokens, _events = config_tokens(config.pairs, config.catalogue.loader)
-    words = " ".join(quote(token.text, value.word.quoting) for token in tokens)
+    words = " ".join(quote(word, value.word.quoting) for word in argv)
     edit = _edit(analysis, use.token.word.start, value.word.end, words)
     return types.CodeAction(
         title=f"Inline the --config file ({value.text})",
@@ -180,6 +203,21 @@ def inline_config(analysis: Analysis, offset: int, folder: Path | None) -> types
     )
 
 
+def _inside(path: Path, root: Path) -> bool:
+    """Whether `path` (links followed) lies under `root`."""
+    try:
+        return path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError, ValueError):  # a link loop, a NUL
+        return False
+
+
+def _all_flags(argv: tuple[str, ...], model: ConfigModel) -> bool:
+    """Whether every key the file gave (`--key`, `--head.path`) is an option of vLLM."""
+    index = model.catalogue.option_index
+    keys = [word.split("=", 1)[0].split(".", 1)[0] for word in argv if word.startswith("--")]
+    return bool(keys) and all(key in index for key in keys)
+
+
 def _movable_config(use: OptionUse) -> bool:
     token, value = use.token.word, use.values[-1].word
     return token is not None and value is not None and value.resolved and token.quoting == "shell"
@@ -191,7 +229,7 @@ def _removal(model: ConfigModel, first: Word, last: Word) -> tuple[int, int]:
     return edit.start, edit.end
 
 
-def _edit(analysis: Analysis, start: int, end: int, new_text: str) -> types.TextEdit:
+def _edit(analysis: Snapshot, start: int, end: int, new_text: str) -> types.TextEdit:
     return types.TextEdit(range=analysis.positions.range(start, end), new_text=new_text)
 
 

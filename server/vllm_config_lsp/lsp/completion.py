@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from vllm_config_lsp.lsp import environ
 from vllm_config_lsp.lsp.describe import (
     choice_doc,
     choices,
@@ -40,14 +41,15 @@ from vllm_config_lsp.lsp.describe import (
     flag_for_key,
     settable_fields,
     type_values,
+    version_note,
 )
-from vllm_config_lsp.lsp.hover import version_note
 from vllm_config_lsp.sources.association import split_key, top_level_keys
 from vllm_config_lsp.vllm.catalogue import Catalogue, ClassSpec, FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.environ import load_environ
 
 if TYPE_CHECKING:
-    from vllm_config_lsp.lsp.server import Analysis
+    from vllm_config_lsp.lsp.session import Snapshot
 
 _WORD = re.compile(r"[A-Za-z0-9_.-]*")
 _NESTED = re.compile(r"(?P<indent>[ \t]+)(?P<rest>.*)")
@@ -62,7 +64,7 @@ _STRUCTURED = ("{", "'", '"', "|", ">")
 class Context:
     """What the client can render, and where the completed word sits."""
 
-    analysis: Analysis
+    analysis: Snapshot
     catalogue: Catalogue
     formats: list[str]
     snippets: bool
@@ -133,12 +135,9 @@ def runs_trigger_suggest(client_name: str | None) -> bool:
     return bool(client_name) and str(client_name).startswith(VS_CODE_FAMILY)
 
 
-def complete(
-    analysis: Analysis,
-    position: types.Position,
-    capabilities: types.ClientCapabilities,
-    client_name: str | None = None,
-) -> types.CompletionList | None:
+def complete(analysis: Snapshot, position: types.Position) -> types.CompletionList | None:
+    """The items at `position`, for the client the snapshot was checked for."""
+    capabilities, client_name = analysis.capabilities, analysis.client_name
     model = analysis.result.model if analysis.result else None
     if model is None:
         return None
@@ -152,7 +151,8 @@ def complete(
     ctx = _context(analysis, model.catalogue, capabilities, offset, word_end)
     ctx.retrigger = runs_trigger_suggest(client_name)
     if analysis.result is not None and analysis.result.invocations:
-        _command_line(ctx, analysis.result.invocations, text, offset)
+        if not _environment(ctx, analysis.result.invocations, text, line_start, offset):
+            _command_line(ctx, analysis.result.invocations, text, offset)
         return types.CompletionList(is_incomplete=False, items=ctx.items) if ctx.items else None
     if _in_comment(prefix):
         _marker_comment(ctx, prefix, line)
@@ -177,7 +177,7 @@ def complete(
 
 
 def _context(
-    analysis: Analysis,
+    analysis: Snapshot,
     catalogue: Catalogue,
     capabilities: types.ClientCapabilities,
     offset: int,
@@ -212,6 +212,48 @@ def _in_comment(prefix: str) -> bool:
     return False
 
 
+# -- environment -----------------------------------------------------------------------------
+
+
+def _environment(
+    ctx: Context, models: list[ConfigModel], text: str, line_start: int, offset: int
+) -> bool:
+    """Variable names where a host sets the environment (a Kubernetes `env:` list, a compose
+    `environment:`, `ENV`, `export`), and the choices of the variable being set; True when
+    the cursor is on such a name or on a known variable's value."""
+    site = environ.completion_site(text, line_start, offset)
+    model = next((m for m in reversed(models) if m.invocation), models[0])
+    catalogue = load_environ(model.version)
+    if site is None or catalogue is None:
+        return False
+    what, start, name = site
+    if what == "value":
+        spec = catalogue.variables.get(name)
+        if spec is None:
+            return False
+        ctx.start = start
+        for value in environ.value_choices(spec):
+            ctx.add(
+                value,
+                value,
+                kind=types.CompletionItemKind.EnumMember,
+                detail=name,
+                doc=environ.describe(spec, catalogue),
+            )
+        return True
+    ctx.start = start
+    for spec in catalogue.variables.values():
+        ctx.add(
+            spec.name,
+            spec.name,
+            kind=types.CompletionItemKind.Variable,
+            detail=f"default {spec.default_text()}",
+            doc=environ.describe(spec, catalogue),
+            present=not spec.name.startswith("VLLM_"),
+        )
+    return True
+
+
 # -- command lines ---------------------------------------------------------------------------
 
 
@@ -234,7 +276,7 @@ def _command_line(ctx: Context, models: list[ConfigModel], text: str, offset: in
     if _command_line_json(ctx, model, text, offset):
         return
     ctx.start = start
-    note = version_note(ctx.analysis)
+    note = version_note(ctx.analysis.vllm_version, ctx.analysis.version_source)
     if typed.startswith("-"):
         used = {use.spec.name for use in model.result.uses}
         for spec in model.catalogue.flags.values():
@@ -308,7 +350,7 @@ def _top_key(ctx: Context, text: str, prefix: str, line_start: int, offset: int)
         for key in top_level_keys(others) or ()
         if "." not in key and (spec := flag_for_key(ctx.catalogue, key)[0]) is not None
     }
-    note = version_note(ctx.analysis)
+    note = version_note(ctx.analysis.vllm_version, ctx.analysis.version_source)
     for spec in ctx.catalogue.flags.values():
         if spec.positional or spec.action in ("help", "version") or spec.name == "config":
             continue
@@ -454,7 +496,7 @@ def _opener_key(stripped: str) -> str | None:
 
 
 def _fields(ctx: Context, cls: ClassSpec, where: str, present: set[str], style: str) -> None:
-    note = version_note(ctx.analysis)
+    note = version_note(ctx.analysis.vllm_version, ctx.analysis.version_source)
     for spec in settable_fields(cls):
         new_text = (
             spec.name

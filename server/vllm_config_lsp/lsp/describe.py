@@ -183,3 +183,16 @@ def choice_doc(help_text: str, value: Any) -> str | None:
             found[-1] = " ".join(item)
     described = [text for text in found if text.strip(" .,`\"'") != wanted]
     return "\n\n".join(described) or None
+
+
+def version_text(version: str, source: str) -> str:
+    """Which release and why, as one phrase: `versions.choose_version` reasons name the
+    release ("vLLM 0.33.0, from …") except the fallback ("newest known release …")."""
+    if source.startswith("vLLM "):
+        return source
+    return f"vLLM {version}: {source}" if source else f"vLLM {version}"
+
+
+def version_note(version: str, source: str) -> str:
+    """The line hovers and completion items end with: the release and why, in italics."""
+    return f"_{version_text(version, source)}_"

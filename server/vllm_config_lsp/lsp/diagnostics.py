@@ -22,13 +22,12 @@ from vllm_config_lsp.findings import Finding, Fix, Severity
 from vllm_config_lsp.lsp.plain_text import plain
 from vllm_config_lsp.lsp.positions import Positions
 from vllm_config_lsp.lsp.settings import Settings
+from vllm_config_lsp.rules import RULE_DOCS_URL as RULE_DOCS_URL  # + `<CODE>.md`: codeDescription
 
 if TYPE_CHECKING:
-    from vllm_config_lsp.lsp.server import Analysis
+    from vllm_config_lsp.lsp.session import Snapshot
 
 SOURCE = "vllm-config"
-#: Each documented diagnostic's `codeDescription.href` is this plus `<CODE>.md`.
-RULE_DOCS_URL = "https://github.com/vllm-config-lsp/vllm-config-lsp/blob/main/docs/rules/"
 FIX_ALL_KIND = "source.fixAll.vllm-config"
 
 _SEVERITY = {
@@ -48,7 +47,7 @@ _TAGS = {"VC110": types.DiagnosticTag.Deprecated, "VC008": types.DiagnosticTag.U
 NOT_DISABLABLE = frozenset({"VC000", "VC008"})
 
 
-def diagnostics(analysis: Analysis, settings: Settings) -> list[types.Diagnostic]:
+def diagnostics(analysis: Snapshot, settings: Settings) -> list[types.Diagnostic]:
     assert analysis.result is not None
     out = []
     disabler = Disabler(analysis)
@@ -75,7 +74,7 @@ def diagnostics(analysis: Analysis, settings: Settings) -> list[types.Diagnostic
 
 
 def related_information(
-    analysis: Analysis, finding: Finding
+    analysis: Snapshot, finding: Finding
 ) -> list[types.DiagnosticRelatedInformation] | None:
     """The other settings a finding involves, in this document (a chart template's text
     lies past the values file's end: not shown)."""
@@ -109,7 +108,7 @@ class Disabler:
     """The "Disable CODE for this line / file" edits of one analysis (the document's
     layout is computed once, not per finding)."""
 
-    def __init__(self, analysis: Analysis) -> None:
+    def __init__(self, analysis: Snapshot) -> None:
         from vllm_config_lsp.rules.suppression import comments, layout
 
         self.analysis = analysis
@@ -141,7 +140,7 @@ class Disabler:
 
 
 def finding_data(
-    analysis: Analysis, finding: Finding, disabler: Disabler | None = None
+    analysis: Snapshot, finding: Finding, disabler: Disabler | None = None
 ) -> dict[str, Any]:
     positions = analysis.positions
     data: dict[str, Any] = {

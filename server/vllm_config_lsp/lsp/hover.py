@@ -31,49 +31,46 @@ from vllm_config_lsp.lsp.describe import (
     field_doc,
     flag_doc,
     flag_for_key,
+    version_note,
 )
+from vllm_config_lsp.lsp.environ import hover as environ_hover
 from vllm_config_lsp.rules.memory import BUDGET_FLAGS, memory_summary
 from vllm_config_lsp.sources.config_file import Pair
 from vllm_config_lsp.vllm.catalogue import Catalogue, ClassSpec, FieldSpec, FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 if TYPE_CHECKING:
-    from vllm_config_lsp.lsp.server import Analysis, VllmConfigServer
+    from vllm_config_lsp.lsp.session import Session, Snapshot
 
 #: The flag whose value names the model (`model_files` reads that model's files).
 MODEL_FLAG = "model"
 
 
-def version_note(analysis: Analysis) -> str:
-    from vllm_config_lsp.lsp.info import version_text
-
-    return f"_{version_text(analysis.vllm_version, analysis.version_source)}_"
+def _version_note(analysis: Snapshot) -> str:
+    return version_note(analysis.vllm_version, analysis.version_source)
 
 
 async def hover(
-    ls: VllmConfigServer, params: types.HoverParams, docs_url: str
+    session: Session, analysis: Snapshot, position: types.Position, docs_url: str
 ) -> types.Hover | None:
-    """The request: the model's summary is read on the lint thread (files, caches)."""
-    from vllm_config_lsp.lsp.server import _fs_path
-    from vllm_config_lsp.lsp.settings import model_folders
+    """The request: the model's summary is read on the lint thread (files, caches), in the
+    model folders the document was checked with."""
     from vllm_config_lsp.vllm.model_files import describe_model
 
-    analysis = await ls.current(params.text_document.uri)
-    if analysis is None or analysis.result is None or analysis.result.model is None:
+    if analysis.result is None or analysis.result.model is None:
         return None
-    model, offset = analysis.result.model, analysis.positions.offset(params.position)
+    model, offset = analysis.result.model, analysis.positions.offset(position)
     draft = on_draft(model, offset)
     part = None if draft is not None else on_model(model, offset)
     summary = None
     if draft is not None or part is not None:
-        folders = model_folders(ls.settings, ls.workspace.root_path)
-        path = _fs_path(analysis.uri)
+        folders = analysis.checked.options.model_dirs
         describe = partial(describe_model, draft=draft is not None, brief=part == "key")
-        summary = await ls.run_on_lint_thread(describe, analysis.text, path, folders)
+        summary = await session.run_on_lint_thread(describe, analysis.text, analysis.path, folders)
     if draft is not None and summary is not None:
-        text = f"{summary}\n\n{version_note(analysis)}"
-        return markdown_hover(analysis, text, draft, ls.client_capabilities)
-    return hover_at(analysis, params.position, ls.client_capabilities, docs_url, summary)
+        text = f"{summary}\n\n{_version_note(analysis)}"
+        return markdown_hover(analysis, text, draft, analysis.capabilities)
+    return hover_at(analysis, position, analysis.capabilities, docs_url, summary)
 
 
 def on_draft(model: ConfigModel, offset: int) -> tuple[int, int] | None:
@@ -105,7 +102,7 @@ def _value_end(model: ConfigModel, pair: Pair) -> int:
 
 
 def hover_at(
-    analysis: Analysis,
+    analysis: Snapshot,
     position: types.Position,
     capabilities: types.ClientCapabilities,
     docs_url: str,
@@ -115,12 +112,14 @@ def hover_at(
     if model is None:
         return None
     offset = analysis.positions.offset(position)
-    note = version_note(analysis)
+    note = _version_note(analysis)
     invocations = analysis.result.invocations if analysis.result else []
     findings = analysis.result.findings if analysis.result else []
     found = _suppression_code(model, offset, docs_url, note) or _on_target(
         invocations or [model], offset
     )
+    if found is None and invocations:
+        found = environ_hover(invocations, offset)
     if found is None:
         found = (
             _on_command_line(invocations, offset, note, findings)
@@ -134,7 +133,7 @@ def hover_at(
 
 
 def markdown_hover(
-    analysis: Analysis, text: str, span: tuple[int, int], capabilities: types.ClientCapabilities
+    analysis: Snapshot, text: str, span: tuple[int, int], capabilities: types.ClientCapabilities
 ) -> types.Hover:
     """The hover in markdown, or as plain text for clients that cannot render it."""
     markdown = _markdown_ok(capabilities)
@@ -184,8 +183,9 @@ def _suppression_code(
                     if rule is None:
                         text = f"`{ref.code}`: no such vllm-config rule\n\n{note}"
                         return text, (ref.start, ref.end)
+                    why = f"Disabled here: {comment.reason}\n\n" if comment.reason else ""
                     text = (
-                        f"**{rule.code} {rule.name}**\n\n{rule.summary}.\n\n"
+                        f"**{rule.code} {rule.name}**\n\n{rule.summary}.\n\n{why}"
                         f"[Documentation]({docs_url}{rule.code}.md)\n\n{note}"
                     )
                     return text, (ref.start, ref.end)
@@ -193,13 +193,13 @@ def _suppression_code(
 
 
 def _describe(
-    analysis: Analysis,
+    analysis: Snapshot,
     model: ConfigModel,
     offset: int,
     findings: Sequence[Finding],
     model_summary: str | None = None,
 ) -> tuple[str, tuple[int, int]] | None:
-    note = version_note(analysis)
+    note = _version_note(analysis)
     catalogue = model.catalogue
     for pair in model.pairs:  # keys first: a block value's end mark is the next key
         key_start, key_end = pair.key_node.start_mark.index, pair.key_node.end_mark.index

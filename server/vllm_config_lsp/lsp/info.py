@@ -17,20 +17,13 @@ may use the request as well; a server without it answers MethodNotFound (-32601)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from vllm_config_lsp.lsp.server import VllmConfigServer
+    from vllm_config_lsp.lsp.session import Snapshot
 
 DOCUMENT_INFO = "vllmConfig/documentInfo"
-
-
-def version_text(version: str, source: str) -> str:
-    """Which release and why, as one phrase: `versions.choose_version` reasons name the
-    release ("vLLM 0.33.0, from …") except the fallback ("newest known release …")."""
-    if source.startswith("vLLM "):
-        return source
-    return f"vLLM {version}: {source}" if source else f"vLLM {version}"
 
 
 def requested_uri(params: Any) -> str | None:
@@ -42,10 +35,10 @@ def requested_uri(params: Any) -> str | None:
     return uri if isinstance(uri, str) else None
 
 
-async def document_info(ls: VllmConfigServer, params: Any) -> dict[str, Any]:
-    uri = requested_uri(params)
-    analysis = await ls.current(uri) if uri else None
-    problems = list(ls.settings_problems)
+def document_info(analysis: Snapshot | None, settings_problems: Sequence[str]) -> dict[str, Any]:
+    """The answer for a document (None: not open); `settings_problems` as the session has
+    them now."""
+    problems = list(settings_problems)
     if analysis is None:
         return {
             "isConfig": False,
@@ -57,7 +50,7 @@ async def document_info(ls: VllmConfigServer, params: Any) -> dict[str, Any]:
     is_config = analysis.result is not None
     return {
         "isConfig": is_config,
-        "reason": analysis.reason.value if is_config and analysis.reason else None,
+        "reason": analysis.reason if is_config else None,
         "vllmVersion": analysis.vllm_version,
         "versionSource": analysis.version_source,
         "problems": problems,

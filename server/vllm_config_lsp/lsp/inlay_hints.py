@@ -14,10 +14,10 @@ from vllm_config_lsp.lsp.describe import flag_for_key
 from vllm_config_lsp.rules.memory import BUDGET_FLAGS, memory_summary
 
 if TYPE_CHECKING:
-    from vllm_config_lsp.lsp.server import Analysis
+    from vllm_config_lsp.lsp.session import Snapshot
 
 
-def inlay_hints(analysis: Analysis, wanted: types.Range) -> list[types.InlayHint]:
+def inlay_hints(analysis: Snapshot, wanted: types.Range) -> list[types.InlayHint]:
     model = analysis.result.model if analysis.result is not None else None
     summary = memory_summary(model) if model is not None else None
     if model is None or summary is None:

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 if TYPE_CHECKING:
-    from vllm_config_lsp.lsp.server import Analysis, VllmConfigServer
+    from vllm_config_lsp.engine import Checked
+    from vllm_config_lsp.lsp.session import Session, Snapshot
 
 MIGRATE_KIND = "source.migrate.vllm-config"
 MIGRATION_REPORT = "vllmConfig.migrationReport"
@@ -44,10 +45,6 @@ class Planned:
     applied: list[str] = field(default_factory=list)
     needs_human: list[str] = field(default_factory=list)
     marker_updated: bool = False
-
-
-#: uri → (the analysis it was computed for, its plan or None when nothing is offered)
-_cache: dict[str, tuple[Analysis, Planned | None]] = {}
 
 
 def newest_release() -> str:
@@ -81,14 +78,15 @@ def bump_marker(text: str, target: str) -> str:
     return text[: option.start(1)] + target + text[option.end(1) :]
 
 
-def plan(text: str, version: str) -> Planned | None:
-    """The migration offered for a document checked against `version` (lint thread)."""
-    from vllm_config_lsp.migrate import migrate
+def plan(checked: Checked) -> Planned | None:
+    """The migration offered for a checked document (lint thread)."""
+    from vllm_config_lsp.migrate import migration as migrated
 
     target = newest_release()
-    if not is_older(version, target):
+    if not is_older(checked.release, target):
         return None
-    migration = migrate(text, target)
+    text = checked.text
+    migration = migrated(checked, target)
     final = bump_marker(migration.text, migration.target)
     if final == text and not migration.needs_human:
         return None
@@ -101,17 +99,14 @@ def plan(text: str, version: str) -> Planned | None:
     )
 
 
-async def planned(ls: VllmConfigServer, analysis: Analysis) -> Planned | None:
-    cached = _cache.get(analysis.uri)
-    if cached is not None and cached[0] is analysis:
-        return cached[1]
-    result: Planned | None = await ls.run_on_lint_thread(plan, analysis.text, analysis.vllm_version)
-    _cache[analysis.uri] = (analysis, result)
+async def planned(session: Session, analysis: Snapshot) -> Planned | None:
+    """The migration offered for the snapshot, planned once (kept with it)."""
+    if "migration" in analysis.memo:
+        cached: Planned | None = analysis.memo["migration"]
+        return cached
+    result: Planned | None = await session.run_on_lint_thread(plan, analysis.checked)
+    analysis.memo["migration"] = result
     return result
-
-
-def forget(uri: str) -> None:
-    _cache.pop(uri, None)
 
 
 def title(migration: Planned) -> str:
@@ -123,7 +118,7 @@ def title(migration: Planned) -> str:
 
 
 def action(
-    migration: Planned, analysis: Analysis, edit: types.WorkspaceEdit | None
+    migration: Planned, analysis: Snapshot, edit: types.WorkspaceEdit | None
 ) -> types.CodeAction:
     report = {
         "uri": analysis.uri,
@@ -159,7 +154,7 @@ def report_message(report: Any) -> tuple[types.MessageType, str, str]:
         parts.append("Needs your decision: " + "; ".join(decide) + ".")
     still = report.get("from")
     if isinstance(still, str) and not report.get("markerUpdated") and still != target:
-        from vllm_config_lsp.lsp.info import version_text
+        from vllm_config_lsp.lsp.describe import version_text
 
         where = version_text(still, str(report.get("versionSource") or ""))
         parts.append(

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vllm_config_lsp.sources.association import AssociationSettings
 from vllm_config_lsp.vllm.hardware import Stated, find_gpu, suggestions
 from vllm_config_lsp.vllm.model_files import expanded_path
 
@@ -30,10 +29,21 @@ MAX_GLOB_CHARS = 1000
 
 
 @dataclass(frozen=True)
+class Associations:
+    """`associations.globs` (added to the default ones) and `exclude`, and `detection`
+    (content detection on or off), as the client sent them: the session hands them to the
+    engine as its `AssociationSettings`."""
+
+    globs: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    detection: bool = True
+
+
+@dataclass(frozen=True)
 class Settings:
     #: Any spelling of a release (`0.10`, `v0.11.0rc1`); None or "auto": decided per file.
     vllm_version: str | None = None
-    associations: AssociationSettings = field(default_factory=AssociationSettings)
+    associations: Associations = field(default_factory=Associations)
     #: Milliseconds to wait after a change before checking; None ("auto", the default):
     #: none, unless the document's last check was slow (`lsp.server.auto_delay`).
     debounce_ms: int | None = None
@@ -112,22 +122,22 @@ def parse(raw: Any, problems: list[str]) -> Settings:
         problems.append("severityOverrides: expected an object {CODE: level}")
         raw_overrides = {}
     for code, level in raw_overrides.items():
-        if isinstance(level, str) and level.lower() in LEVELS:
+        if not str(code).strip():  # a blank code is a prefix of every code
+            problems.append("severityOverrides: a blank code names no rule; dropped")
+        elif isinstance(level, str) and level.lower() in LEVELS:
             overrides[str(code).upper()] = level.lower()
         else:
             problems.append(f"severityOverrides.{code}: expected one of {', '.join(LEVELS)}")
     return Settings(
         vllm_version=version or None,
-        associations=AssociationSettings(
+        associations=Associations(
             globs=_globs(assoc.get("globs"), "associations.globs", problems),
             exclude=_globs(assoc.get("exclude"), "associations.exclude", problems),
             detection=detection,
         ),
         debounce_ms=None if debounce is None else int(debounce),
         severity_overrides=overrides,
-        disabled_codes=frozenset(
-            code.upper() for code in _strings(raw.get("disabledCodes"), "disabledCodes", problems)
-        ),
+        disabled_codes=_codes(raw.get("disabledCodes"), problems),
         model_dirs=tuple(
             d.strip() for d in _strings(raw.get("modelDirs"), "modelDirs", problems) if d.strip()
         ),
@@ -182,6 +192,14 @@ def _globs(value: Any, name: str, problems: list[str]) -> tuple[str, ...]:
     if len(kept) > MAX_GLOBS:
         problems.append(f"{name}: only the first {MAX_GLOBS} patterns are used")
     return kept[:MAX_GLOBS]
+
+
+def _codes(value: Any, problems: list[str]) -> frozenset[str]:
+    """`disabledCodes`; a blank entry, a prefix of every code, would disable every rule."""
+    codes = [code.strip().upper() for code in _strings(value, "disabledCodes", problems)]
+    if not all(codes):
+        problems.append("disabledCodes: a blank code names no rule; dropped")
+    return frozenset(code for code in codes if code)
 
 
 def _strings(value: Any, name: str, problems: list[str]) -> tuple[str, ...]:

@@ -18,15 +18,13 @@ from vllm_config_lsp.lsp.positions import Positions
 if TYPE_CHECKING:
     from yaml.nodes import Node
 
-    from vllm_config_lsp.lsp.server import Analysis
+    from vllm_config_lsp.lsp.session import Snapshot
 
 #: Nesting shown in the outline; deeper config trees are rare and only add noise.
 MAX_DEPTH = 4
 
 
-def symbols(
-    analysis: Analysis, capabilities: types.ClientCapabilities
-) -> list[types.DocumentSymbol] | list[types.SymbolInformation]:
+def symbols(analysis: Snapshot) -> list[types.DocumentSymbol] | list[types.SymbolInformation]:
     model = analysis.result.model if analysis.result else None
     if model is None:
         return []
@@ -55,6 +53,7 @@ def symbols(
                 children=_children(positions, tree, key_start, end, 1) if tree else None,
             )
         )
+    capabilities = analysis.capabilities
     document = capabilities.text_document.document_symbol if capabilities.text_document else None
     if document and document.hierarchical_document_symbol_support:
         return out

@@ -14,20 +14,21 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 if TYPE_CHECKING:
-    from vllm_config_lsp.lsp.server import VllmConfigServer
+    from vllm_config_lsp.lsp.session import Session
 
 REGISTRATION_ID = "vllm-config-release-files"
 
 
-async def watch_release_files(ls: VllmConfigServer) -> None:
-    from vllm_config_lsp.vllm.versions import WATCHED_GLOBS
+async def watch_release_files(session: Session) -> None:
+    from vllm_config_lsp.engine import RELEASE_FILES
+    from vllm_config_lsp.lsp.project_settings import GLOBS
 
-    workspace = ls.client_capabilities.workspace
+    workspace = session.capabilities.workspace
     watched = workspace.did_change_watched_files if workspace else None
     if not (watched and watched.dynamic_registration):
         return
     options = types.DidChangeWatchedFilesRegistrationOptions(
-        watchers=[types.FileSystemWatcher(glob_pattern=glob) for glob in WATCHED_GLOBS]
+        watchers=[types.FileSystemWatcher(glob_pattern=glob) for glob in (*RELEASE_FILES, *GLOBS)]
     )
     registration = types.Registration(
         id=REGISTRATION_ID,
@@ -35,16 +36,21 @@ async def watch_release_files(ls: VllmConfigServer) -> None:
         register_options=options,
     )
     try:
-        await ls.client_register_capability_async(
+        await session.server.client_register_capability_async(
             types.RegistrationParams(registrations=[registration])
         )
     except Exception as error:  # the release is then read again only on restart or save
-        ls.log(f"watching the release files failed: {error}", types.MessageType.Warning)
+        session.log(f"watching the release files failed: {error}", types.MessageType.Warning)
 
 
-async def release_files_changed(ls: VllmConfigServer, uris: list[str]) -> None:
-    from vllm_config_lsp.lsp.server import _fs_path
+async def release_files_changed(session: Session, uris: list[str]) -> None:
+    from vllm_config_lsp.lsp.project_settings import below
+    from vllm_config_lsp.lsp.session import fs_path
 
-    changed = [path for uri in uris if (path := _fs_path(uri)) is not None]
+    changed = [path for uri in uris if (path := fs_path(uri)) is not None]
     if changed:
-        ls.recheck(await ls.run_on_lint_thread(ls.forget_releases, changed))
+        stale = await session.run_on_lint_thread(session.forget_releases, changed)
+        # a project settings file: read again on the next check (`project.settings_for`)
+        open_paths = {uri: path for uri in session.open_uris() if (path := fs_path(uri))}
+        settings = below(open_paths, changed)
+        session.recheck([*stale, *(uri for uri in settings if uri not in stale)])

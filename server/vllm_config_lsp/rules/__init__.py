@@ -28,6 +28,9 @@ from vllm_config_lsp.vllm.config_model import ConfigModel
 #: same condition (`x-vllm.checks`, `releases`).
 VERIFIED_RELEASE = "0.33.0"
 FIRST_IMPERATIVE_CODE = "VC300"
+#: The published form of docs/rules/ (`tools/generate_rule_docs.py`): a rule's page is this
+#: plus `<CODE>.md` (diagnostics' `codeDescription`, hover, SARIF's `helpUri`).
+RULE_DOCS_URL = "https://github.com/vllm-config-lsp/vllm-config-lsp/blob/main/docs/rules/"
 
 
 @dataclass(frozen=True)

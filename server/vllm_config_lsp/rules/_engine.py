@@ -22,6 +22,7 @@ from vllm_config_lsp.document.yaml_edits import content_end, remove_entry, whole
 from vllm_config_lsp.findings import Finding, Fix, Related, Severity, TextEdit
 from vllm_config_lsp.rules.support import finding, remove_pair_fix, span, spell_like, token_span
 from vllm_config_lsp.sources.config_file import Pair
+from vllm_config_lsp.sources.rendering import append_words
 from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
 
 
@@ -165,7 +166,11 @@ def replace(
             text = text.replace('"', '\\"')
         elif '"' in text and model.text[what.where[0]] != '"':
             return None  # JSON in an unusual quoting: leave the edit to the user
-    return Fix(title, (TextEdit(*what.where, text),), safe=False, preferred=preferred)
+    start, end = what.where
+    written = model.text[start:end]
+    if model.invocation is not None and written.startswith("--") and "=" in written:
+        start += written.index("=") + 1  # `--tensor-parallel-size=16`: the value only
+    return Fix(title, (TextEdit(start, end, text),), safe=False, preferred=preferred)
 
 
 def add_flag(
@@ -187,6 +192,20 @@ def add_flag(
     key = spell_like(pair.key, flag)
     edit = TextEdit(end, end, f"{newline}{indent}{key}: {value}\n")
     return Fix(f"Add `{key}: {value}`", (edit,), safe=False, preferred=preferred)
+
+
+def add_option(
+    model: ConfigModel, anchor: Given | None, flag: str, value: str, *, preferred: bool = True
+) -> Fix | None:
+    """Add `--flag value`: a line of a `--config` file below `anchor` (`add_flag`), or
+    words after the last one of a host's command line, in its syntax
+    (`sources.rendering.append_words`)."""
+    if model.invocation is None:
+        return add_flag(model, anchor, flag, value, preferred=preferred) if anchor else None
+    edit = append_words(model.text, model.invocation, [f"--{flag}", value])
+    if edit is None:
+        return None
+    return Fix(f"Add `--{flag} {value}`", (edit,), safe=False, preferred=preferred)
 
 
 def error(

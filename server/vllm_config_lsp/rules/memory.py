@@ -22,13 +22,14 @@ from vllm_config_lsp.findings import Fix
 from vllm_config_lsp.rules._checkpoint import served
 from vllm_config_lsp.rules._engine import (
     Given,
-    add_flag,
+    add_option,
     field_value,
     given,
     given_field,
     is_int,
     replace,
 )
+from vllm_config_lsp.rules._platform import world_gpus
 from vllm_config_lsp.rules.config.model.max_model_len_derived import served_limit
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.hardware import Gpu
@@ -219,12 +220,13 @@ def at_best(found: Budget) -> Budget:
 
 def fitting_tp(model: ConfigModel) -> int | None:
     """The smallest tensor-parallel size above the file's that divides the attention heads,
-    stays within the target's GPUs, and leaves room for one request of `max-model-len`."""
-    found, target = _INPUTS.get(model), model.target
+    stays within the GPUs the world may take (the node's, or its group's: `world_gpus`),
+    and leaves room for one request of `max-model-len`."""
+    found, target, gpus = _INPUTS.get(model), model.target, world_gpus(model)
     heads = found.config.num_attention_heads if found is not None else None
     if found is None or not heads or target is None:
         return None
-    most = target.count // found.pp if target.count else MAX_TP
+    most = gpus // found.pp if gpus else MAX_TP
     for size in range(found.tp + 1, min(heads, most, MAX_TP) + 1):
         if heads % size:
             continue
@@ -277,12 +279,12 @@ def memory_summary(model: ConfigModel) -> str | None:
 def set_or_add(
     model: ConfigModel, class_name: str, field_name: str, flag: str, value: object
 ) -> Fix | None:
-    """Change the field where the file sets it, else add the flag below `model:`."""
+    """Change the field where the file sets it, else add the flag (below `model:` in a
+    `--config` file, after the command line's last word on a host)."""
     found = given_field(model, class_name, field_name)
     if found is not None:
         return replace(model, found, value, f"Set {found.label} to {value}")
-    anchor = given(model, "model")
-    return add_flag(model, anchor, flag, str(value)) if anchor is not None else None
+    return add_option(model, given(model, "model"), flag, str(value))
 
 
 def fixes(model: ConfigModel, found: Budget, longest: int = 0) -> list[Fix | None]:

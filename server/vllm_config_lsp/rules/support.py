@@ -6,6 +6,7 @@ Kept apart from the rules so each rule module reads as "what vLLM checks" and no
 from __future__ import annotations
 
 import difflib
+import reprlib
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -24,6 +25,17 @@ from vllm_config_lsp.vllm.catalogue import FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
 from vllm_config_lsp.vllm.pydantic_lax import FieldIssue
 from vllm_config_lsp.vllm.serve_parser import OptionUse
+
+_ABBREVIATED = reprlib.Repr()
+
+
+def shown(value: object) -> str:
+    """`repr(value)` as a message quotes it; abbreviated (`[[[...]]]`) where repr would
+    exceed the recursion limit (JSON nests deeper than Python's limit)."""
+    try:
+        return repr(value)
+    except RecursionError:
+        return _ABBREVIATED.repr1(value, 3)  # three levels, then `...`
 
 
 def span(node: Node) -> tuple[int, int]:

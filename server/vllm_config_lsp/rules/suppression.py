@@ -8,6 +8,10 @@ Three forms, by rule code:
 * `# vllm-config: disable-next-line=VC101` covers the next line the same way;
 * `# vllm-config: disable-file=VC101` anywhere covers the whole file.
 
+A reason may follow the codes after `--` (`# vllm-config: disable=VC101 -- swap is set by
+the chart`): hover shows it, and `check --ignore-suppressions` reports it with each finding
+the comment would hide (`apply(..., keep=True)` marks them instead of dropping them).
+
 Applied by `engine.lint` after every rule ran, so the CLI and the language server honour the
 same comments. A code that suppressed nothing is reported (VC008, unused-suppression), but
 only when its rule ran: `--select`/`--ignore` or an editor's disabled codes must not make
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from weakref import WeakKeyDictionary
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -27,7 +31,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from vllm_config_lsp.document.markers import MARKER_LINES
 from vllm_config_lsp.document.text_index import TextIndex
 from vllm_config_lsp.document.yaml_edits import content_end
-from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
+from vllm_config_lsp.findings import Finding, Fix, Severity, Suppressed, TextEdit
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 MAP_TAG = "tag:yaml.org,2002:map"
@@ -42,6 +46,8 @@ _ITEM = re.compile(
     r"(?P<codes>[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*)?"
 )
 _CODE = re.compile(r"[A-Za-z]+[0-9]+")
+#: ` -- reason` after the directives, up to the line end (no directive is read in it).
+_REASON = re.compile(r"(?:^|(?<=\s))--(?:\s+(?P<reason>.*?))?\s*$")
 
 
 @dataclass(eq=False)
@@ -71,6 +77,8 @@ class Comment:
     start: int  # the `#` that opens `# vllm-config: …`
     end: int  # line end
     directives: list[Directive] = field(default_factory=list)
+    #: What follows `--` after the directives (`disable=VC101 -- set by the chart`).
+    reason: str | None = None
 
 
 @dataclass(eq=False)
@@ -186,7 +194,11 @@ def comments(model: ConfigModel, where: Layout | None = None) -> list[Comment]:
         lines.add(line)
         line_end = where.index.offset_of_lsp(line, 1 << 30)
         comment = Comment(line, text.rfind("#", line_start, match.start()), line_end)
-        for item in _ITEM.finditer(text, match.end(), line_end):
+        reason = _REASON.search(text, match.end(), line_end)
+        if reason is not None:
+            comment.reason = reason.group("reason") or None
+        items_end = line_end if reason is None else reason.start()
+        for item in _ITEM.finditer(text, match.end(), items_end):
             directive = Directive(item.group("kind"), line, item.start(), item.end())
             directive.comment = comment
             codes_at = item.start("codes")
@@ -211,8 +223,11 @@ def _comment_start(text: str, line_start: int, before: int, where: Layout) -> in
         at += 1
 
 
-def apply(model: ConfigModel, findings: list[Finding], ran: set[str]) -> list[Finding]:
-    """Drop suppressed findings; report unused codes of rules that ran (when VC008 ran)."""
+def apply(
+    model: ConfigModel, findings: list[Finding], ran: set[str], *, keep: bool = False
+) -> list[Finding]:
+    """Drop suppressed findings (with `keep`, mark them with the comment that would hide
+    them instead); report unused codes of rules that ran (when VC008 ran)."""
     found = comments(model)
     if not found:
         return findings
@@ -220,16 +235,21 @@ def apply(model: ConfigModel, findings: list[Finding], ran: set[str]) -> list[Fi
     directives = [d for comment in found for d in comment.directives]
     kept: list[Finding] = []
     for item in findings:
-        if item.code in UNSUPPRESSIBLE or not _suppressed(item, directives, where):
+        hiding = None if item.code in UNSUPPRESSIBLE else _suppressed(item, directives, where)
+        if hiding is None:
             kept.append(item)
+        elif keep:
+            reason = hiding.comment.reason if hiding.comment is not None else None
+            kept.append(replace(item, suppressed=Suppressed(hiding.line, reason)))
     if UNUSED_CODE in ran:
         kept.extend(_unused(model, found, ran))
     return kept
 
 
-def _suppressed(item: Finding, directives: list[Directive], where: Layout) -> bool:
+def _suppressed(item: Finding, directives: list[Directive], where: Layout) -> Directive | None:
+    """The first directive that hides `item` (every one that does is marked used)."""
     lines: list[int] | None = None
-    hit = False
+    hit: Directive | None = None
     for directive in directives:
         refs = [ref for ref in directive.codes if ref.code == item.code]
         if not refs:
@@ -242,7 +262,7 @@ def _suppressed(item: Finding, directives: list[Directive], where: Layout) -> bo
                 continue
         for ref in refs:
             ref.used = True
-        hit = True
+        hit = hit or directive
     return hit
 
 

@@ -23,22 +23,24 @@ any exec-form argv, the script by the shell source.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import gpu_claims
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources import dockerfile, gpu_claims, shell
+from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word, assignment
+from vllm_config_lsp.sources.safe_read import read_text
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
-    argv_invocations,
+    distinct_pairs,
     documents,
+    env_mapping,
     get,
-    image_start,
-    is_vllm_image,
     items,
     node_span,
     pairs,
     scalar_word,
+    text_of,
 )
 
 __all__ = ["find_invocations", "interpolate", "shellwords"]
@@ -47,40 +49,92 @@ _SOURCE = "compose"
 #: Words split from a compose string are re-quoted the way a shell reads them.
 _SPLIT = "compose"
 _LIST = "yaml-list"
+_VALUE = "yaml-value"
+#: A Dockerfile a service builds from is read up to this size.
+_MAX_DOCKERFILE_BYTES = 1 << 20
 
 
-def find_invocations(text: str) -> list[Invocation]:
+def find_invocations(text: str, path: Path | None = None) -> list[Invocation]:
     """Every vLLM start among the services of a compose file, in document order, with
-    document offsets."""
+    document offsets. `path` is where the file is on disk: a service `build:` from a
+    Dockerfile there runs what that Dockerfile's image runs (`FROM vllm/vllm-openai`)."""
     try:
         found: list[Invocation] = []
         frame = Frame(text)
+        folder = path.parent if path is not None else None
         for root in documents(text):
-            for _name, service in pairs(get(root, "services")):
+            for _name, service in distinct_pairs(pairs(get(root, "services"))):
                 if isinstance(service, MappingNode):
                     claims = gpu_claims.compose(frame, service)
-                    found.extend(replace(inv, gpus=claims) for inv in _service(frame, service))
+                    environ = _environment(frame, service)
+                    is_open = get(service, "env_file") is not None
+                    found.extend(
+                        replace(
+                            inv,
+                            gpus=claims,
+                            environ=environ + inv.environ,
+                            environ_open=is_open or inv.environ_open,
+                        )
+                        for inv in _service(frame, service, folder)
+                    )
         return sorted(found, key=lambda invocation: invocation.start)
-    except (RecursionError, MemoryError):
+    except RecursionError:  # a MemoryError is reported (engine), never "no start"
         return []
 
 
-def _service(frame: Frame, service: MappingNode) -> list[Invocation]:
-    """One service: its own entrypoint + command, or the command after the image's."""
+def _service(frame: Frame, service: MappingNode, folder: Path | None) -> list[Invocation]:
+    """One service: its own entrypoint + command, or the command after the image's (the
+    image it builds, when it names a Dockerfile beside the file)."""
     image_node = get(service, "image")
     image = _image(image_node)
     entrypoint = _argv(frame, get(service, "entrypoint"))
     command = _argv(frame, get(service, "command"))
-    if entrypoint is not None:  # replaces the image's entrypoint (and its CMD)
-        return argv_invocations([*entrypoint, *(command or [])], source=_SOURCE, image=image)
-    if command:
-        found = argv_invocations(command, source=_SOURCE, image=image)
-        if found:  # the command starts vLLM itself (an image without an entrypoint)
-            return found
-    if image is None or image_node is None or not is_vllm_image(image):
-        return []
-    anchor = node_span(frame, image_node)
-    return [image_start(command or [], source=_SOURCE, image=image, anchor=anchor)]
+    anchor = node_span(frame, image_node) if image_node is not None else None
+    runs: str | None = None
+    build_node = get(service, "build")
+    built = _built(build_node, folder) if folder is not None and build_node else None
+    if built is not None and (command or entrypoint is not None):
+        image, runs = built
+        anchor = node_span(frame, build_node) if build_node is not None else anchor
+    return shell.container_invocations(
+        image,
+        command or [],
+        source=_SOURCE,
+        entrypoint=entrypoint,  # replaces the image's entrypoint (and its CMD)
+        anchor=anchor,
+        runs=runs,
+    )
+
+
+def _built(build: Node, folder: Path) -> tuple[str, str] | None:
+    """The base image and vLLM entrypoint of the image a `build:` makes (`build: ./dir`,
+    or `context:` and `dockerfile:`), read from its Dockerfile (`dockerfile.built_image`);
+    None when it names none on disk that starts vLLM."""
+    if isinstance(build, ScalarNode):
+        context, name = build.value, "Dockerfile"
+    elif isinstance(build, MappingNode):
+        context = text_of(get(build, "context")) or "."
+        name = text_of(get(build, "dockerfile")) or "Dockerfile"
+    else:
+        return None
+    if "$" in context + name or "://" in context:  # interpolated, or a remote context
+        return None
+    text = read_text(folder / context / name, _MAX_DOCKERFILE_BYTES)
+    return dockerfile.built_image(text) if text is not None else None
+
+
+def _environment(frame: Frame, service: MappingNode) -> tuple[EnvVar, ...]:
+    """`environment:` as a mapping (`NAME: value`; no value passes the shell's through) or
+    a list (`- NAME=value`, `- NAME`), values interpolated like `command:`."""
+    node = get(service, "environment")
+    if isinstance(node, MappingNode):
+        return env_mapping(frame, node, "environment", value_of=interpolate)
+    found: list[EnvVar] = []
+    for item in items(node):
+        word = scalar_word(frame, item, _VALUE)
+        if word is not None and word.text:
+            found.append(assignment(interpolate(word), "environment"))
+    return tuple(found)
 
 
 def _image(node: Node | None) -> str | None:

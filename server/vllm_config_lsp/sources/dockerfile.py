@@ -23,28 +23,26 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 import tree_sitter_containerfile
 from tree_sitter import Language, Node, Parser
 
-from vllm_config_lsp.sources import shell
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources import argv, shell
+from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word
+from vllm_config_lsp.sources.source_map import SourceMap
 
-__all__ = ["find_invocations"]
+__all__ = ["built_image", "find_invocations"]
 
 _PARSER: Parser | None = None
 
-_API_SERVER = "vllm.entrypoints.openai.api_server"
-_CLI_MAIN = "vllm.entrypoints.cli.main"
-_PYTHON = re.compile(r"python(?:\d+(?:\.\d+)*)?")
-_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh"})
 #: `$NAME`, `${NAME}`, `${NAME:-default}` in a FROM line (global ARGs are substituted).
 _ARG_REFERENCE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}|([A-Za-z_]\w*))")
 _JSON_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r"}
 _JSON_ESCAPES["t"] = "\t"
-_INSTRUCTIONS = frozenset({"FROM", "ENTRYPOINT", "CMD", "ARG"})
+_INSTRUCTIONS = frozenset({"FROM", "ENTRYPOINT", "CMD", "ARG", "ENV"})
+_DOCKER_REFERENCE = re.compile(r"\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*)")
 
 
 def find_invocations(text: str) -> list[Invocation]:
@@ -61,6 +59,29 @@ def find_invocations(text: str) -> list[Invocation]:
         key = (invocation.start, tuple(word.start for word in invocation.args))
         unique.setdefault(key, invocation)
     return sorted(unique.values(), key=lambda invocation: invocation.start)
+
+
+def built_image(text: str) -> tuple[str, str] | None:
+    """What the image this Dockerfile builds starts when a container runs it with arguments
+    (a compose service `build:` from it, with a `command:`): its final stage's base image and
+    the vLLM entrypoint the arguments go to — the stage's own exec-form ENTRYPOINT when it
+    starts vLLM, else a vLLM base image's (`FROM vllm/vllm-openai`). None when the image
+    does not start vLLM with its arguments (a shell-form ENTRYPOINT ignores them)."""
+    document = _Document(text)
+    reader = _Reader(document)
+    for keyword, parts in _instructions(document.tree.root_node):
+        reader.instruction(keyword, parts)
+    if not reader.stages:
+        return None
+    final = reader.stages[-1]
+    if final.entrypoint is None:
+        if final.vllm_image:
+            return final.image, argv.image_entrypoint(final.image)
+        return None
+    if not final.entrypoint.exec_form:
+        return None
+    found = argv.match(final.entrypoint.words, image=final.image)
+    return (final.image, found.entrypoint) if isinstance(found, argv.Start) else None
 
 
 def _parser() -> Parser:
@@ -166,7 +187,7 @@ def _command(document: _Document, parts: Sequence[Node]) -> _Command | None:
     if script.startswith("["):
         try:
             value = json.loads(script)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested arrays: no array of strings either way
             value = None
         if isinstance(value, list) and all(isinstance(item, str) for item in value):
             strings = [node for node in _walk(pieces) if node.type == "json_string"]
@@ -337,6 +358,8 @@ class _Stage:
     cmd: _Command | None = None
     #: The CMD came from the parent stage (setting ENTRYPOINT here drops it).
     cmd_inherited: bool = False
+    #: `ENV` of this stage and the stages it is built from, in order.
+    environ: list[EnvVar] = field(default_factory=list)
 
 
 class _Reader:
@@ -360,6 +383,9 @@ class _Reader:
         if not self.stages:
             return
         stage = self.stages[-1]
+        if keyword == "ENV":
+            stage.environ.extend(self._env(parts))
+            return
         command = _command(self.document, parts)
         if keyword == "ENTRYPOINT":
             stage.entrypoint = command
@@ -370,7 +396,54 @@ class _Reader:
 
     def finish(self) -> None:
         for number, stage in enumerate(self.stages):
+            before = len(self.found)
             self._stage(stage, final=number == len(self.stages) - 1)
+            for at in range(before, len(self.found)):
+                found = self.found[at]
+                self.found[at] = replace(found, environ=(*stage.environ, *found.environ))
+
+    def _env(self, parts: Sequence[Node]) -> list[EnvVar]:
+        """`ENV NAME=value …` and the legacy `ENV NAME value`: quotes removed, `$NAME` and
+        `${NAME}` (earlier ENV and ARG values, which the build fills in) unresolved."""
+        found: list[EnvVar] = []
+        for part in parts:
+            if part.type != "env_pair" or len(part.named_children) < 2:
+                continue
+            named = part.named_children
+            name = self._plain(named[0])
+            found.append(EnvVar(name, self._env_value(named[-1]), "ENV"))
+        return found
+
+    def _plain(self, node: Node) -> Word:
+        start, end = self.document.start(node), self.document.end(node)
+        text = self.document.text[start:end]
+        return Word(text, start, end, tuple(range(start, end)), tuple(range(start + 1, end + 1)))
+
+    def _env_value(self, node: Node) -> Word:
+        start, end = self.document.start(node), self.document.end(node)
+        written = self.document.text[start:end]
+        first, last = start, end
+        if node.type in ("double_quoted_string", "single_quoted_string") and len(written) >= 2:
+            first, last = start + 1, end - 1
+        chars: list[str] = []
+        starts: list[int] = []
+        at = first
+        while at < last:
+            char = self.document.text[at]
+            if char == "\\" and node.type != "single_quoted_string" and at + 1 < last:
+                chars.append(self.document.text[at + 1])
+                starts.append(at)
+                at += 2
+                continue
+            chars.append(char)
+            starts.append(at)
+            at += 1
+        ends = tuple(s + 1 for s in starts)
+        text = "".join(chars)
+        unresolved: tuple[str, ...] = ()
+        if node.type != "single_quoted_string":
+            unresolved = tuple(m.group(0) for m in _DOCKER_REFERENCE.finditer(text))
+        return Word(text, start, end, tuple(starts), ends, unresolved, "shell")
 
     def _argument(self, parts: Sequence[Node]) -> None:
         """A global `ARG NAME=default ...` (only these reach FROM lines)."""
@@ -397,7 +470,14 @@ class _Reader:
             (stage for stage in reversed(self.stages) if stage.alias == written.lower()), None
         )
         if parent is not None:
-            self.stages.append(replace(parent, alias=alias, cmd_inherited=parent.cmd is not None))
+            self.stages.append(
+                replace(
+                    parent,
+                    alias=alias,
+                    cmd_inherited=parent.cmd is not None,
+                    environ=list(parent.environ),
+                )
+            )
             return
         image = self._substitute(written)
         self.stages.append(
@@ -406,7 +486,7 @@ class _Reader:
                 self.document.start(spec),
                 self.document.start(spec) + len(written),
                 alias,
-                "vllm-openai" in image,
+                argv.is_vllm_image(image),
             )
         )
 
@@ -440,16 +520,14 @@ class _Reader:
             return
         if cmd is None:
             if stage.vllm_image and final:
-                self._image_start(stage, [], None)
+                self._container(stage, [])
             return
         if cmd.exec_form:
-            if self._match(stage, cmd.words) or not stage.vllm_image:
-                return
-            self._image_start(stage, cmd.words, cmd)
+            self._container(stage, cmd.words)
             return
         if self._script(stage, cmd) or not stage.vllm_image:
             return
-        self._image_start(stage, self._command_words(cmd), cmd)
+        self._container(stage, self._command_words(cmd))
 
     def _argv(self, stage: _Stage, head: list[Word], cmd: _Command | None) -> None:
         """Exec-form ENTRYPOINT: CMD supplies its arguments (a shell-form CMD's words are
@@ -458,135 +536,31 @@ class _Reader:
         tail: list[Word] = []
         if cmd is not None:
             tail = cmd.words if cmd.exec_form else self._command_words(cmd)
-        self._match(stage, [*head, *tail])
-
-    def _match(self, stage: _Stage, words: list[Word]) -> bool:
-        """Find the start in an exec-form argv: `vllm serve`, `python -m <api_server>`,
-        `python -m vllm.entrypoints.cli.main serve`, possibly behind an init (`tini --`),
-        or `sh -c '<script>'`."""
-        for index, word in enumerate(words):
-            name = word.text.rsplit("/", 1)[-1]
-            following = [item.text for item in words[index + 1 : index + 4]]
-            if name == "vllm" and following[:1] == ["serve"]:
-                self._record(stage, words, index, "serve", index + 2)
-                return True
-            if _PYTHON.fullmatch(name) and following[:2] == ["-m", _API_SERVER]:
-                self._record(stage, words, index, "api_server", index + 3)
-                return True
-            if _PYTHON.fullmatch(name) and following[:3] == ["-m", _CLI_MAIN, "serve"]:
-                self._record(stage, words, index, "serve", index + 4)
-                return True
-            if name in _SHELLS and following and _runs_string(following[0]):
-                if index + 2 < len(words):
-                    return self._nested(stage, words[index + 2])
-                return False
-        return False
-
-    def _record(
-        self,
-        stage: _Stage,
-        words: list[Word],
-        exe: int,
-        entrypoint: str,
-        first: int,
-    ) -> None:
-        args = list(words[first:])
-        anchor = (args[-1] if args else words[min(first, len(words)) - 1]).end
-        self.found.append(
-            Invocation(
-                "dockerfile",
-                entrypoint,
-                words[exe].start,
-                words[exe].end,
-                args,
-                image=stage.image,
-                insert_at=anchor,
-            )
+        self.found.extend(
+            shell.argv_invocations([*head, *tail], source="dockerfile", image=stage.image)
         )
 
-    def _image_start(self, stage: _Stage, args: list[Word], cmd: _Command | None) -> None:
-        """The vllm-openai image's own entrypoint (`vllm serve`) with CMD as arguments."""
-        anchor = args[-1].end if args else (cmd.end if cmd is not None else stage.image_end)
-        self.found.append(
-            Invocation(
-                "dockerfile",
-                "serve",
-                stage.image_start,
-                stage.image_end,
-                list(args),
-                image=stage.image,
-                insert_at=anchor,
+    def _container(self, stage: _Stage, words: list[Word]) -> None:
+        """No ENTRYPOINT of the stage's own: the CMD when it starts vLLM itself, else the
+        base image's entrypoint with the CMD as its arguments (`argv.container`); the start
+        spans the first CMD word, the FROM image when there is none."""
+        self.found.extend(
+            shell.container_invocations(
+                stage.image,
+                words,
+                source="dockerfile",
+                anchor=(stage.image_start, stage.image_end),
             )
         )
 
     def _script(self, stage: _Stage, command: _Command) -> bool:
         """A shell-form command line, read by the shell source."""
         found = shell.find_invocations(command.script, source="dockerfile")
+        to_document = SourceMap.of_positions(command.positions)
         for invocation in found:
-            self.found.append(_relocate(invocation, command.positions, stage.image))
+            self.found.append(to_document.invocation(invocation, image=stage.image))
         return bool(found)
 
     def _command_words(self, command: _Command) -> list[Word]:
-        positions = command.positions
-        return [_relocate_word(word, positions) for word in shell.command_words(command.script)]
-
-    def _nested(self, stage: _Stage, script: Word) -> bool:
-        """`["sh", "-c", "vllm serve ..."]`: the string is a shell script."""
-        positions = list(script.starts)
-        ends = list(script.ends)
-        found = shell.find_invocations(script.text, source="dockerfile")
-        for invocation in found:
-            self.found.append(_relocate(invocation, positions, stage.image, ends))
-        return bool(found)
-
-
-def _runs_string(option: str) -> bool:
-    """`-c`, `-lc`, `-ec`, `-euxc`: a shell option cluster that runs the next string."""
-    return option.startswith("-") and not option.startswith("--") and "c" in option[1:]
-
-
-def _relocate(
-    invocation: Invocation,
-    positions: list[int],
-    image: str,
-    ends: list[int] | None = None,
-) -> Invocation:
-    """Move an invocation found in a script (offsets into the script) to the document."""
-    to_start, to_end = _maps(positions, ends)
-    return replace(
-        invocation,
-        source="dockerfile",
-        start=to_start(invocation.start),
-        end=to_end(invocation.end),
-        args=[_relocate_word(word, positions, ends) for word in invocation.args],
-        image=invocation.image or image,
-        insert_at=None if invocation.insert_at is None else to_end(invocation.insert_at),
-        gpus=tuple(claim.mapped(to_start, to_end) for claim in invocation.gpus),
-    )
-
-
-def _relocate_word(word: Word, positions: list[int], ends: list[int] | None = None) -> Word:
-    to_start, to_end = _maps(positions, ends)
-    moved = word.shifted(to_start)
-    return replace(moved, end=to_end(word.end), ends=tuple(to_end(end) for end in word.ends))
-
-
-def _maps(
-    positions: list[int], ends: list[int] | None
-) -> tuple[Callable[[int], int], Callable[[int], int]]:
-    """Script offset → document offset, for a start (the character's own position) and an
-    exclusive end (just past the previous character's source)."""
-    stop = ends if ends is not None else [position + 1 for position in positions]
-    count = len(positions)
-
-    def to_start(offset: int) -> int:
-        if 0 <= offset < count:
-            return positions[offset]
-        return stop[-1] if count else 0
-
-    def to_end(offset: int) -> int:
-        if 0 < offset <= count:
-            return stop[offset - 1]
-        return positions[0] if count else 0
-
-    return to_start, to_end
+        to_document = SourceMap.of_positions(command.positions)
+        return [to_document.word(word) for word in shell.command_words(command.script)]

@@ -12,14 +12,13 @@ read is.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from vllm_config_lsp.sources.association import DETECTION_BYTES, YAML_SUFFIXES, classify
 from vllm_config_lsp.sources.hosts import KEYED_HOSTS, host_of
-from vllm_config_lsp.sources.safe_read import is_dir, read_capped
+from vllm_config_lsp.sources.safe_read import is_dir, read_capped, walk
 
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
 #: What is read of a file to check: the engine checks up to 2,000,000 characters (and says
@@ -66,19 +65,32 @@ def looks_like_config(path: Path, head: str, flag_names: frozenset[str]) -> bool
     return classify(path.as_posix(), head, flag_names=flag_names) is not None
 
 
-def discover(paths: list[Path], flag_names: frozenset[str]) -> Iterator[tuple[Path, ReadResult]]:
+def discover(
+    paths: list[Path],
+    flag_names: frozenset[str],
+    *,
+    exclude: Callable[[Path], bool] | None = None,
+    include: Callable[[Path], bool] | None = None,
+) -> Iterator[tuple[Path, ReadResult]]:
     """Each file to check with what reading it gave: named files as given, directories
     walked in sorted order for stable output, with every folder and entry of the walk that
-    could not be read (its ReadResult says why)."""
+    could not be read (its ReadResult says why). In a walk, `exclude` leaves out files and
+    folders, `include` takes in files besides the recognised ones (project settings)."""
     for path in paths:
         if not is_dir(path):
             yield path, read_config(path)
             continue
         unlisted: list[OSError] = []
         entries: list[Path] = []
-        for root, dirs, files in os.walk(path, onerror=unlisted.append):
-            dirs[:] = [name for name in dirs if name not in SKIP_DIRS]
-            entries.extend(Path(root, name) for name in files)
+        for root, dirs, files in walk(path, onerror=unlisted.append):
+            dirs[:] = [
+                name
+                for name in dirs
+                if name not in SKIP_DIRS and not (exclude and exclude(Path(root, name)))
+            ]
+            entries.extend(
+                Path(root, name) for name in files if not (exclude and exclude(Path(root, name)))
+            )
         for error in unlisted:
             yield Path(error.filename), _cannot_read(error)
         for entry in sorted(entries):
@@ -87,5 +99,6 @@ def discover(paths: list[Path], flag_names: frozenset[str]) -> Iterator[tuple[Pa
             except OSError as error:
                 yield entry, _cannot_read(error)
                 continue
-            if looks_like_config(entry, head.decode("utf-8", errors="replace"), flag_names):
+            text = head.decode("utf-8", errors="replace")
+            if (include and include(entry)) or looks_like_config(entry, text, flag_names):
                 yield entry, read_config(entry)

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 
 from yaml.nodes import MappingNode, Node
 
-# a module import: yaml_hosts imports shell, which imports this module
 from vllm_config_lsp.sources import yaml_hosts
 from vllm_config_lsp.sources.invocation import GpuClaim, Invocation
 
@@ -74,6 +73,40 @@ def _selectors(frame: yaml_hosts.Frame, pod: MappingNode) -> Iterator[GpuClaim]:
                 if name:
                     start, end = yaml_hosts.node_span(frame, values[0])
                     yield GpuClaim(f"nodeAffinity {label}", start, end, name=name)
+
+
+#: KubeAI's `resourceProfile: <profile>:<multiple>`: each GPU profile of its chart's
+#: defaults (charts/kubeai/values.yaml) limits one GPU of its kind, which the controller
+#: multiplies by `<multiple>` (internal/modelcontroller/model_controller.go:274-300). The
+#: value is the GPU's name as the GPU table knows it, None where the table has no such GPU
+#: (the count still holds). A profile of another name is the cluster's own: nothing known.
+_KUBEAI_PROFILES = {
+    "nvidia-gpu-t4": "T4",
+    "nvidia-gpu-l4": "L4",
+    "nvidia-gpu-l40s": "L40S",
+    "nvidia-gpu-h100": "H100",
+    "nvidia-gpu-gh200": None,
+    "nvidia-gpu-a100-80gb": "A100-80GB",
+    "nvidia-gpu-a100-40gb": "A100-40GB",
+    "nvidia-gpu-a16": None,
+    "nvidia-gpu-rtx4070-8gb": None,
+    "amd-gpu-mi300x": "MI300X",
+}
+
+
+def kubeai(frame: yaml_hosts.Frame, model: MappingNode) -> tuple[GpuClaim, ...]:
+    """A KubeAI `Model`'s `resourceProfile` (`nvidia-gpu-l4:1`): the GPU and how many."""
+    value = yaml_hosts.get(model, "resourceProfile")
+    profile, _, multiple = (yaml_hosts.text_of(value) or "").strip().partition(":")
+    if value is None or profile not in _KUBEAI_PROFILES:
+        return ()
+    if not (multiple.isascii() and multiple.isdigit() and 0 < len(multiple) < 5):
+        return ()
+    start, end = yaml_hosts.node_span(frame, value)
+    vendor = profile.split("-", 1)[0]
+    name = _KUBEAI_PROFILES[profile]
+    claim = GpuClaim("KubeAI resourceProfile", start, end, int(multiple), name, vendor)
+    return (claim,) if claim.count else ()
 
 
 def compose(frame: yaml_hosts.Frame, service: MappingNode) -> tuple[GpuClaim, ...]:

@@ -33,7 +33,7 @@ from yaml.nodes import MappingNode, Node
 from vllm_config_lsp.sources import kubernetes
 from vllm_config_lsp.sources.hosts import chart_folder
 from vllm_config_lsp.sources.invocation import Invocation, Word, elsewhere
-from vllm_config_lsp.sources.safe_read import read_text
+from vllm_config_lsp.sources.safe_read import read_text, walk
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     documents,
@@ -54,6 +54,10 @@ MAX_ENTRIES = 2000
 MAX_TEMPLATES = 200
 MAX_TEMPLATE_BYTES = 1_000_000
 MAX_TOTAL_BYTES = 4_000_000
+#: Characters the templates may render to, all together: a reference repeated 1,000 times
+#: to a value of 100 KB rendered 100 MB (and 5.8 GB of character maps) before. Past it a
+#: reference stays as written (unresolved).
+MAX_RENDERED_CHARS = 1_000_000
 _SUFFIXES = (".yaml", ".tpl")
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -74,8 +78,10 @@ def find_invocations(text: str, path: Path | None) -> list[Invocation]:
     roots = documents(text)
     values = roots[0] if roots else None
     found: list[Invocation] = []
+    room = MAX_RENDERED_CHARS
     for template in _templates(folder / "templates"):
-        rendered = _render(template, values, text)
+        rendered = _render(template, values, text, room)
+        room = max(0, room - len(rendered.text))
         for invocation in kubernetes.find_invocations(rendered.text, expand_env=True):
             on_values = _on_values(relocate(invocation, rendered), text)
             if on_values is not None:
@@ -88,7 +94,7 @@ def _templates(folder: Path) -> Iterator[str]:
     (no symbolic link, which may lead out of the chart), a size per file and in all."""
     paths: list[Path] = []
     entries = 0
-    for root, dirs, files in os.walk(folder):  # does not follow links to folders
+    for root, dirs, files in walk(folder):  # does not follow links to folders
         dirs.sort()
         entries += len(dirs) + len(files)
         paths.extend(Path(root, name) for name in sorted(files) if name.endswith(_SUFFIXES))
@@ -104,10 +110,11 @@ def _templates(folder: Path) -> Iterator[str]:
             yield text
 
 
-def _render(template: str, values: Node | None, values_text: str) -> Frame:
+def _render(template: str, values: Node | None, values_text: str, room: int) -> Frame:
     """The template with each simple value reference replaced by its value (Helm's `{{-`
     and `-}}` trim the template's spaces beside it), every character mapped to the text
-    that wrote it: the values file, or the template (`elsewhere`)."""
+    that wrote it: the values file, or the template (`elsewhere`). Values are put in while
+    the rendered text stays within `room` characters."""
     chars: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -118,10 +125,13 @@ def _render(template: str, values: Node | None, values_text: str) -> Frame:
         ends.extend(elsewhere(values_text, at + 1) for at in range(start, end))
 
     done = 0
+    read: dict[int, Frame | None] = {}  # each value node's characters, read once
     for start, end in mask_templates(template, is_terraform_template(template)).spans:
-        value = _value(template, start, end, values, values_text)
+        value = _value(template, start, end, values, values_text, read)
         if value is None or value.starts is None or value.ends is None:
             continue
+        if len(chars) + (start - done) + len(value.text) > room:
+            continue  # past MAX_RENDERED_CHARS: the action stays as written
         floor = len(chars)
         copy(done, start)
         if template.startswith("{{-", start) and template[start + 3 : start + 4] in _TRIM_SPACE:
@@ -139,7 +149,12 @@ def _render(template: str, values: Node | None, values_text: str) -> Frame:
 
 
 def _value(
-    template: str, start: int, end: int, values: Node | None, values_text: str
+    template: str,
+    start: int,
+    end: int,
+    values: Node | None,
+    values_text: str,
+    read: dict[int, Frame | None],
 ) -> Frame | None:
     """What the action `template[start:end]` prints, or None unless it is a simple value
     reference: the value's characters from the values file, the quotes and defaults the
@@ -163,7 +178,9 @@ def _value(
         at = stage.end()
     node = _lookup(values, reference.group(1)[1:].split("."))
     loaded = value_of(node)
-    printed = _from_values(node, loaded, values_text)
+    if id(node) not in read:
+        read[id(node)] = _from_values(node, loaded, values_text)
+    printed = read[id(node)]
     action = (elsewhere(values_text, start), elsewhere(values_text, end))
     for name, literal in stages:
         if name == "default":

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from vllm_config_lsp.sources.invocation import Invocation
@@ -26,19 +27,57 @@ MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdx"}
 YAML_SUFFIXES = {".yaml", ".yml", ".tftpl"}
 #: Triton's `<model>/<version>/model.json`, and copies kept beside it (`llama_model.json`).
 _TRITON_NAME = re.compile(r"(?:^|[._-])model\.json$")
+
+
+@dataclass(frozen=True)
+class Host:
+    """One host of vLLM command lines, as it declares itself: its `kind` (what `host_of`
+    returns and the engine reads it as), the `sources` module whose `find_invocations`
+    reads it (imported when a document of its kind is first read: tree-sitter,
+    markdown-it and the readers are about 170 ms of start-up a `--config` file never
+    needs), the editor language ids that name it whatever the file name (VS Code's, and
+    Neovim/Emacs file types), the language ids whose documents it may be told in by
+    content (`yaml` for the YAML hosts, `json` for Triton), whether it is told by its
+    vLLM keys rather than a command line (a directory walk picks it without `vllm` in
+    it), and whether its reader reads files next to the document (a chart's templates,
+    the Dockerfile a compose service builds from)."""
+
+    kind: str
+    reader: str
+    languages: tuple[str, ...] = ()
+    content_languages: tuple[str, ...] = ()
+    keyed: bool = False
+    reads_next_to_path: bool = False
+
+
+#: Every host, in the order `host_of` tries them by content; `tests/editors/
+#: test_client_languages.py` ties the VS Code client's language list to these ids.
+HOSTS: dict[str, Host] = {
+    host.kind: host
+    for host in (
+        Host("shell", "shell", ("shellscript", "sh", "bash")),
+        Host("dockerfile", "dockerfile", ("dockerfile",)),
+        Host("markdown", "markdown", ("markdown",)),
+        Host("python", "python_argv", ("python",)),
+        Host("workflow", "workflow", content_languages=("yaml",)),
+        Host("compose", "compose", ("dockercompose",), ("yaml",), reads_next_to_path=True),
+        Host("kubernetes", "kubernetes", content_languages=("yaml",)),
+        Host("launcher", "launchers", content_languages=("yaml",)),
+        Host("dstack", "dstack", content_languages=("yaml",)),
+        Host("helm-values", "helm_chart", content_languages=("yaml",), reads_next_to_path=True),
+        Host("triton", "triton", content_languages=("json",), keyed=True),
+    )
+}
 #: Hosts told by their vLLM keys rather than by a command line: they need not name vLLM
 #: for a directory walk to pick them (`files.looks_like_config`).
-KEYED_HOSTS = frozenset({"triton"})
-#: VS Code language ids (and Neovim/Emacs file types) of the hosts.
-LANGUAGES = {
-    "shellscript": "shell",
-    "sh": "shell",
-    "bash": "shell",
-    "dockerfile": "dockerfile",
-    "markdown": "markdown",
-    "python": "python",
-    "dockercompose": "compose",
-}
+KEYED_HOSTS = frozenset(kind for kind, host in HOSTS.items() if host.keyed)
+#: Editor language ids that name a host, whatever the file's name.
+LANGUAGES = {language: kind for kind, host in HOSTS.items() for language in host.languages}
+#: Every language id whose documents some host, or a `--config` file (YAML), may be: what
+#: an editor should send the server.
+SERVED_LANGUAGES = frozenset(
+    {"yaml", *LANGUAGES, *(id_ for host in HOSTS.values() for id_ in host.content_languages)}
+)
 #: `Dockerfile`, `Dockerfile.gpu`, `gpu.Dockerfile`, `Containerfile`.
 _DOCKERFILE = re.compile(r"(?:^|[._-])(?:docker|container)file(?:[._-]|$)")
 _SHEBANG = re.compile(r"\A#![^\n]*\b(?:ba|z|k|da)?sh\b")
@@ -139,31 +178,12 @@ def _yaml_host(name: str, text: str) -> str | None:
     return None
 
 
-#: The `sources` module that reads each host. A reader is imported when a document of its
-#: kind is first read: tree-sitter, markdown-it and the readers are about 170 ms of start-up
-#: that a `--config` file, or an editor session without command lines, never needs.
-READERS = {
-    "shell": "shell",
-    "dockerfile": "dockerfile",
-    "markdown": "markdown",
-    "python": "python_argv",
-    "kubernetes": "kubernetes",
-    "compose": "compose",
-    "workflow": "workflow",
-    "launcher": "launchers",
-    "dstack": "dstack",
-    "helm-values": "helm_chart",
-    "triton": "triton",
-}
-#: Readers that read files next to the document (a chart's templates) take its path.
-_READ_NEXT_TO_PATH = frozenset({"helm-values"})
-
-
 def find_invocations(kind: str, text: str, path: Path | None = None) -> list[Invocation]:
     """Every vLLM start in a document of that kind, in document order; `path` is where the
     document is on disk, if it is."""
-    reader = importlib.import_module(f"vllm_config_lsp.sources.{READERS[kind]}")
-    if kind in _READ_NEXT_TO_PATH:
+    host = HOSTS[kind]
+    reader = importlib.import_module(f"vllm_config_lsp.sources.{host.reader}")
+    if host.reads_next_to_path:
         found: list[Invocation] = reader.find_invocations(text, path)
     else:
         found = reader.find_invocations(text)

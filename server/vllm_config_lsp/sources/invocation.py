@@ -97,6 +97,23 @@ class Word:
 
 
 @dataclass(frozen=True)
+class NodeGroup:
+    """Several nodes that form one vLLM instance, as a host says it (`sources.node_groups`
+    reads it): a LeaderWorkerSet group whose leader starts Ray, a Slurm job of `--nodes`
+    that starts Ray, a launch with `--nnodes`."""
+
+    nodes: int
+    #: How the instance spans the nodes: "ray" (the leader starts a Ray cluster of the
+    #: group, which vLLM uses with `--distributed-executor-backend ray`) or "nnodes"
+    #: (vLLM's own multi-node launch, `--nnodes`/`--node-rank`).
+    launcher: str
+    #: Where the host says it ("LeaderWorkerSet leaderWorkerTemplate.size", "#SBATCH --nodes").
+    origin: str
+    #: The GPUs of the whole group, when the host states each node's.
+    gpus: int | None = None
+
+
+@dataclass(frozen=True)
 class GpuClaim:
     """What a host writes about the GPUs one start of vLLM gets, as written: a count
     (`nvidia.com/gpu: 8`), a model (`cloud.google.com/gke-accelerator: nvidia-h100-80gb`)
@@ -110,12 +127,69 @@ class GpuClaim:
     name: str | None = None
     #: "nvidia" or "amd" where the host's resource name says so (`amd.com/gpu`).
     vendor: str | None = None
+    #: The nodes this start spans with the others of its group (`count` stays per node).
+    group: NodeGroup | None = None
 
     def mapped(self, start_of: Callable[[int], int], end_of: Callable[[int], int]) -> GpuClaim:
         """The same claim with its offsets passed through a frame's maps."""
         if self.start < 0:
             return self
         return replace(self, start=start_of(self.start), end=end_of(self.end))
+
+
+@dataclass(frozen=True)
+class EnvVar:
+    """One environment variable a host sets for a start of vLLM, as written: `name` is the
+    name's text and span, `value` the value as vLLM's process receives it (a word with
+    `unresolved` parts when the host fills it in: `valueFrom`, `$(VAR)`, `${VAR}`), None
+    when the host names the variable without a value here (a secret, `valueFrom`, a bare
+    compose `- NAME` passed through from the shell). `origin` says which host syntax wrote
+    it (`env`, `environment`, `ENV`, `export`, `prefix`, …)."""
+
+    name: Word
+    value: Word | None
+    origin: str
+
+    @property
+    def known(self) -> bool:
+        """The value is known as written (no part filled in elsewhere)."""
+        return self.value is not None and self.value.resolved
+
+    def moved(self, by: int) -> EnvVar:
+        value = None if self.value is None else self.value.moved(by)
+        return EnvVar(self.name.moved(by), value, self.origin)
+
+    def shifted(self, mapping: Callable[[int], int]) -> EnvVar:
+        value = None if self.value is None else self.value.shifted(mapping)
+        return EnvVar(self.name.shifted(mapping), value, self.origin)
+
+    def relocated(self, move: Callable[[Word], Word]) -> EnvVar:
+        """The same setting with its words moved by `move` (a relocation to the document)."""
+        value = None if self.value is None else move(self.value)
+        return EnvVar(move(self.name), value, self.origin)
+
+
+def assignment(word: Word, origin: str) -> EnvVar:
+    """`NAME=value` written as one word (a compose list item, `env NAME=value`, a
+    Dockerfile `ENV` pair): its name and its value as two words; a word without `=` is a
+    name whose value is not written here (compose passes the shell's through)."""
+    at = word.text.find("=")
+    if at <= 0:
+        return EnvVar(word, None, origin)
+    name = Word(word.text[:at], word.starts[0], word.ends[at - 1], word.starts[:at], word.ends[:at])
+    rest = at + 1
+    if rest >= len(word.text):
+        return EnvVar(name, Word("", word.end, word.end, (), (), word.unresolved), origin)
+    value = Word(
+        word.text[rest:],
+        word.starts[rest],
+        word.end,
+        word.starts[rest:],
+        word.ends[rest:],
+        word.unresolved,
+        word.quoting,
+    )
+    return EnvVar(name, value, origin)
 
 
 @dataclass(frozen=True)
@@ -154,8 +228,19 @@ class Invocation:
     insert_at: int | None = None
     #: What the host says about the GPUs this start gets, in the order it says it.
     gpus: tuple[GpuClaim, ...] = ()
+    #: The environment the host gives this start, in the order it sets it (a later entry of
+    #: one name wins). Only what the document writes: the image's and the shell's own
+    #: variables are not known.
+    environ: tuple[EnvVar, ...] = ()
+    #: True when the host adds variables that are not written here (Kubernetes `envFrom`,
+    #: compose `env_file`, a sourced file): no claim that a name is missing.
+    environ_open: bool = False
     #: The model the host passes outside `args` (operators), when it names one.
     model: ModelRef | None = None
+
+    def environment(self) -> dict[str, EnvVar]:
+        """Name → the setting that wins (the last of its name)."""
+        return {var.name.text: var for var in self.environ}
 
     @cached_property
     def positions(self) -> dict[int, int]:
@@ -173,6 +258,7 @@ class Invocation:
             args=[word.moved(by) for word in self.args],
             insert_at=None if self.insert_at is None else self.insert_at + by,
             gpus=tuple(claim.mapped(by.__add__, by.__add__) for claim in self.gpus),
+            environ=tuple(var.moved(by) for var in self.environ),
             model=None
             if self.model is None
             else replace(self.model, start=self.model.start + by, end=self.model.end + by),

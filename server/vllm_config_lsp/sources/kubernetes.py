@@ -35,20 +35,19 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import gpu_claims, shell
+from vllm_config_lsp.sources import gpu_claims, node_groups, shell
 from vllm_config_lsp.sources.engine_kwargs import engine_kwargs_words
-from vllm_config_lsp.sources.invocation import Invocation, ModelRef, Word
+from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, ModelRef, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     Masked,
-    argv_invocations,
+    distinct,
     documents,
+    env_mapping,
     get,
     get_pair,
     go_value,
-    image_start,
     is_terraform_template,
-    is_vllm_image,
     items,
     key_word,
     mask_templates,
@@ -85,7 +84,7 @@ def find_invocations(text: str, *, expand_env: bool = False) -> list[Invocation]
     (`sources.helm_chart`), often reach vLLM only through such a variable."""
     try:
         return _find(text, expand_env)
-    except (RecursionError, MemoryError):
+    except RecursionError:  # a MemoryError is reported (engine), never "no start"
         return []
 
 
@@ -197,6 +196,8 @@ class _Reader:
         self.source = source
         self.expand_env = expand_env
         self.found: list[Invocation] = []
+        #: The document's LeaderWorkerSet `leaderWorkerTemplate`, if it is one.
+        self.group: Node | None = None
 
     def _model_ref(self, frame: Frame, node: Node | None, origin: str) -> ModelRef | None:
         """The model an operator field names as vLLM receives it: `hf://ORG/NAME` (KubeAI,
@@ -232,6 +233,7 @@ class _Reader:
 
     def _document(self, frame: Frame, root: Node, kind: str, embedded: bool) -> None:
         if not embedded:
+            self.group = get(get(root, "spec"), "leaderWorkerTemplate")
             if kind == "VLLMRuntime":
                 self.vllm_runtime(frame, root)
             if kind == "ConfigMap":
@@ -241,7 +243,7 @@ class _Reader:
                 continue
             if not embedded:
                 for key in ("containers", "initContainers"):
-                    for container in items(get(node, key)):
+                    for container in distinct(items(get(node, key))):
                         if isinstance(container, MappingNode):
                             self.container(frame, node, container, kind)
                 for key in _EMBEDDED_YAML_KEYS:
@@ -292,10 +294,60 @@ class _Reader:
         selectors)."""
         before = len(self.found)
         self._container_starts(frame, container, kind)
+        if len(self.found) == before:
+            return
         claims = gpu_claims.kubernetes(frame, pod, container)
-        if claims:
-            for at in range(before, len(self.found)):
-                self.found[at] = replace(self.found[at], gpus=claims)
+        environ = self._environ(frame, container)
+        is_open = get(container, "envFrom") is not None
+        for at in range(before, len(self.found)):
+            found = self.found[at]
+            group = self._group(frame, pod, container, claims, found)
+            self.found[at] = replace(
+                found,
+                gpus=claims + group if claims or group else found.gpus,
+                environ=environ + found.environ,
+                environ_open=found.environ_open or is_open,
+            )
+
+    def _group(
+        self,
+        frame: Frame,
+        pod: MappingNode,
+        container: MappingNode,
+        claims: tuple[GpuClaim, ...],
+        invocation: Invocation,
+    ) -> tuple[GpuClaim, ...]:
+        """A LeaderWorkerSet's leader start: its group's size, the leader's GPUs and each
+        worker's (`sources.node_groups` decides whether the start spans them)."""
+        template = self.group
+        leader = get(get(template, "leaderTemplate"), "spec")
+        worker = get(get(template, "workerTemplate"), "spec")
+        if template is None or pod is not (leader if leader is not None else worker):
+            return ()
+        own = next((claim.count for claim in claims if claim.count is not None), None)
+        workers = own
+        if leader is not None and isinstance(worker, MappingNode):
+            workers = next(
+                (
+                    claim.count
+                    for other in items(get(worker, "containers"))
+                    if isinstance(other, MappingNode)
+                    for claim in gpu_claims.kubernetes(frame, worker, other)
+                    if claim.count is not None
+                ),
+                None,
+            )
+        size = get(template, "size")
+        script = "\n".join(
+            text_of(item) or ""
+            for key in ("command", "args")
+            for item in items(get(container, key))
+        )
+        span = node_span(frame, size) if size is not None else (-1, -1)
+        found = node_groups.leader_worker_set(
+            text_of(size), span, script, invocation, (own, workers)
+        )
+        return (found,) if found is not None else ()
 
     def _container_starts(self, frame: Frame, container: MappingNode, kind: str) -> None:
         """One container: `command` + `args` as Kubernetes concatenates them; without a
@@ -308,7 +360,8 @@ class _Reader:
         command = self._argv(frame, command_node, env)
         args = self._argv(frame, get(container, "args"), env)
         if command_node is not None and command:
-            self.found.extend(argv_invocations(command + args, source=self.source, image=image))
+            found = shell.argv_invocations(command + args, source=self.source, image=image)
+            self.found.extend(found)
             return
         name = text_of(get(container, "name"))
         extra = self._additional_args(frame, container)
@@ -328,17 +381,13 @@ class _Reader:
                     )
                 )
             return
-        if args:
-            found = argv_invocations(args, source=self.source, image=image)
-            if found:  # an image without an entrypoint: args are the command
-                self.found.extend(found)
-                return
-        if image is not None and image_node is not None and is_vllm_image(image):
-            self.found.append(
-                image_start(
-                    args, source=self.source, image=image, anchor=node_span(frame, image_node)
-                )
-            )
+        if image is not None and image_node is not None:
+            anchor = node_span(frame, image_node)
+            found = shell.container_invocations(image, args, source=self.source, anchor=anchor)
+        else:  # args alone may be the command of an image without an entrypoint
+            found = shell.argv_invocations(args, source=self.source) if args else []
+        if found:
+            self.found.extend(found)
         elif image_node is None and name == "vllm" and args:
             # A container that only overrides args (a kustomize patch, an llm-d
             # ModelService role): its image and command live in the base it patches.
@@ -370,6 +419,27 @@ class _Reader:
             if name and word is not None:
                 env[name] = _k8s_expand(word)
         return env
+
+    def _environ(self, frame: Frame, container: MappingNode) -> tuple[EnvVar, ...]:
+        """The container's `env` list as settings: a `value` with `$(VAR)` expanded from the
+        entries above it (the kubelet's order), unresolved otherwise; a `valueFrom` (a secret,
+        a field) is a setting whose value is not known here."""
+        found: list[EnvVar] = []
+        known: dict[str, Word] = {}
+        for entry in items(get(container, "env")):
+            name_node = get(entry, "name")
+            name = scalar_word(frame, name_node, _VALUE) if name_node is not None else None
+            if name is None or not name.text:
+                continue
+            value_node = get(entry, "value")
+            value = scalar_word(frame, value_node, _VALUE) if value_node is not None else None
+            if value is not None:
+                value = self.masked.restore_word(_k8s_expand(value, known))
+                known[name.text] = value
+            elif get(entry, "valueFrom") is None:
+                value = Word("", name.end, name.end, (), ())  # no value: the empty string
+            found.append(EnvVar(self.masked.restore_word(name), value, "env"))
+        return tuple(found)
 
     def _additional_args(self, frame: Frame, container: MappingNode) -> list[Word]:
         """`VLLM_ADDITIONAL_ARGS` of an LLMInferenceService container, split as the
@@ -414,6 +484,7 @@ class _Reader:
         if args:
             found = _args_start(self.source, args, "serve")
             found.model = self._model_ref(frame, get(node, "url"), "KubeAI `url`")
+            found.gpus = gpu_claims.kubeai(frame, node)
             self.found.append(found)
 
     def kaito(self, frame: Frame, root: Node) -> None:
@@ -450,6 +521,10 @@ class _Reader:
         self._mapped(frame, pair[0], "serve", words)
         source = get(get(node, "model_loading_config"), "model_source")
         self.found[-1].model = self._model_ref(frame, source, "Ray Serve `model_source`")
+        env_vars = get(get(node, "runtime_env"), "env_vars")
+        self.found[-1].environ = env_mapping(
+            frame, env_vars, "runtime_env", self.masked.restore_word
+        )
 
     def aibrix(self, frame: Frame, node: MappingNode) -> None:
         """An AIBrix batch ModelDeploymentTemplate whose engine is vLLM, rendered as
@@ -618,7 +693,7 @@ class _Reader:
             return
         if value_of(get(engine, "enableEngine")) is False:
             return
-        for spec in items(get(engine, "modelSpec")):
+        for spec in distinct(items(get(engine, "modelSpec"))):
             if isinstance(spec, MappingNode) and get(spec, "raySpec") is None:
                 self._model_spec(frame, spec)
 

@@ -83,6 +83,8 @@ def find_invocations(text: str) -> list[Invocation]:
             if isinstance(root, MappingNode):
                 found.extend(_document(frame, root))
         return sorted(found, key=lambda invocation: invocation.start)
+    except MemoryError:
+        raise  # reported by the engine: not read, rather than no start
     except Exception:  # a launcher file must never take the editor down
         return []
 

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -39,6 +39,7 @@ from yaml.nodes import MappingNode
 from vllm_config_lsp.document.yaml_tree import parse_yaml
 from vllm_config_lsp.sources import compose, dstack, kubernetes, shell, workflow
 from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = [
     "SHELL_LANGUAGES",
@@ -141,26 +142,23 @@ class CodeBlock:
     end: int
     line: int
 
+    @cached_property
+    def source_map(self) -> SourceMap:
+        """The block's text → document offsets (each character one document character)."""
+        last = self.starts[-1] + 1 if self.starts else self.end
+        return SourceMap(self.starts, tuple(at + 1 for at in self.starts), last)
+
     def to_document(self, offset: int) -> int:
         """Document offset of `text[offset]`; `len(text)` maps past the last character."""
-        if 0 <= offset < len(self.starts):
-            return self.starts[offset]
-        return self.starts[-1] + 1 if self.starts and offset > 0 else self.end
+        return self.source_map.start_of(offset)
 
     def end_to_document(self, offset: int) -> int:
         """Document offset of an exclusive end: just past the character before `offset`."""
-        if 0 < offset <= len(self.starts):
-            return self.starts[offset - 1] + 1
-        return self.to_document(offset)
+        return self.source_map.end_of(offset)
 
     def relocate(self, word: Word) -> Word:
         """A word found in `text`, moved to the document."""
-        moved = word.shifted(self.to_document)
-        return replace(
-            moved,
-            end=self.end_to_document(word.end),
-            ends=tuple(self.end_to_document(end) for end in word.ends),
-        )
+        return self.source_map.word(word)
 
 
 def find_invocations(text: str) -> list[Invocation]:
@@ -485,35 +483,13 @@ def _commands(block: CodeBlock) -> tuple[str, list[int]]:
 
 def _relocate(invocation: Invocation, block: CodeBlock, positions: list[int]) -> Invocation:
     """Move an invocation found in the block's shell text to document offsets."""
-
-    def start(offset: int) -> int:
-        if 0 <= offset < len(positions):
-            return block.to_document(positions[offset])
-        return block.end_to_document(positions[-1] + 1) if positions else block.end
-
-    def end(offset: int) -> int:
-        if 0 < offset <= len(positions):
-            return block.end_to_document(positions[offset - 1] + 1)
-        return start(offset)
-
-    def word(item: Word) -> Word:
-        moved = item.shifted(start)
-        return replace(moved, end=end(item.end), ends=tuple(end(e) for e in item.ends))
-
-    return replace(
-        invocation,
-        source="markdown",
-        start=start(invocation.start),
-        end=end(invocation.end),
-        args=[word(item) for item in invocation.args],
-        insert_at=None if invocation.insert_at is None else end(invocation.insert_at),
-        gpus=tuple(claim.mapped(start, end) for claim in invocation.gpus),
-    )
+    to_document = SourceMap.of_positions(positions).then(block.source_map)
+    return replace(to_document.invocation(invocation), source="markdown")
 
 
 # -- YAML blocks -------------------------------------------------------------------------
 
-_YAML_FINDERS = {
+_YAML_FINDERS: dict[str, Callable[[str], list[Invocation]]] = {
     "kubernetes": kubernetes.find_invocations,
     "compose": compose.find_invocations,
     "workflow": workflow.find_invocations,
@@ -544,6 +520,8 @@ def _yaml_host(block: CodeBlock) -> str | None:
         return None
     try:
         parsed = parse_yaml(text)
+    except MemoryError:
+        raise  # reported by the engine: not read, rather than no start
     except Exception:  # parse_yaml never raises; a RecursionError deep inside might
         return None
     return host if not parsed.problems and isinstance(parsed.root, MappingNode) else None
@@ -555,22 +533,5 @@ def _yaml_invocations(block: CodeBlock, host: str) -> list[Invocation]:
         return []
     found: list[Invocation] = []
     for invocation in _YAML_FINDERS[host](block.text):
-        found.append(
-            replace(
-                invocation,
-                source="markdown",
-                start=block.to_document(invocation.start),
-                end=block.end_to_document(invocation.end),
-                args=[block.relocate(word) for word in invocation.args],
-                insert_at=(
-                    None
-                    if invocation.insert_at is None
-                    else block.end_to_document(invocation.insert_at)
-                ),
-                gpus=tuple(
-                    claim.mapped(block.to_document, block.end_to_document)
-                    for claim in invocation.gpus
-                ),
-            )
-        )
+        found.append(replace(block.source_map.invocation(invocation), source="markdown"))
     return found

@@ -32,13 +32,12 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from vllm_config_lsp.sources import shell
+from vllm_config_lsp.sources import argv, shell
 from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = ["find_invocations"]
 
-_API_SERVER = "vllm.entrypoints.openai.api_server"
-_CLI_MAIN = "vllm.entrypoints.cli.main"
 #: Calls whose string arguments are messages, not commands.
 _OUTPUT_CALLS = frozenset(
     {
@@ -231,15 +230,9 @@ class _Text:
     def text(self) -> str:
         return "".join(self.chars)
 
-    def to_start(self, offset: int) -> int:
-        if 0 <= offset < len(self.starts):
-            return self.starts[offset]
-        return self.ends[-1] if self.ends else 0
-
-    def to_end(self, offset: int) -> int:
-        if 0 < offset <= len(self.ends):
-            return self.ends[offset - 1]
-        return self.starts[0] if self.starts and offset <= 0 else self.to_start(offset)
+    def source_map(self) -> SourceMap:
+        """The text's offsets → document offsets, as the text stands now."""
+        return SourceMap(tuple(self.starts), tuple(self.ends), self.ends[-1] if self.ends else 0)
 
 
 def _decode_piece(text: str, start: int, end: int) -> _Text | None:
@@ -509,47 +502,26 @@ class _Reader:
         for field_start, field_end, _ in text.fields:
             masked[field_start:field_end] = " " * (field_end - field_start)
         unresolved.extend(_format_fields(value, "".join(masked)))
+        to_document = text.source_map()
         return Word(
             value,
             start,
             end,
-            tuple(text.to_start(index) for index in range(len(value))),
-            tuple(text.to_end(index + 1) for index in range(len(value))),
+            tuple(to_document.start_of(index) for index in range(len(value))),
+            tuple(to_document.end_of(index + 1) for index in range(len(value))),
             unresolved=tuple(dict.fromkeys(unresolved)),
             quoting="python",
         )
 
     def _match(self, words: list[Word]) -> bool:
-        """Record the start in an argv: `vllm serve`, `<python> -m <api_server>` or `<python>
-        -m vllm.entrypoints.cli.main serve` (the executable may be `sys.executable`)."""
-        for index, word in enumerate(words):
-            if word.splat:
-                continue
-            following = [item.text for item in words[index + 1 : index + 3]]
-            name = word.text.rsplit("/", 1)[-1]
-            if name == "vllm" and following[:1] == ["serve"]:
-                self._record(words, index, "serve", index + 2)
-                return True
-            if word.text == "-m" and following[:1] == [_API_SERVER]:
-                self._record(words, max(index - 1, 0), "api_server", index + 2)
-                return True
-            if word.text == "-m" and following == [_CLI_MAIN, "serve"]:
-                self._record(words, max(index - 1, 0), "serve", index + 3)
-                return True
-        return False
-
-    def _record(self, words: list[Word], exe: int, entrypoint: str, first: int) -> None:
-        args = list(words[first:])
-        self.found.append(
-            Invocation(
-                "python",
-                entrypoint,
-                words[exe].start,
-                words[exe].end,
-                args,
-                insert_at=(args[-1] if args else words[first - 1]).end,
-            )
-        )
+        """Record the start in an argv (`sources.argv`): `vllm serve`, `<python> [-u] -m
+        <api_server>`, the executable possibly `sys.executable`. A `bash -c` list is read
+        with the command strings."""
+        found = argv.match(words)
+        if not isinstance(found, argv.Start):
+            return False
+        self.found.append(argv.invocation(found, "python"))
+        return True
 
     # -- command strings --------------------------------------------------------------------
 
@@ -617,20 +589,16 @@ class _Reader:
         script = "".join(text.shell)
         if "vllm" not in script:
             return
+        to_document = text.source_map()
+
+        def restored(word: Word) -> Word:
+            return _shell_word(word, text, to_document)
+
         for invocation in shell.find_invocations(script, source="python"):
-            self.found.append(
-                replace(
-                    invocation,
-                    source="python",
-                    start=text.to_start(invocation.start),
-                    end=text.to_end(invocation.end),
-                    args=[_shell_word(word, text) for word in invocation.args],
-                    insert_at=(
-                        None if invocation.insert_at is None else text.to_end(invocation.insert_at)
-                    ),
-                    gpus=tuple(c.mapped(text.to_start, text.to_end) for c in invocation.gpus),
-                )
-            )
+            moved = to_document.invocation(replace(invocation, args=[], environ=()))
+            args = [restored(word) for word in invocation.args]
+            environ = tuple(var.relocated(restored) for var in invocation.environ)
+            self.found.append(replace(moved, source="python", args=args, environ=environ))
 
     def _message(self, node: ast.AST) -> bool:
         """Whether a string is a message (docstring, `print`/logging argument, `help=`,
@@ -709,7 +677,7 @@ class _Reader:
         return written if written.strip() else _unparse(node)
 
 
-def _shell_word(word: Word, text: _Text) -> Word:
+def _shell_word(word: Word, text: _Text, to_document: SourceMap) -> Word:
     """A word the shell found in a Python string, with Python fields restored in its text
     (the shell saw opaque placeholders), marked unresolved, and moved to the document."""
     spans = [(start, end) for start, end, _ in text.fields]
@@ -741,14 +709,14 @@ def _shell_word(word: Word, text: _Text) -> Word:
     splat = word.splat or any(
         (word.start, word.end) == spans[owner] and not _quoted(word) for owner in touched
     )
-    moved = replace(
-        word.shifted(text.to_start),
+    restored_word = replace(
+        word,
         text=restored,
         unresolved=tuple(dict.fromkeys(unresolved)),
         splat=splat,
         quoting="python",
     )
-    return replace(moved, end=text.to_end(word.end), ends=tuple(text.to_end(e) for e in word.ends))
+    return to_document.word(restored_word)
 
 
 def _format_fields(text: str, masked: str) -> list[str]:

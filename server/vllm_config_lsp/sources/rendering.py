@@ -24,6 +24,7 @@ _SAFE_YAML_PLAIN = re.compile(r"^[\w./:=,@+-]+$")
 #: Quoting suffixes of an engine-argument key (`<syntax>-field`) and of its values.
 FIELD = "-field"
 FIELD_VALUE = "-field-value"
+_LIST = "yaml-list"
 
 
 def rename_option(word: Word, new_option: str) -> TextEdit:
@@ -67,3 +68,23 @@ def remove_words(invocation: Invocation, first: Word, last: Word) -> TextEdit:
     if at > 0:
         return TextEdit(args[at - 1].end, last.end, "")
     return TextEdit(first.start, last.end, "")
+
+
+def append_words(text: str, invocation: Invocation, words: list[str]) -> TextEdit | None:
+    """`words` added after the command line's last word, in its host's syntax: ` --a b`
+    on a shell line (a `sh -c` string included), one `- item` line each below the last
+    item of a block YAML list. None where the last word sits in another syntax (a flow
+    list, a Python list, JSON, an engine-argument mapping)."""
+    if not invocation.args:
+        return None
+    last = invocation.args[-1]
+    if last.quoting == "shell" and last.resolved:
+        return TextEdit(last.end, last.end, "".join(" " + shlex.quote(word) for word in words))
+    if last.quoting == _LIST:
+        line_start = text.rfind("\n", 0, last.start) + 1
+        prefix = text[line_start : last.start]
+        if prefix.strip() != "-":
+            return None
+        added = "".join(f"\n{prefix}{quote(word, _LIST)}" for word in words)
+        return TextEdit(last.end, last.end, added)
+    return None

@@ -19,6 +19,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 #: Flags that only exist on some platforms (O_BINARY: Windows; the others: POSIX).
@@ -97,3 +98,34 @@ def is_dir(path: Path) -> bool:
         return stat.S_ISDIR(os.stat(path).st_mode)
     except (OSError, ValueError):
         return False
+
+
+def walk(
+    top: str | os.PathLike[str], onerror: Callable[[OSError], object] | None = None
+) -> Iterator[tuple[str, list[str], list[str]]]:
+    """`os.walk(top, onerror=onerror)` (top down, links to folders listed but not followed,
+    `dirs` pruned in place by the caller) without recursion: Python 3.11's `os.walk` recurses
+    once per level, so a tree 1,000 folders deep raised RecursionError."""
+    stack = [os.fspath(top)]
+    while stack:
+        root = stack.pop()
+        try:
+            with os.scandir(root) as listing:
+                entries = list(listing)
+        except OSError as error:
+            if onerror is not None:
+                onerror(error)
+            continue
+        dirs: list[str] = []
+        files: list[str] = []
+        for entry in entries:
+            try:
+                folder = entry.is_dir()
+            except OSError:
+                folder = False
+            (dirs if folder else files).append(entry.name)
+        yield root, dirs, files
+        for name in reversed(dirs):
+            path = os.path.join(root, name)
+            if not os.path.islink(path):
+                stack.append(path)

@@ -16,7 +16,7 @@ program receives) and the knowledge of which wrappers run which command.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from itertools import accumulate
@@ -24,10 +24,11 @@ from itertools import accumulate
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
-from vllm_config_lsp.sources import gpu_claims
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources import argv, gpu_claims, node_groups
+from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word, assignment
+from vllm_config_lsp.sources.source_map import SourceMap
 
-__all__ = ["command_words", "find_invocations"]
+__all__ = ["argv_invocations", "command_words", "container_invocations", "find_invocations"]
 
 _PARSER: Parser | None = None
 
@@ -50,115 +51,12 @@ _SPLITTING = frozenset({"simple_expansion", "expansion", "command_substitution"}
 #: `$@`, `${@:2}`, `${ARR[@]}`: many words even inside double quotes.
 _ALL_ELEMENTS = re.compile(r"\$(?:@|\{@|\{[A-Za-z_][A-Za-z0-9_]*\[@\])")
 
-#: Commands that run their arguments as a command line (with options of their own in front).
-_WRAPPERS = frozenset(
-    {
-        "exec",
-        "nohup",
-        "time",
-        "env",
-        "command",
-        "builtin",
-        "sudo",
-        "doas",
-        "nice",
-        "ionice",
-        "chrt",
-        "taskset",
-        "numactl",
-        "stdbuf",
-        "timeout",
-        "setsid",
-        "unbuffer",
-        "srun",
-        "salloc",
-        "mpirun",
-        "mpiexec",
-        "singularity",
-        "apptainer",
-        "ray",
-        "hatch",
-        "uv",
-        "uvx",
-        "poetry",
-        "pipenv",
-        "pdm",
-        "rye",
-        "pixi",
-        "conda",
-        "mamba",
-        "micromamba",
-        "kubectl",
-        "xargs",
-    }
-)
-#: Commands whose arguments are data: scanning a wrapper's tail stops at them, so
-#: `srun echo vllm serve` or `$SUDO pkill -f vllm serve` is not a start.
-_NOT_COMMANDS = frozenset(
-    {
-        "echo",
-        "printf",
-        "print",
-        "grep",
-        "egrep",
-        "fgrep",
-        "rg",
-        "pgrep",
-        "pkill",
-        "kill",
-        "killall",
-        "ps",
-        "which",
-        "type",
-        "whereis",
-        "cat",
-        "tee",
-        "sed",
-        "awk",
-        "curl",
-        "wget",
-        "git",
-        "pip",
-        "pip3",
-        "logger",
-        "test",
-        "[",
-    }
-)
-#: vLLM subcommands (and options) that are not the server.
-_NOT_SERVE = frozenset(
-    {"bench", "chat", "complete", "collect-env", "run-batch", "--version", "-v", "--help", "-h"}
-)
 #: Every command that can start vLLM names it or a container runtime somewhere in its text.
 _STARTERS = (b"vllm", b"docker", b"podman")
-_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash"})
-_DOCKERS = frozenset({"docker", "podman", "nvidia-docker"})
-_PYTHON = re.compile(r"python(?:\d+(?:\.\d+)*)?")
-_API_SERVER = "vllm.entrypoints.openai.api_server"
-_CLI_MAIN = "vllm.entrypoints.cli.main"
 _PIN = re.compile(r"vllm(?:\[[^\]]*\])?==([0-9][0-9A-Za-z.+!-]*)")
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 _BRACE_PROBE = re.compile(r"(\{[0-9]*(?:\.\.[0-9]*)?)([^\x00-\x7f])")
 _DEFAULTED = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^${}`\"']*)\}")
-#: `docker run` options that take no value (every other option takes one).
-_DOCKER_FLAGS = frozenset(
-    {
-        "--rm",
-        "--detach",
-        "--interactive",
-        "--tty",
-        "--privileged",
-        "--init",
-        "--read-only",
-        "--publish-all",
-        "--no-healthcheck",
-        "--oom-kill-disable",
-        "--disable-content-trust",
-        "--quiet",
-        "--help",
-    }
-)
-_DOCKER_SHORT_FLAGS = frozenset("ditPq")
 _ANSI_C = {
     "a": "\a",
     "b": "\b",
@@ -187,20 +85,140 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
     A `pip install vllm==X` anywhere in the script (or in a string it runs) pins the release
     of every start found, since the script installs what it then runs."""
     # Fresh invocations every call (callers may set fields); the words are immutable.
-    found = _find_invocations(script, source)
+    found, containers = _find_invocations(script, source)
     job = gpu_claims.sbatch(script) if found and "#SBATCH" in script else ()
     return [
         replace(
             invocation,
             args=list(invocation.args),
-            gpus=gpu_claims.visible_devices(script, invocation) + job,
+            gpus=gpu_claims.visible_devices(script, invocation)
+            + job
+            + _group(script, invocation, job),
+            environ=(
+                invocation.environ
+                if invocation.start in containers
+                else (*_environ_of(script, invocation.start), *invocation.environ)
+            ),
         )
         for invocation in found
     ]
 
 
+def _group(script: str, invocation: Invocation, job: tuple[GpuClaim, ...]) -> tuple[GpuClaim, ...]:
+    """The nodes a batch job's start spans (`sources.node_groups`)."""
+    if "#SBATCH" not in script:
+        return ()
+    claim = node_groups.slurm(script, invocation, job[0].count if job else None)
+    return (claim,) if claim is not None else ()
+
+
+#: The export forms: `export`, `declare -x`, `typeset -x`.
+_EXPORTS = frozenset({"export"})
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _environ_of(script: str, start: int) -> tuple[EnvVar, ...]:
+    """The environment a start at `start` gets from its script: every `export NAME=value`
+    written before it (in document order; a bare `export NAME` takes the value of the last
+    `NAME=value` before it), then the assignments in front of its command (`NAME=value
+    vllm serve`, `env NAME=value …`). Functions, subshells and `unset` are not followed."""
+    if "=" not in script and "export" not in script:
+        return ()
+    exports, commands = _environment_sites(script)
+    found = [var for var in exports if var.name.end <= start]
+    inner: tuple[int, int, tuple[EnvVar, ...]] | None = None
+    for first, last, prefix in commands:
+        if first <= start < last and (inner is None or first >= inner[0]):
+            inner = (first, last, prefix)
+    if inner is not None:
+        found.extend(inner[2])
+    return tuple(found)
+
+
+@lru_cache(maxsize=256)
+def _environment_sites(
+    script: str,
+) -> tuple[tuple[EnvVar, ...], tuple[tuple[int, int, tuple[EnvVar, ...]], ...]]:
+    """The exports of a script, and each command's prefix assignments with its span."""
+    analyzer = _Analyzer(script, _Scan("shell"), {})
+    plain: dict[str, Word | None] = {}
+    exports: list[EnvVar] = []
+    commands: list[tuple[int, int, tuple[EnvVar, ...]]] = []
+    for node in analyzer.nodes():
+        if node.type == "variable_assignment" and node.parent is not None:
+            if node.parent.type == "program":
+                var = _assignment(analyzer, node, "assignment")
+                if var is not None:
+                    plain[var.name.text] = var.value
+        elif node.type == "declaration_command" and node.children:
+            if analyzer.text[slice(*analyzer.span(node.children[0]))] not in _EXPORTS:
+                continue
+            for child in node.children[1:]:
+                if child.type == "variable_assignment":
+                    var = _assignment(analyzer, child, "export")
+                    if var is not None:
+                        exports.append(var)
+                        plain[var.name.text] = var.value
+                elif child.type == "variable_name":
+                    name = _plain_word(analyzer, child)
+                    exports.append(EnvVar(name, plain.get(name.text), "export"))
+        elif node.type == "command":
+            prefix = _prefix(analyzer, node)
+            if prefix:
+                start, end = analyzer.span(node)
+                commands.append((start, end, tuple(prefix)))
+    return tuple(exports), tuple(commands)
+
+
+def _prefix(analyzer: _Analyzer, node: Node) -> list[EnvVar]:
+    """`A=1 B=2 cmd …` and `env A=1 cmd …`: the assignments a command runs with."""
+    found: list[EnvVar] = []
+    after_env = False
+    for index, child in enumerate(node.children):
+        field_name = node.field_name_for_child(index)
+        if child.type == "variable_assignment":
+            var = _assignment(analyzer, child, "prefix")
+            if var is not None:
+                found.append(var)
+        elif field_name == "name":
+            if analyzer.text[slice(*analyzer.span(child))] != "env":
+                break
+            after_env = True
+        elif after_env and field_name == "argument":
+            word = analyzer.word(child)
+            name, _, _ = word.text.partition("=")
+            if "=" not in word.text or not _NAME.fullmatch(name) or word.splat:
+                if word.text.startswith("-"):
+                    continue  # `env -u X`, `env -i`
+                break
+            found.append(assignment(word, "prefix"))
+        elif field_name is not None:
+            break
+    return found
+
+
+def _plain_word(analyzer: _Analyzer, node: Node) -> Word:
+    start, end = analyzer.span(node)
+    text = analyzer.text[start:end]
+    return Word(text, start, end, tuple(range(start, end)), tuple(range(start + 1, end + 1)))
+
+
+def _assignment(analyzer: _Analyzer, node: Node, origin: str) -> EnvVar | None:
+    name_node = node.child_by_field_name("name")
+    if name_node is None:
+        return None
+    name = _plain_word(analyzer, name_node)
+    value_node = node.child_by_field_name("value")
+    if value_node is None:
+        _, end = analyzer.span(node)
+        return EnvVar(name, Word("", end, end, (), ()), origin)
+    if value_node.type == "array":
+        return EnvVar(name, None, origin)
+    return EnvVar(name, analyzer.word(value_node), origin)
+
+
 @lru_cache(maxsize=1024)
-def _find_invocations(script: str, source: str) -> tuple[Invocation, ...]:
+def _find_invocations(script: str, source: str) -> tuple[tuple[Invocation, ...], frozenset[int]]:
     """`find_invocations`, cached by text: hosts ask again for the blocks and strings that
     a keystroke elsewhere in the document did not change. A long script is read in
     chunks (`_collected_in_chunks`)."""
@@ -214,7 +232,7 @@ def _find_invocations(script: str, source: str) -> tuple[Invocation, ...]:
     if scan.pins:
         for invocation in found:
             invocation.pinned_version = scan.pins[0]
-    return tuple(found)
+    return tuple(found), frozenset(scan.containers)
 
 
 #: Scripts this long are read chunk by chunk: tree-sitter-bash re-parses a whole script
@@ -294,6 +312,51 @@ def command_words(text: str, *, quoting: str = "shell") -> list[Word]:
     return []
 
 
+def argv_invocations(
+    words: Sequence[Word], *, source: str, image: str | None = None
+) -> list[Invocation]:
+    """The vLLM start in an exec-form argv (a container's command + args, a Dockerfile's
+    ENTRYPOINT + CMD, a Python argv list), as `sources.argv` finds it; a script it runs
+    (`sh -c '...'`) is read as shell and mapped back through the string's quoting."""
+    return _invocations(argv.match(words, image=image), source, image, None)
+
+
+def container_invocations(
+    image: str | None,
+    command: Sequence[Word],
+    *,
+    source: str,
+    entrypoint: Sequence[Word] | None = None,
+    anchor: tuple[int, int] | None = None,
+    runs: str | None = None,
+) -> list[Invocation]:
+    """The vLLM start of a container run from `image` with `command` after its entrypoint
+    (`argv.container`, `runs` its entrypoint when known otherwise); an image start with no
+    argument spans `anchor` (the image)."""
+    found = argv.container(image, command, entrypoint=entrypoint, runs=runs)
+    return _invocations(found, source, image, anchor)
+
+
+def _invocations(
+    found: argv.Match, source: str, image: str | None, anchor: tuple[int, int] | None
+) -> list[Invocation]:
+    if isinstance(found, argv.Start):
+        return [argv.invocation(found, source, anchor=anchor, image=image)]
+    if isinstance(found, argv.Script):
+        fill = found.image if found.image is not None else image
+        return [
+            argv.in_container(_relocated(invocation, found.script, fill), found.container)
+            for invocation in find_invocations(found.script.text, source=source)
+        ]
+    return []
+
+
+def _relocated(invocation: Invocation, script: Word, image: str | None = None) -> Invocation:
+    """An invocation found in a script string, with the document offsets of the string's
+    characters; the container image is filled in when the script named none."""
+    return SourceMap.of_word(script).invocation(invocation, image=image)
+
+
 def _parser() -> Parser:
     """One parser for the process: building the language is the slow part."""
     global _PARSER
@@ -309,6 +372,8 @@ class _Scan:
     source: str
     invocations: list[Invocation] = field(default_factory=list)
     pins: list[str] = field(default_factory=list)
+    #: The starts `docker run` makes (a container: the script's exports do not reach it).
+    containers: set[int] = field(default_factory=set)
 
 
 class _Builder:
@@ -594,128 +659,24 @@ class _Analyzer:
     # -- commands ----------------------------------------------------------------------
 
     def analyze(self, words: Sequence[Word], depth: int, image: str | None = None) -> None:
-        """Find the start in one argv: the command itself, or after the wrappers in front
-        of it (`exec`, `srun -N1`, `$APPTAINER_CMD`, `"${PREFIX[@]}"`, `ray job submit
-        --`). The tail of a wrapper is scanned for the first word that can start vLLM,
-        stopping at commands that only take data (`echo`, `pkill`, ...)."""
-        if not words or self._start(words, depth, image):
+        """The start in one argv (`sources.argv` decides what it runs); a script it runs
+        (`bash -c '...'`, `eval "..."`) is read as shell in turn."""
+        found = argv.match(words, image=image, resolve=self._resolve)
+        if found is None:
             return
-        head = words[0]
-        if not (_name(head) in _WRAPPERS or head.splat or _is_expansion(head)):
-            return
-        for index in range(1, len(words)):
-            word = words[index]
-            if word.resolved and word.text in _NOT_COMMANDS:
-                return
-            if _may_start(word) and self._start(words[index:], depth, image):
-                return
-
-    def _start(self, words: Sequence[Word], depth: int, image: str | None) -> bool:
-        """Whether `words[0]` is a command that decides the matter (True even when it is
-        not vLLM, e.g. `python train.py`: what follows are its arguments)."""
-        head = words[0]
-        if head.splat:
-            return False
-        name = _name(head)
-        if name == "vllm":
-            if len(words) > 1 and words[1].text == "serve":
-                self._record(words, 0, "serve", 2, image)
-                return True
-            return len(words) > 1 and words[1].text in _NOT_SERVE
-        if _PYTHON.fullmatch(name):
-            self._python(words, image)
-            return True
-        if name in _SHELLS:
-            self._shell(words, depth, image)
-            return True
-        if name == "eval" and len(words) > 1:
-            self._nested(_joined(words[1:]), depth, image)
-            return True
-        if name in _DOCKERS:
-            self._docker(words, depth)
-            return True
-        return False
-
-    def _python(self, words: Sequence[Word], image: str | None) -> None:
-        """`python3 [-u ...] -m vllm.entrypoints.openai.api_server` or `-m
-        vllm.entrypoints.cli.main serve`."""
-        index = 1
-        module: str | None = None
-        while index < len(words):
-            text = words[index].text
-            if text == "-m":
-                module = words[index + 1].text if index + 1 < len(words) else None
-                index += 2
-                break
-            if text.startswith("-m") and len(text) > 2:
-                module, index = text[2:], index + 1
-                break
-            if not text.startswith("-") or text == "-c" or words[index].splat:
-                return
-            index += 2 if text in ("-W", "-X") else 1
-        if module == _API_SERVER:
-            self._record(words, 0, "api_server", index, image)
-        elif module == _CLI_MAIN and index < len(words) and words[index].text == "serve":
-            self._record(words, 0, "serve", index + 1, image)
-
-    def _shell(self, words: Sequence[Word], depth: int, image: str | None) -> None:
-        """`bash -lc 'script'`: the first operand after the options is the script."""
-        command = False
-        index = 1
-        while index < len(words):
-            text = words[index].text
-            if text == "--":
-                index += 1
-                break
-            if text in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
-                index += 2
-                continue
-            if not text.startswith(("-", "+")) or len(text) < 2:
-                break
-            if not text.startswith("--") and "c" in text[1:]:
-                command = True
-            index += 1
-        if command and index < len(words):
-            self._nested(words[index], depth, image)
-
-    def _docker(self, words: Sequence[Word], depth: int) -> None:
-        """`docker run [options] IMAGE [args]`: a vLLM image receives the args as `vllm
-        serve` arguments (its ENTRYPOINT); another image, or `--entrypoint`, runs them as
-        a command line. `docker exec [options] CONTAINER cmd...` runs a command."""
-        index = 1
-        if index < len(words) and words[index].text == "container":
-            index += 1
-        if index >= len(words) or words[index].text not in ("run", "create", "exec"):
-            return
-        subcommand = words[index].text
-        index, entrypoint = _docker_options(words, index + 1, self._resolve)
-        if index >= len(words):
-            return
-        rest = list(words[index + 1 :])
-        if subcommand == "exec":
-            self.analyze(rest, depth)
-            return
-        image_word = words[index]
-        image = self._resolve(image_word)
-        if entrypoint is not None:
-            if entrypoint.text:
-                self.analyze([entrypoint, *rest], depth, image)
-            else:
-                self.analyze(rest, depth, image)
-        elif _is_vllm_image(image):
-            self.scan.invocations.append(
-                Invocation(
-                    self.scan.source,
-                    "serve",
-                    image_word.start,
-                    image_word.end,
-                    rest,
-                    image=image,
-                    insert_at=(rest[-1] if rest else image_word).end,
-                )
-            )
+        before = len(self.scan.invocations)
+        if isinstance(found, argv.Start):
+            self.scan.invocations.append(argv.invocation(found, self.scan.source, image=self.image))
         else:
-            self.analyze(rest, depth, image)
+            self._nested(found.script, depth, found.image)
+        if found.container is None:
+            return
+        for at in range(before, len(self.scan.invocations)):
+            invocation = self.scan.invocations[at]
+            if isinstance(found, argv.Script):
+                invocation = argv.in_container(invocation, found.container)
+                self.scan.invocations[at] = invocation
+            self.scan.containers.add(invocation.start)
 
     def _resolve(self, word: Word) -> str:
         """The image a word names: `$IMAGE` becomes the value of the script's one literal
@@ -734,28 +695,6 @@ class _Analyzer:
         default = _DEFAULTED.fullmatch(value.text)
         return default.group(1) if default and default.group(1) else word.text
 
-    def _record(
-        self,
-        words: Sequence[Word],
-        exe: int,
-        entrypoint: str,
-        first_arg: int,
-        image: str | None,
-    ) -> None:
-        args = list(words[first_arg:])
-        last = words[min(first_arg, len(words)) - 1] if not args else args[-1]
-        self.scan.invocations.append(
-            Invocation(
-                self.scan.source,
-                entrypoint,
-                words[exe].start,
-                words[exe].end,
-                args,
-                image=image if image is not None else self.image,
-                insert_at=last.end,
-            )
-        )
-
     def _nested(self, script: Word, depth: int, image: str | None) -> None:
         """A string the shell runs as a script (`sh -c`, `eval`): parse its text as shell
         and map what is found back through the quoting of the string."""
@@ -768,19 +707,11 @@ class _Analyzer:
             self.assignments,
             image=image if image is not None else self.image,
         ).run(depth + 1)
-        to_start, to_end = _offset_maps(script)
         for invocation in inner.invocations:
-            self.scan.invocations.append(
-                replace(
-                    invocation,
-                    start=to_start(invocation.start),
-                    end=to_end(invocation.end),
-                    args=[_remap(word, to_start, to_end) for word in invocation.args],
-                    insert_at=(
-                        None if invocation.insert_at is None else to_end(invocation.insert_at)
-                    ),
-                )
-            )
+            relocated = _relocated(invocation, script)
+            self.scan.invocations.append(relocated)
+            if invocation.start in inner.containers:
+                self.scan.containers.add(relocated.start)
         self.scan.pins.extend(inner.pins)
 
     def _pin(self, words: Sequence[Word]) -> None:
@@ -792,134 +723,6 @@ class _Analyzer:
             if match and word.resolved:
                 self.scan.pins.append(match.group(1))
                 return
-
-
-def _name(word: Word) -> str:
-    """The command a word names: `/usr/bin/vllm` and `.venv/bin/vllm` are `vllm`."""
-    return word.text.rsplit("/", 1)[-1]
-
-
-def _may_start(word: Word) -> bool:
-    """Whether `_Analyzer._start` could decide on this word (a cheap test before slicing)."""
-    name = _name(word)
-    return (
-        name in ("vllm", "eval")
-        or name in _SHELLS
-        or name in _DOCKERS
-        or _PYTHON.fullmatch(name) is not None
-    )
-
-
-def _is_expansion(word: Word) -> bool:
-    """A word that is nothing but expansions (`"$RUNNER"`): possibly a wrapper."""
-    return bool(word.unresolved) and "".join(word.unresolved) == word.text
-
-
-def _is_vllm_image(image: str) -> bool:
-    return "vllm-openai" in image or "vllm/" in image
-
-
-def _docker_options(
-    words: Sequence[Word], index: int, resolve: Callable[[Word], str]
-) -> tuple[int, Word | None]:
-    """Skip `docker run` options; return the index of the image and any `--entrypoint`.
-    An expansion is the image when the script assigns it one (`$IMAGE`); any other
-    (`$DOCKER_OPTS`) is taken for options."""
-    entrypoint: Word | None = None
-    while index < len(words):
-        word = words[index]
-        text = resolve(word) if word.splat else word.text
-        if word.splat and text == word.text:
-            index += 1
-            continue
-        if text == "--":
-            return index + 1, entrypoint
-        if not text.startswith("-") or text == "-":
-            break
-        if text.startswith("--"):
-            name, equals, _ = text.partition("=")
-            takes_value = not equals and name not in _DOCKER_FLAGS
-            if name == "--entrypoint":
-                if equals:
-                    entrypoint = _suffix(word, len(name) + 1)
-                elif index + 1 < len(words):
-                    entrypoint = words[index + 1]
-            index += 2 if takes_value else 1
-            continue
-        letters = text[1:]
-        takes_value = False
-        for position, letter in enumerate(letters):
-            if letter not in _DOCKER_SHORT_FLAGS:
-                takes_value = position == len(letters) - 1
-                break
-        index += 2 if takes_value else 1
-    return index, entrypoint
-
-
-def _suffix(word: Word, skip: int) -> Word:
-    """The part of a word after its first `skip` characters (`--entrypoint=bash`)."""
-    start = word.starts[skip] if skip < len(word.starts) else word.end
-    return replace(
-        word,
-        text=word.text[skip:],
-        start=start,
-        starts=word.starts[skip:],
-        ends=word.ends[skip:],
-        unresolved=tuple(part for part in word.unresolved if part in word.text[skip:]),
-    )
-
-
-def _joined(words: Sequence[Word]) -> Word:
-    """`eval a b` runs `a b`: the arguments joined by spaces, each space mapped to the gap
-    between the words it stands for."""
-    text: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    for index, word in enumerate(words):
-        if index:
-            previous = words[index - 1]
-            text.append(" ")
-            starts.append(previous.end)
-            ends.append(word.start)
-        text.append(word.text)
-        starts.extend(word.starts)
-        ends.extend(word.ends)
-    return Word(
-        "".join(text),
-        words[0].start,
-        words[-1].end,
-        tuple(starts),
-        tuple(ends),
-        unresolved=tuple(part for word in words for part in word.unresolved),
-    )
-
-
-def _offset_maps(word: Word) -> tuple[Callable[[int], int], Callable[[int], int]]:
-    """Offsets in a word's text back to the document: a start maps to the start of the
-    character's source, an (exclusive) end to the end of the previous character's."""
-    count = len(word.starts)
-
-    def to_start(offset: int) -> int:
-        if 0 <= offset < count:
-            return word.starts[offset]
-        return word.ends[-1] if count else word.end
-
-    def to_end(offset: int) -> int:
-        if 0 < offset <= count:
-            return word.ends[offset - 1]
-        return word.starts[0] if count and offset <= 0 else word.end
-
-    return to_start, to_end
-
-
-def _remap(word: Word, to_start: Callable[[int], int], to_end: Callable[[int], int]) -> Word:
-    return replace(
-        word,
-        start=to_start(word.start),
-        end=to_end(word.end),
-        starts=tuple(to_start(offset) for offset in word.starts),
-        ends=tuple(to_end(offset) for offset in word.ends),
-    )
 
 
 def _scanner_safe(text: str) -> str:

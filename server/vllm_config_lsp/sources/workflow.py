@@ -19,18 +19,20 @@ business. What is the workflow's own is:
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import shell
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources import argv, shell
+from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     Masked,
-    argv_invocations,
+    distinct,
+    distinct_pairs,
     documents,
+    env_mapping,
     get,
-    image_start,
-    is_vllm_image,
     items,
     mask_github,
     node_span,
@@ -58,7 +60,7 @@ def find_invocations(text: str) -> list[Invocation]:
         for root in documents(masked.text):
             reader.document(frame, root)
         return sorted(masked.restore(reader.found), key=lambda invocation: invocation.start)
-    except (RecursionError, MemoryError):
+    except RecursionError:  # a MemoryError is reported (engine), never "no start"
         return []
 
 
@@ -86,42 +88,67 @@ class _Reader:
         word = scalar_word(frame, node, "yaml-value") if node is not None else None
         return self.masked.restore_word(word).text if word is not None else None
 
+    def env(self, frame: Frame, owner: Node | None) -> tuple[EnvVar, ...]:
+        """An `env:` mapping (workflow, job, step, service): values with their `${{ }}`
+        expressions put back, unresolved."""
+        return env_mapping(frame, get(owner, "env"), "env", self.masked.restore_word)
+
+    def _with_env(self, before: int, environ: tuple[EnvVar, ...]) -> None:
+        for at in range(before, len(self.found)):
+            found = self.found[at]
+            self.found[at] = replace(found, environ=environ + found.environ)
+
     def document(self, frame: Frame, root: Node) -> None:
         """A workflow's jobs (steps, container, services) or an action's `runs`."""
         workflow_shell = _default_shell(root)
-        for _name, job in pairs(get(root, "jobs")):
+        workflow_env = self.env(frame, root)
+        for _name, job in distinct_pairs(pairs(get(root, "jobs"))):
             if not isinstance(job, MappingNode):
                 continue
-            container = get(job, "container")
-            image_node = (
-                get(container, "image") if isinstance(container, MappingNode) else container
-            )
-            image = self._image(frame, image_node)
-            job_shell = _default_shell(job) or workflow_shell
-            for step in items(get(job, "steps")):
-                self.step(frame, step, job_shell, image)
-            for _service, service in pairs(get(job, "services")):
-                node = get(service, "image") if isinstance(service, MappingNode) else service
-                service_image = self._image(frame, node)
-                if node is not None and is_vllm_image(service_image):
-                    assert service_image is not None
-                    self.found.append(
-                        image_start(
-                            [], source=_SOURCE, image=service_image, anchor=node_span(frame, node)
-                        )
-                    )
+            before = len(self.found)
+            self._job(frame, job, workflow_shell)
+            self._with_env(before, workflow_env + self.env(frame, job))
         runs = get(root, "runs")
         using = (text_of(get(runs, "using")) or "").lower()
         if using == "composite":
-            for step in items(get(runs, "steps")):
+            for step in distinct(items(get(runs, "steps"))):
                 self.step(frame, step, None, None)
         elif using == "docker":
+            before = len(self.found)
             self.docker(frame, get(runs, "image"), get(runs, "args"), get(runs, "entrypoint"))
+            self._with_env(before, self.env(frame, runs))
+
+    def _job(self, frame: Frame, job: MappingNode, workflow_shell: str | None) -> None:
+        """A job's steps (in its container) and its vLLM services."""
+        container = get(job, "container")
+        image_node = get(container, "image") if isinstance(container, MappingNode) else container
+        image = self._image(frame, image_node)
+        job_shell = _default_shell(job) or workflow_shell
+        for step in distinct(items(get(job, "steps"))):
+            self.step(frame, step, job_shell, image)
+        for _service, service in distinct_pairs(pairs(get(job, "services"))):
+            node = get(service, "image") if isinstance(service, MappingNode) else service
+            service_image = self._image(frame, node)
+            if node is not None and argv.is_vllm_image(service_image):
+                before = len(self.found)
+                self.found.extend(
+                    shell.container_invocations(
+                        service_image, [], source=_SOURCE, anchor=node_span(frame, node)
+                    )
+                )
+                self._with_env(before, self.env(frame, service))
 
     def step(self, frame: Frame, step: Node, default_shell: str | None, image: str | None) -> None:
         """A `run:` script in the job's container, or a `docker://` step."""
         if not isinstance(step, MappingNode):
             return
+        before = len(self.found)
+        self._step(frame, step, default_shell, image)
+        self._with_env(before, self.env(frame, step))
+
+    def _step(
+        self, frame: Frame, step: MappingNode, default_shell: str | None, image: str | None
+    ) -> None:
         run = get(step, "run")
         if isinstance(run, ScalarNode) and _runs_shell(
             text_of(get(step, "shell")) or default_shell
@@ -149,14 +176,12 @@ class _Reader:
         if entrypoint is not None:
             head = scalar_word(frame, entrypoint, "yaml-value")
             if head is not None:
-                self.found.extend(argv_invocations([head, *words], source=_SOURCE, image=image))
+                self.found.extend(
+                    shell.argv_invocations([head, *words], source=_SOURCE, image=image)
+                )
             return
-        found = argv_invocations(words, source=_SOURCE, image=image)
-        if found:
-            self.found.extend(found)
-        elif is_vllm_image(image):
-            anchor = node_span(frame, image_node)
-            self.found.append(image_start(words, source=_SOURCE, image=image, anchor=anchor))
+        anchor = node_span(frame, image_node)
+        self.found.extend(shell.container_invocations(image, words, source=_SOURCE, anchor=anchor))
 
     def _args(self, frame: Frame, node: Node | None) -> list[Word]:
         """`args`: a string is split like a shell command line, a list is one per item."""

@@ -11,8 +11,9 @@ Every one of them writes a command line as YAML scalars that something else inte
 * `Masked`: a template whose actions are replaced, length for length, by spaces (control
   lines: every branch stays in the file) or by a placeholder (expressions inside a value),
   and put back into the words afterwards as unresolved parts;
-* exec-form argv matching (`vllm serve`, `python -m …api_server`, `sh -c '<script>'`) and
-  what a vLLM image runs when nothing overrides its entrypoint.
+* the YAML tree helpers the hosts share (`documents`, `pairs`, `get`, `walk`).
+
+What an argv runs is `sources.argv`'s to say, and `shell.argv_invocations` reads it.
 
 Nothing here raises on malformed input, and every pass is linear in the text.
 """
@@ -21,9 +22,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
@@ -31,20 +33,16 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from vllm_config_lsp.document.yaml_scalars import scalar_source_map
 from vllm_config_lsp.document.yaml_tree import construct_value, mapping_pairs, parse_yaml
-from vllm_config_lsp.sources import shell
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word
+from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = [
     "Frame",
     "Masked",
-    "argv_invocations",
     "documents",
     "get",
     "get_pair",
     "go_value",
-    "image_entrypoint",
-    "image_start",
-    "is_vllm_image",
     "items",
     "key_word",
     "mask_github",
@@ -61,16 +59,6 @@ __all__ = [
     "value_word",
     "walk",
 ]
-
-_API_SERVER = "vllm.entrypoints.openai.api_server"
-_CLI_MAIN = "vllm.entrypoints.cli.main"
-_PYTHON = re.compile(r"python(?:\d+(?:\.\d+)*)?")
-_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh"})
-#: Commands that only take data: an argv through them is not a start (`echo vllm serve`).
-_DATA_COMMANDS = frozenset({"echo", "printf", "cat", "grep", "pkill", "kill", "pgrep", "test"})
-#: Image names that carry "vllm" but run something else than the server.
-_NOT_SERVER_IMAGES = ("router", "mock", "proxy", "sidecar", "scheduler", "epp", "bench", "syncer")
-_VERSION_TAG = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
 
 
 # -- positions ---------------------------------------------------------------------------
@@ -94,52 +82,56 @@ class Frame:
         """A word's text as a frame: what a script string holds maps through its quoting."""
         return cls(word.text, word.starts, word.ends, word.end)
 
+    @cached_property
+    def source_map(self) -> SourceMap:
+        """The frame's offsets as a `SourceMap` (which moves what is found in the text)."""
+        return SourceMap(self.starts, self.ends, self.end)
+
     def start_of(self, index: int) -> int:
         """Document offset where character `index` starts (the end past the last one)."""
-        if self.starts is None:
-            return index
-        if 0 <= index < len(self.starts):
-            return self.starts[index]
-        if index < 0 and self.starts:
-            return self.starts[0]
-        return self.end
+        return self.source_map.start_of(index)
 
     def end_of(self, index: int) -> int:
         """Document offset of the exclusive end `index`: the end of character `index - 1`."""
-        if self.ends is None:
-            return index
-        if 0 < index <= len(self.ends):
-            return self.ends[index - 1]
-        if index <= 0:
-            return self.starts[0] if self.starts else self.end
-        return self.end
+        return self.source_map.end_of(index)
 
 
 def relocate_word(word: Word, frame: Frame) -> Word:
     """A word found in `frame.text`, with document offsets."""
-    if frame.starts is None:
-        return word
-    return replace(
-        word,
-        start=frame.start_of(word.start),
-        end=frame.end_of(word.end),
-        starts=tuple(frame.start_of(i) for i in word.starts),
-        ends=tuple(frame.end_of(i) for i in word.ends),
-    )
+    return frame.source_map.word(word)
+
+
+def env_mapping(
+    frame: Frame,
+    node: Node | None,
+    origin: str,
+    restore: Callable[[Word], Word] = lambda word: word,
+    value_of: Callable[[Word], Word] = lambda word: word,
+) -> tuple[EnvVar, ...]:
+    """A `NAME: value` mapping of environment variables (workflow and service `env:`,
+    compose `environment:`, Ray `runtime_env.env_vars`): a value that is no scalar (or
+    null) is not known here. `restore` puts template text back; `value_of` applies the
+    host's own substitution to a value."""
+    found: list[EnvVar] = []
+    if not isinstance(node, MappingNode):
+        return ()
+    for key, value in node.value:
+        name = scalar_word(frame, key, "yaml-value")
+        if name is None or not name.text:
+            continue
+        word = None
+        if isinstance(value, ScalarNode) and not value.tag.endswith(":null"):
+            word = scalar_word(frame, value, "yaml-value")
+        found.append(
+            EnvVar(restore(name), None if word is None else restore(value_of(word)), origin)
+        )
+    return tuple(found)
 
 
 def relocate(invocation: Invocation, frame: Frame, *, image: str | None = None) -> Invocation:
     """An invocation found in `frame.text` (a script string), with document offsets; the
     container image is filled in when the script did not name one itself."""
-    return replace(
-        invocation,
-        start=frame.start_of(invocation.start),
-        end=frame.end_of(invocation.end),
-        args=[relocate_word(word, frame) for word in invocation.args],
-        image=invocation.image if invocation.image is not None else image,
-        insert_at=None if invocation.insert_at is None else frame.end_of(invocation.insert_at),
-        gpus=tuple(claim.mapped(frame.start_of, frame.end_of) for claim in invocation.gpus),
-    )
+    return frame.source_map.invocation(invocation, image=image)
 
 
 def node_span(frame: Frame, node: Node) -> tuple[int, int]:
@@ -231,6 +223,8 @@ def documents(text: str) -> list[Node]:
     """Every document of a (possibly broken, possibly multi-document) YAML text."""
     try:
         parsed = parse_yaml(text)
+    except MemoryError:
+        raise  # reported by the engine: not read, rather than no start
     except Exception:  # parse_yaml never raises; a RecursionError deep inside might
         return []
     roots = [parsed.root] if parsed.root is not None else []
@@ -275,6 +269,23 @@ def items(node: Node | None) -> list[Node]:
     return list(node.value) if isinstance(node, SequenceNode) else []
 
 
+def distinct(nodes: list[Node]) -> list[Node]:
+    """`nodes` with each node once: an aliased container, service or step (`- *c` 10,000
+    times) holds the same words at the same offsets, so it is read once."""
+    return list({id(node): node for node in reversed(nodes)}.values())[::-1]
+
+
+def distinct_pairs(found: list[tuple[Node, Node]]) -> list[tuple[Node, Node]]:
+    """`pairs(…)` with each value node once (services `b: *a`): see `distinct`."""
+    seen: set[int] = set()
+    out = []
+    for key, value in found:
+        if id(value) not in seen:
+            seen.add(id(value))
+            out.append((key, value))
+    return out
+
+
 def value_of(node: Node | None) -> Any:
     """The Python value `yaml.safe_load` gives, or None when it cannot be built."""
     if node is None:
@@ -301,165 +312,6 @@ def walk(root: Node) -> Iterator[tuple[Node, Node | None]]:
                 stack.append((key, node))
         elif isinstance(node, SequenceNode):
             stack.extend((item, node) for item in reversed(node.value))
-
-
-# -- exec-form argv ----------------------------------------------------------------------
-
-
-def argv_invocations(
-    words: Sequence[Word], *, source: str, image: str | None = None
-) -> list[Invocation]:
-    """The vLLM start in an exec-form argv (a container's command + args, a compose
-    entrypoint + command): `vllm serve`, `python [-u] -m vllm.entrypoints.openai.api_server`,
-    `python -m vllm.entrypoints.cli.main serve`, possibly behind wrappers (`tini --`,
-    `env A=B`), or `sh -c '<script>'` whose script the shell source reads."""
-    for index, word in enumerate(words):
-        name = word.text.rsplit("/", 1)[-1]
-        if name in _DATA_COMMANDS:
-            return []
-        if name == "vllm":
-            if index + 1 < len(words) and words[index + 1].text == "serve":
-                return [_record(words, index, "serve", index + 2, source, image)]
-            return []
-        if _PYTHON.fullmatch(name):
-            return _python(words, index, source, image)
-        if name in _SHELLS:
-            return _shell(words, index, source, image)
-    return []
-
-
-def _python(words: Sequence[Word], index: int, source: str, image: str | None) -> list[Invocation]:
-    """`python3 [-u -X dev …] -m <module>`: interpreter options may precede `-m`; any
-    other program (`python3 app.py`) decides that this argv is not vLLM."""
-    at = index + 1
-    while at < len(words):
-        text = words[at].text
-        if text == "-m":
-            break
-        if not text.startswith("-") or text == "-c":
-            return []
-        at += 2 if text in ("-W", "-X") else 1
-    module = words[at + 1].text if at + 1 < len(words) else None
-    if module == _API_SERVER:
-        return [_record(words, index, "api_server", at + 2, source, image)]
-    if module == _CLI_MAIN and at + 2 < len(words) and words[at + 2].text == "serve":
-        return [_record(words, index, "serve", at + 3, source, image)]
-    return []
-
-
-def _shell(words: Sequence[Word], index: int, source: str, image: str | None) -> list[Invocation]:
-    """`sh -c script`, `/bin/bash -lc -- script`, `bash -exc script`: the first operand
-    after an option cluster holding `c` is a script (later words are its `$0`, `$1`…)."""
-    runs_string = False
-    at = index + 1
-    while at < len(words):
-        text = words[at].text
-        if text == "--":
-            at += 1
-            break
-        if text in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
-            at += 2
-            continue
-        if len(text) < 2 or not text.startswith(("-", "+")):
-            break
-        if not text.startswith("--") and "c" in text[1:]:
-            runs_string = True
-        at += 1
-    if not runs_string or at >= len(words):
-        return []
-    script = words[at]
-    frame = Frame.of_word(script)
-    return [
-        relocate(found, frame, image=image)
-        for found in shell.find_invocations(script.text, source=source)
-    ]
-
-
-def _record(
-    words: Sequence[Word], exe: int, entrypoint: str, first: int, source: str, image: str | None
-) -> Invocation:
-    """The start spanning the executable word; flags are inserted after the last word."""
-    args = list(words[first:])
-    last = args[-1] if args else words[min(first, len(words)) - 1]
-    return Invocation(
-        source,
-        entrypoint,
-        words[exe].start,
-        words[exe].end,
-        args,
-        image=image,
-        insert_at=last.end,
-    )
-
-
-def image_start(
-    args: Sequence[Word],
-    *,
-    source: str,
-    image: str,
-    anchor: tuple[int, int],
-) -> Invocation:
-    """A vLLM image started with its own entrypoint and `args` appended; the invocation
-    spans the first argument, or `anchor` (the image) when there is none."""
-    start, end = (args[0].start, args[0].end) if args else anchor
-    return Invocation(
-        source,
-        image_entrypoint(image),
-        start,
-        end,
-        list(args),
-        image=image,
-        insert_at=args[-1].end if args else anchor[1],
-    )
-
-
-# -- images ------------------------------------------------------------------------------
-
-
-def _repository(image: str) -> str:
-    """`docker.io/vllm/vllm-openai:v0.8.5@sha256:…` → `docker.io/vllm/vllm-openai`."""
-    name = image.strip().strip("\"'").lower().split("@", 1)[0]
-    slash = name.rfind("/")
-    colon = name.rfind(":")
-    return name[:colon] if colon > slash else name
-
-
-def _tag(image: str) -> str:
-    """`vllm/vllm-openai:v0.8.5` → `v0.8.5` (a registry port is not a tag)."""
-    name = image.strip().strip("\"'").split("@", 1)[0]
-    slash = name.rfind("/")
-    colon = name.rfind(":")
-    return name[colon + 1 :] if colon > slash else ""
-
-
-def is_vllm_image(image: str | None) -> bool:
-    """Whether an image runs the vLLM server as its entrypoint: `vllm/vllm-openai` and its
-    rebuilds (`lmcache/vllm-openai`, `…/aibrix/vllm-openai`), the project's other images
-    (`vllm/vllm-tpu`, `rocm/vllm`) and vendor builds named after it (`opea/vllm-gaudi`);
-    not the routers, mocks and schedulers that carry the name."""
-    if not image:
-        return False
-    repository = _repository(image)
-    name = repository.rsplit("/", 1)[-1]
-    if any(part in name for part in _NOT_SERVER_IMAGES):
-        return False
-    if "vllm-openai" in repository or repository.startswith("vllm/") or "/vllm/" in repository:
-        return True
-    return name == "vllm" or name.startswith("vllm-") or name.endswith("-vllm")
-
-
-def image_entrypoint(image: str) -> str:
-    """What the image's ENTRYPOINT starts: `vllm serve` since the v0.7 images,
-    `python3 -m vllm.entrypoints.openai.api_server` before them and in OPEA's builds."""
-    repository = _repository(image)
-    if repository.startswith("opea/") or "/opea/" in repository:
-        return "api_server"
-    version = _VERSION_TAG.match(_tag(image))
-    if version and "vllm-openai" in repository:
-        major, minor = int(version.group(1)), int(version.group(2))
-        if (major, minor) < (0, 7):
-            return "api_server"
-    return "serve"
 
 
 # -- templates ---------------------------------------------------------------------------

@@ -375,11 +375,33 @@ def _load(version: str) -> Catalogue:
     return Catalogue(version, schema_store.join(entry, _shared_definitions()))
 
 
+class DetectionNames(frozenset[str]):
+    """The default release's flag names and boolean negatives (what iterating gives, and
+    what unique prefixes are told against), where `in` also knows every other release's
+    flag names: a config written for an older release (`swap-space`, `rope-scaling`,
+    `task`) is still a config. The other releases' catalogues (about 30 ms to read) are
+    read only when a name is not the default release's."""
+
+    def __contains__(self, name: object) -> bool:
+        return frozenset.__contains__(self, name) or name in _every_release_flag_names()
+
+
+@cache
+def _every_release_flag_names() -> frozenset[str]:
+    names: set[str] = set()
+    for version in available_versions():
+        with catalogue_path(version).open(encoding="utf-8") as handle:
+            names.update(json.load(handle)["flags"])  # keyed by flag name
+    # the positional (`model_tag`) and `--help`, `--version` are no settings
+    return frozenset(name for name in names if len(name) > 2 and "_" not in name) - {"help"}
+
+
 @cache
 def detection_flag_names() -> frozenset[str]:
     """Flag names and boolean negatives of the default release, for recognising a config by
-    its keys; names barely change between releases, and detection must not depend on which
-    version a file will be checked with."""
+    its keys (`DetectionNames`: membership also knows the other releases' names); names
+    barely change between releases, and detection must not depend on which version a file
+    will be checked with."""
     catalogue = load_catalogue()
     names = set()
     for spec in catalogue.flags.values():
@@ -387,4 +409,4 @@ def detection_flag_names() -> frozenset[str]:
             continue
         names.add(spec.name)
         names.update(option.lstrip("-") for option in (*spec.options, *spec.negatives))
-    return frozenset(name for name in names if len(name) > 2)
+    return DetectionNames(name for name in names if len(name) > 2)

@@ -12,14 +12,14 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from vllm_config_lsp.document.markers import marker_spans
-from vllm_config_lsp.sources.invocation import GpuClaim
+from vllm_config_lsp.sources.invocation import GpuClaim, NodeGroup
 
 _PACKAGED = Path(__file__).parents[1] / "schemas" / "gpus.json"
 _CHECKOUT = Path(__file__).resolve().parents[3] / "schemas" / "gpus.json"
@@ -79,6 +79,9 @@ class Target:
     count_origin: str | None = None
     count_start: int = -1
     count_end: int = -1
+    #: The nodes one instance spans, where the host says it (`sources.node_groups`):
+    #: `count` stays each node's.
+    group: NodeGroup | None = None
 
     def describe(self) -> str:
         """`8 x NVIDIA H100-SXM-80GB (…)`, or what is known of it."""
@@ -201,15 +204,16 @@ def instance_gpu(instance_type: str) -> str | None:
     return families.get(family)
 
 
-def _marker_target(text: str) -> list[GpuClaim]:
-    spans = marker_spans(text)
+def _marker_target(text: str, spans: Mapping[str, tuple[str, int, int]] | None) -> list[GpuClaim]:
+    spans = marker_spans(text) if spans is None else spans
     claims = []
     if "gpu" in spans:
         value, start, end = spans["gpu"]
         claims.append(GpuClaim("the `# vllm-config:` comment", start, end, name=value))
     if "count" in spans:
         value, start, end = spans["count"]
-        if value.isascii() and value.isdigit():
+        # a count of GPUs is positive (`count=0` is no statement, as `count=-1` is)
+        if value.isascii() and value.isdigit() and len(value) <= 6 and int(value) > 0:
             claims.append(GpuClaim("the `# vllm-config:` comment", start, end, count=int(value)))
     return claims
 
@@ -235,14 +239,20 @@ def _named_gpu(claim: GpuClaim | None) -> Gpu | None:
 
 
 def resolve_target(
-    text: str, claims: Sequence[GpuClaim] = (), stated: Stated | None = None
+    text: str,
+    claims: Sequence[GpuClaim] = (),
+    stated: Stated | None = None,
+    *,
+    marker: Mapping[str, tuple[str, int, int]] | None = None,
 ) -> Target | None:
     """The target, most specific first: the marker comment, then what the user states
     (CLI, editor setting), then what the document says around the command line. The GPU's
-    model and the count are each taken from the first statement that has it."""
-    ordered = [*_marker_target(text), *_stated_claims(stated), *claims]
+    model and the count are each taken from the first statement that has it. `marker`: the
+    text's `marker_spans` when the caller has them already."""
+    ordered = [*_marker_target(text, marker), *_stated_claims(stated), *claims]
     named = next((c for c in ordered if c.name), None)
     counted = next((c for c in ordered if c.count is not None), None)
+    group = next((c.group for c in ordered if c.group is not None), None)
     if named is None and counted is None:
         return None
     gpu = _named_gpu(named)
@@ -261,6 +271,7 @@ def resolve_target(
         count_origin=other.origin if other is not None else None,
         count_start=other.start if other is not None else -1,
         count_end=other.end if other is not None else -1,
+        group=group,
     )
 
 

@@ -421,6 +421,13 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _shape(value: Any) -> int | None:
+    """A dimension of the model (heads, layers, hidden size…): a positive int, else unknown
+    (a config.json of zero or negative shapes sized a 0.0 GiB KV cache)."""
+    number = _int(value)
+    return number if number is not None and number > 0 else None
+
+
 def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
@@ -538,7 +545,7 @@ class HfConfig:
     def num_attention_heads(self) -> int | None:
         if self.model_type in CUSTOM_HEADS or self.heterogeneous:
             return None
-        return _int(self.get(*HEAD_KEYS))
+        return _shape(self.get(*HEAD_KEYS))
 
     @property
     def num_kv_heads(self) -> int | None:
@@ -549,21 +556,21 @@ class HfConfig:
         if self.model_type == "falcon" and falcon_mqa:
             return 1
         value = self.get(*KV_HEAD_KEYS)
-        return _int(value) if value is not None else self.num_attention_heads
+        return _shape(value) if value is not None else self.num_attention_heads
 
     @property
     def num_layers(self) -> int | None:
         if self.model_type in CUSTOM_LAYERS or self.heterogeneous:
             return None
-        return _int(self.get(*LAYER_KEYS))
+        return _shape(self.get(*LAYER_KEYS))
 
     @property
     def hidden_size(self) -> int | None:
-        return _int(self.get("hidden_size", "n_embd", "d_model"))
+        return _shape(self.get("hidden_size", "n_embd", "d_model"))
 
     @property
     def vocab_size(self) -> int | None:
-        return _int(self.get("vocab_size"))
+        return _shape(self.get("vocab_size"))
 
     @property
     def num_experts(self) -> int:
@@ -738,13 +745,13 @@ class HfConfig:
         heads = self.num_attention_heads
         if not (hidden and layers and vocab and heads):
             return None
-        head_dim = _int(self.get("head_dim")) or hidden // heads
+        head_dim = _shape(self.get("head_dim")) or hidden // heads
         kv = self.num_kv_heads or heads
         attention = hidden * head_dim * (heads * 2 + kv * 2)
-        inter = _int(self.get("intermediate_size", "ffn_hidden_size", "n_inner")) or 4 * hidden
+        inter = _shape(self.get("intermediate_size", "ffn_hidden_size", "n_inner")) or 4 * hidden
         experts = self.num_experts
         if experts:
-            moe_inter = _int(self.get("moe_intermediate_size")) or inter
+            moe_inter = _shape(self.get("moe_intermediate_size")) or inter
             shared = _int(self.get("n_shared_experts", "num_shared_experts")) or 0
             mlp = 3 * hidden * moe_inter * (experts + shared)
         else:

@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from vllm_config_lsp.document.value_tree import Entry, ValueNode
@@ -473,11 +474,11 @@ def _check_bool(value: Any, node: ValueNode, path: list[str]) -> list[FieldIssue
     return [FieldIssue("bool_type", "Input should be a valid boolean", path, node)]
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return float(value)
-    if isinstance(value, (int, float)):
-        return float(value)
+def _number(value: Any) -> int | float | None:
+    """The number a bound is compared with; an int stays exact (a 400-digit one has no
+    float, and pydantic compares ints as ints)."""
+    if isinstance(value, (bool, int, float)):
+        return value
     if isinstance(value, str):
         try:
             return float(value.replace("_", ""))
@@ -520,7 +521,7 @@ def _constraint_issues(
     number = _number(value)
     if number is None:
         return []
-    checks: tuple[tuple[str, Callable[[float], bool], str], ...] = (
+    checks: tuple[tuple[str, Callable[[int | float], bool], str], ...] = (
         ("gt", lambda lim: number > lim, "greater than"),
         ("ge", lambda lim: number >= lim, "greater than or equal to"),
         ("lt", lambda lim: number < lim, "less than"),
@@ -529,7 +530,7 @@ def _constraint_issues(
     for key, ok, words in checks:
         if key in constraints and constraints[key] is not None:
             limit = constraints[key]
-            if not ok(float(limit)):
+            if not ok(limit):  # int against float compares exactly, without overflow
                 kind = {
                     "gt": "greater_than",
                     "ge": "greater_than_equal",
@@ -538,8 +539,10 @@ def _constraint_issues(
                 }[key]
                 return [FieldIssue(kind, f"Input should be {words} {_fmt(limit)}", path, node)]
     if constraints.get("multiple_of"):
-        step = float(constraints["multiple_of"])
-        if step and number % step:
+        step = constraints["multiple_of"]
+        # int % float converts the int to a float, which overflows past 308 digits
+        exact = isinstance(number, int) and not isinstance(step, int)
+        if step and (Fraction(number) % Fraction(step) if exact else number % step):
             return [
                 FieldIssue(
                     "multiple_of",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from vllm_config_lsp.document.markers import marker_options
@@ -60,20 +60,22 @@ def choose_version(
     file_path: str | Path | None = None,
     setting_label: str = "the vllmVersion setting",
     folders: DeploymentFolders | None = None,
+    marker: Mapping[str, str] | None = None,
 ) -> tuple[str, str]:
     """(release to check against, why), following the order in the module docstring.
 
     `setting` is the user's configured version (None or "" for none); `file_path` locates
     the workspace (None for an unsaved buffer: the filesystem is not consulted). A run
-    that checks many files passes one `folders` for all of them.
+    that checks many files passes one `folders` for all of them. `marker`: the text's
+    marker options when the caller has parsed them already.
     """
     ignored: list[str] = []
-    marker = marker_options(text).get("version")
-    if marker:
-        release = nearest_release(marker)
+    marker_version = (marker_options(text) if marker is None else marker).get("version")
+    if marker_version:
+        release = nearest_release(marker_version)
         if release:
-            return release, _why(release, marker, "the `# vllm-config: version=` comment")
-        ignored.append(f"`version={marker}` in the file names no known release")
+            return release, _why(release, marker_version, "the `# vllm-config: version=` comment")
+        ignored.append(f"`version={marker_version}` in the file names no known release")
     if setting and setting.strip().lower() not in ("", "auto"):
         release = nearest_release(setting)
         if release:
@@ -106,10 +108,10 @@ def _resolved(path: Path) -> Path:
         return Path(os.path.abspath(path))
 
 
-def release_stated(text: str, setting: str | None) -> bool:
+def release_stated(text: str, setting: str | None, marker: Mapping[str, str] | None = None) -> bool:
     """Whether the user named the release (the `--vllm-version` option or the setting, the
     marker comment): image tags and pins beside a command line do not override it."""
-    return bool(setting) or "version" in marker_options(text)
+    return bool(setting) or "version" in (marker_options(text) if marker is None else marker)
 
 
 def invocation_release(

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.config.utils.out_of_range import BOUND_KINDS
-from vllm_config_lsp.rules.support import field_issues, field_path, finding
+from vllm_config_lsp.rules.support import field_issues, field_path, finding, shown
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.pydantic_lax import UNKNOWN_KEY_KINDS, FieldIssue
 
@@ -50,7 +50,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             CODE,
             Severity.ERROR,
             (node.start, node.end),
-            f"{issue.message} (`{location}`, got {node.value!r})",
+            f"{issue.message} (`{location}`, got {shown(node.value)})",
             source=VLLM_SOURCE,
         )
 

@@ -20,8 +20,11 @@ The environment is the serving host's, which a config file cannot hold. `grpc-po
 exists only for the Rust frontend, so a file that sets it is meant for a host that sets
 `VLLM_USE_RUST_FRONTEND=1`: an error would be wrong for every such deployment, so the
 missing variable is a warning (an error for the `api_server` entrypoint, which refuses
-whatever the environment). Like vLLM, the rule reads the environment it runs in:
-`VLLM_USE_RUST_FRONTEND=1` where the linter runs (and where vLLM runs) silences it.
+whatever the environment). A command line whose host writes the environment decides it:
+`VLLM_USE_RUST_FRONTEND=1` in a Kubernetes `env:`, a compose `environment:`, a Dockerfile
+`ENV`, an `export` or a `VAR=1 vllm serve` prefix silences it; a Kubernetes container or a
+compose service that does not set it (and has no `envFrom`/`env_file`) is refused: an
+error. Elsewhere the rule reads the environment it runs in, as vLLM does.
 
 ## Example
 ```yaml
@@ -40,10 +43,10 @@ port: 50051
 `VLLM_USE_RUST_FRONTEND=1` where vLLM runs.)
 """
 
-import os
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
+from vllm_config_lsp.rules._environ import lookup
 from vllm_config_lsp.rules._frontend import Arg, args
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
@@ -147,16 +150,26 @@ def _rust_frontend(model: ConfigModel, port: Arg) -> Iterator[Finding]:
             fixes=fixes,
         )
         return
-    value = os.environ.get("VLLM_USE_RUST_FRONTEND", "0").strip()
-    if value.isdigit() and int(value):
+    value, known = lookup(model, "VLLM_USE_RUST_FRONTEND")
+    text = (value or "0").strip()
+    if text.lstrip("+-").isdigit() and int(text):
         return
-    yield finding(
-        CODE,
-        Severity.WARNING,
-        port.where,
-        f"{RUST}: vLLM refuses this file unless the environment it runs in sets "
-        "VLLM_USE_RUST_FRONTEND=1 (the Rust frontend's gRPC listener). Set it there (and "
-        "here, to silence this), or remove `grpc-port`.",
-        source=SOURCE.format(491),
-        fixes=fixes,
-    )
+    if value is not None and not text.lstrip("+-").isdigit():
+        return  # `bool(int(...))` raises first: VC241 reports the value
+    if known:
+        said = (
+            f"VLLM_USE_RUST_FRONTEND={value}" if value is not None else "no VLLM_USE_RUST_FRONTEND"
+        )
+        severity = Severity.ERROR
+        message = (
+            f"{RUST}: the environment this command line gets sets {said}, so vLLM refuses "
+            "it. Set VLLM_USE_RUST_FRONTEND=1 next to it, or remove `grpc-port`."
+        )
+    else:
+        severity = Severity.WARNING
+        message = (
+            f"{RUST}: vLLM refuses this file unless the environment it runs in sets "
+            "VLLM_USE_RUST_FRONTEND=1 (the Rust frontend's gRPC listener). Set it there (and "
+            "here, to silence this), or remove `grpc-port`."
+        )
+    yield finding(CODE, severity, port.where, message, source=SOURCE.format(491), fixes=fixes)

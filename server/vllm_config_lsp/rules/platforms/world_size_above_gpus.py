@@ -11,6 +11,13 @@ The count is the target's (`# vllm-config: count=`, `--gpus`, a pod's `nvidia.co
 limit, `#SBATCH --gres`, `CUDA_VISIBLE_DEVICES` on the command line). ROCm does not check
 here.
 
+The check comes before any look at Ray: a LeaderWorkerSet group or a Slurm job of several
+nodes whose leader starts a Ray cluster (`multi-node-serving.sh leader`, `ray start
+--head`) is refused all the same while the backend is left unset. The message then says
+what the group holds (`sources.node_groups`), and where the group has the GPUs, the fix
+adds `--distributed-executor-backend ray`. A world launched with `--nnodes` (literal or
+`$(LWS_GROUP_SIZE)`) is `mp` across nodes and not checked here.
+
 ## Example
 ```yaml
 # vllm-config: gpu=H100-80GB count=4
@@ -29,16 +36,21 @@ tensor-parallel-size: 4
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
-from vllm_config_lsp.rules._engine import error, field_value, given_field, is_int, replace
-from vllm_config_lsp.rules._platform import vendor
+from vllm_config_lsp.rules._engine import (
+    add_option,
+    error,
+    field_value,
+    given_field,
+    replace,
+)
+from vllm_config_lsp.rules._platform import vendor, world_size
+from vllm_config_lsp.sources.invocation import NodeGroup
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC703"
 NAME = "world-size-above-gpus"
 VLLM_SOURCE = "vllm/config/parallel.py:1071"
 CATALOGUE = ("parallel.world_vs_gpus",)
-
-_SIZES = ("pipeline_parallel_size", "tensor_parallel_size", "prefill_context_parallel_size")
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
@@ -49,13 +61,11 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         return
     if field_value(model, "ParallelConfig", "nnodes") not in (1, None):
         return
-    sizes = {name: field_value(model, "ParallelConfig", name) for name in _SIZES}
-    if not all(is_int(size) and size >= 1 for size in sizes.values()):
-        return
-    world = 1
-    for size in sizes.values():
-        world *= size
-    if world <= target.count:
+    group, nnodes = target.group, model.flag("nnodes")
+    if (nnodes is not None and nnodes.unresolved) or (group and group.launcher == "nnodes"):
+        return  # `--nnodes $(LWS_GROUP_SIZE)`: unknown here, and `mp` across nodes above 1
+    world = world_size(model)
+    if world is None or world <= target.count:
         return
     where = given_field(model, "ParallelConfig", "tensor_parallel_size") or given_field(
         model, "ParallelConfig", "pipeline_parallel_size"
@@ -63,8 +73,13 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     if where is None:
         return
     fixes = []
-    if where.label.replace("_", "-") == "tensor-parallel-size" and world == sizes[_SIZES[1]]:
-        fixes.append(replace(model, where, target.count, f"Set `{where.label}: {target.count}`"))
+    ray = group is not None and group.launcher == "ray"
+    if ray and group is not None and (group.gpus is None or world <= group.gpus):
+        fixes.append(add_option(model, where, "distributed-executor-backend", "ray"))
+    tp = field_value(model, "ParallelConfig", "tensor_parallel_size")
+    if where.label.replace("_", "-") == "tensor-parallel-size" and world == tp:
+        title = f"Set `{where.label}: {target.count}`"
+        fixes.append(replace(model, where, target.count, title, preferred=not fixes))
     yield error(
         CODE,
         where,
@@ -72,7 +87,22 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         "in this node. If this is intentional and you are using: - ray, set "
         "'--distributed-executor-backend ray'. - multiprocessing, set '--nnodes' "
         f"appropriately. (GPUs per node: {target.count}, from "
-        f"{target.count_origin or target.origin})",
+        f"{target.count_origin or target.origin}){_group_note(group, world) if ray else ''}",
         VLLM_SOURCE,
         fixes,
     )
+
+
+def _group_note(group: NodeGroup | None, world: int) -> str:
+    """What the Ray group the host starts holds, and why vLLM does not use it."""
+    if group is None:
+        return ""
+    held = f"{group.gpus} GPUs, " if group.gpus is not None else ""
+    note = (
+        f" The host makes {group.nodes} nodes one Ray cluster ({held}from {group.origin}), but "
+        "vLLM compares the world with one node's GPUs unless `--distributed-executor-backend "
+        "ray` is set"
+    )
+    if group.gpus is not None and world > group.gpus:
+        return f"{note}, and the group's {group.gpus} GPUs cannot hold a world of {world} either."
+    return f"{note}: with it, the world spans the group."

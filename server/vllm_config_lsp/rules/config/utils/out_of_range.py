@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules._model_config import MULTIMODAL_GATE
-from vllm_config_lsp.rules.support import field_issues, field_path, finding
+from vllm_config_lsp.rules.support import field_issues, field_path, finding, shown
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC203"
@@ -51,11 +51,12 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         )
         # vLLM builds MultiModalConfig only for a multimodal model (vllm/config/model.py:881).
         multimodal = issue.class_name == "MultiModalConfig"
+        gate = f". {MULTIMODAL_GATE}" if multimodal else ""
         yield finding(
             CODE,
             Severity.WARNING if multimodal else Severity.ERROR,
             (node.start, node.end),
             f"{issue.message} ({issue.class_name}.{'.'.join(issue.path)}, "
-            f"got {node.value!r} in `{where}`)" + (f". {MULTIMODAL_GATE}" if multimodal else ""),
+            f"got {shown(node.value)} in `{where}`){gate}",
             source=value.spec.source or VLLM_SOURCE,
         )

@@ -1,0 +1,393 @@
+"""The session: documents, settings, caches and scheduling; it hands out snapshots.
+
+What the language server knows between messages lives here, as ruff's server keeps it in its
+`Session`: the settings the client sent, each open document's last `Snapshot` (the engine's
+`Checked` with its positions and the settings it was checked with), the release choices
+(`engine.Releases`), and the checks waiting for their turn. Handlers (`server`) ask for a
+snapshot and give it to the features, which are functions of it (`actions`, `hover`,
+`completion`, …) and never import the server.
+
+Responsiveness: the engine (PyYAML, the catalogue, the rules) is imported lazily and warmed
+in the background after `initialized`. Checks run on one worker thread, at once on every
+change: a newer change cancels the check waiting for its turn, and a result computed for a
+document version that is no longer current is dropped, never published (latest wins). There
+is no fixed delay: with `debounceMs` "auto" (the default) a change waits only when the
+document's last check was slow (`auto_delay`); a number is a fixed delay for those who want
+one. Opens never wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import traceback
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from vllm_config_lsp.lsp.plain_text import plain
+from vllm_config_lsp.lsp.positions import Positions
+from vllm_config_lsp.lsp.project_settings import new_problems, project_of, with_project
+from vllm_config_lsp.lsp.settings import Settings, model_folders, parse
+
+if TYPE_CHECKING:
+    from vllm_config_lsp.engine import Checked, CheckOptions, LintResult, Releases
+
+#: Innermost traceback frames logged for a failed check (a RecursionError has thousands).
+LOGGED_FRAMES = 8
+#: A check slower than this is worth coalescing keystrokes for; a typical one is a few ms.
+SLOW_CHECK = 0.05
+#: The longest a change waits under "auto".
+MAX_AUTO_DELAY = 0.2
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """One document version as the engine saw it (`engine.Checked`), with its positions and
+    what the features read of the session when it was checked."""
+
+    uri: str
+    version: int | None
+    positions: Positions
+    checked: Checked
+    settings: Settings = field(default_factory=Settings)
+    capabilities: types.ClientCapabilities = field(default_factory=types.ClientCapabilities)
+    #: `clientInfo.name` (completion asks VS Code to suggest again after a key).
+    client_name: str | None = None
+    #: What features derive from this snapshot and keep (the fix-all text, the migration
+    #: offered): dropped with it.
+    memo: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return self.checked.text
+
+    @property
+    def path(self) -> Path | None:
+        """The file behind the document, None for `untitled:` and other schemes."""
+        return self.checked.document.path
+
+    @property
+    def reason(self) -> str | None:
+        """Why it is a vLLM document (`association.Reason` values); None: it is not one."""
+        return self.checked.reason
+
+    @property
+    def result(self) -> LintResult | None:  # None: not a vLLM config
+        return self.checked.result
+
+    @property
+    def vllm_version(self) -> str:
+        return self.checked.release
+
+    @property
+    def version_source(self) -> str:
+        """Why this release (`versions.choose_version`: marker, setting, venv, image tag…)."""
+        return self.checked.why
+
+    @property
+    def host(self) -> str | None:
+        """The host syntax of a document holding command lines (`sources.hosts`), else None."""
+        return self.checked.host
+
+
+def fs_path(uri: str) -> Path | None:
+    """The file behind a `file:` URI (model-aware rules resolve relative model folders
+    against it, as `check` does); None for `untitled:` and other schemes."""
+    path = to_fs_path(uri)
+    return Path(path) if path else None
+
+
+def check_options(settings: Settings, root_path: str | None) -> CheckOptions:
+    """The engine's options from the editor's settings."""
+    from vllm_config_lsp.engine import AssociationSettings, CheckOptions
+
+    associations = settings.associations
+    return CheckOptions(
+        release=settings.vllm_version,
+        gpus=settings.gpus,
+        model_dirs=model_folders(settings, root_path),
+        ignore=frozenset(settings.ignored_codes) or None,
+        associations=AssociationSettings(
+            associations.globs, associations.exclude, associations.detection
+        ),
+    )
+
+
+def auto_delay(last_check: float | None) -> float:
+    """No delay after a fast check; after a slow one, about as long as it took: a burst of
+    keystrokes then costs one check, not one each (latest wins either way)."""
+    if last_check is None or last_check < SLOW_CHECK:
+        return 0.0
+    return min(last_check, MAX_AUTO_DELAY)
+
+
+class Session:
+    """The state of one client's session. `server` is the connection (documents, client
+    capabilities, messages); `diagnose` renders a snapshot's diagnostics (`diagnostics`)."""
+
+    def __init__(
+        self,
+        server: LanguageServer,
+        diagnose: Callable[[Snapshot], list[types.Diagnostic]],
+    ) -> None:
+        self.server = server
+        self._diagnose = diagnose
+        self.settings = Settings()
+        #: What the last settings received got wrong (`settings.parse`), for the status item.
+        self.settings_problems: tuple[str, ...] = ()
+        #: `clientInfo.name` (completion asks VS Code to suggest again after a key).
+        self.client_name: str | None = None
+        self._generation = 0  # bumped by settings changes: cached snapshots become stale
+        self._snapshots: dict[str, tuple[int, Snapshot]] = {}
+        self._pending: dict[str, asyncio.Task[None]] = {}
+        self._logged: set[tuple[str, str]] = set()
+        self._checked: set[str] = set()  # documents treated as vLLM configs when last checked
+        #: Each file's release choice, as `check` makes it for that file (`engine.Releases`);
+        #: cleared when settings change, an entry when a file it was read from changes.
+        self._releases: Releases | None = None
+        #: The project settings files' problems already shown (file, problems).
+        self.shown_project_problems: set[tuple[str, tuple[str, ...]]] = set()
+        #: How long each document's last check took (seconds of the lint thread).
+        self._took: dict[str, float] = {}
+        self._lint_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vllm-lint")
+
+    # -- the client ---------------------------------------------------------------------------
+
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        log.debug("%s", message)
+        try:
+            self.server.window_log_message(types.LogMessageParams(type=kind, message=message))
+        except Exception:  # no client connected (yet): stderr logging above must do
+            log.warning("%s", message)
+
+    def pop_up(self, kind: types.MessageType, message: str) -> None:
+        """`window/showMessage`: editors show it verbatim, so code spans become quotes."""
+        self.server.window_show_message(types.ShowMessageParams(type=kind, message=plain(message)))
+
+    @property
+    def capabilities(self) -> types.ClientCapabilities:
+        return self.server.client_capabilities
+
+    @property
+    def encoding(self) -> str:
+        chosen = self.server.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        return str(getattr(chosen, "value", chosen))  # a str-Enum's str() is its name
+
+    def open_uris(self) -> list[str]:
+        return list(self.server.workspace.text_documents)
+
+    # -- settings -----------------------------------------------------------------------------
+
+    def apply_settings(self, raw: Any, origin: str) -> None:
+        problems: list[str] = []
+        settings = parse(raw, problems)
+        for problem in problems:
+            self.log(f"settings ({origin}): {problem}", types.MessageType.Warning)
+        news = [problem for problem in problems if problem not in self.settings_problems]
+        self.settings_problems = tuple(problems)
+        if news:  # a pop-up once, not again each time the same settings are pulled
+            self.pop_up(types.MessageType.Warning, f"vLLM Config settings: {'; '.join(news)}")
+        if settings == self.settings:
+            return
+        self.settings = settings
+        self._generation += 1
+        if self._releases is not None:
+            self._releases.clear()
+        for uri in self.open_uris():
+            self.schedule(uri, 0.0)
+
+    # -- checking -----------------------------------------------------------------------------
+
+    def last_check(self, uri: str) -> float | None:
+        """Seconds the document's last check took on the lint thread, if it had one."""
+        return self._took.get(uri)
+
+    def change_delay(self, uri: str) -> float:
+        """How long a change waits before it is checked (`debounceMs`, else `auto_delay`)."""
+        fixed = self.settings.debounce_ms
+        return auto_delay(self.last_check(uri)) if fixed is None else fixed / 1000
+
+    def _timed_analyse(
+        self, uri: str, version: int | None, text: str, language_id: str | None
+    ) -> Snapshot:
+        began = time.perf_counter()
+        try:
+            return self._analyse(uri, version, text, language_id)
+        finally:
+            self._took[uri] = time.perf_counter() - began
+
+    def _analyse(
+        self, uri: str, version: int | None, text: str, language_id: str | None
+    ) -> Snapshot:
+        """Runs on the lint thread: the engine's check, with the session's settings."""
+        from vllm_config_lsp import engine
+
+        settings = self.settings
+        path = fs_path(uri)
+        document = engine.Document(text, uri=uri, path=path, language_id=language_id)
+        project = project_of(path)
+        problems = new_problems(project, self.shown_project_problems)
+        for problem in problems:
+            self.log(f"vllm-config settings: {problem}", types.MessageType.Warning)
+        if problems:
+            self.pop_up(types.MessageType.Warning, f"vllm-config settings: {'; '.join(problems)}")
+        options = check_options(settings, self.server.workspace.root_path)
+        options = with_project(options, project, path)
+        checked = engine.check(document, options, releases=self.releases())
+        if checked.crash is not None:
+            self.log(f"engine crashed:\n{checked.crash}", types.MessageType.Error)
+        positions = Positions(text, self.encoding)
+        return Snapshot(
+            uri, version, positions, checked, settings, self.capabilities, self.client_name
+        )
+
+    def releases(self) -> Releases:
+        """The session's release choices (made on the lint thread only)."""
+        if self._releases is None:
+            from vllm_config_lsp.engine import Releases
+
+            self._releases = Releases()
+        return self._releases
+
+    def forget_releases(self, changed: list[Path]) -> list[str]:
+        """The open documents whose release `changed` files may alter, their choices
+        forgotten. Runs on the lint thread, so after any check that read the old files."""
+        stale = self.releases().forget(changed)
+        return [uri for uri in self.open_uris() if stale(fs_path(uri))]
+
+    def recheck(self, uris: list[str]) -> None:
+        """Check these documents again although their text did not change."""
+        if uris:
+            self._generation += 1
+        for uri in uris:
+            self.schedule(uri, 0.0)
+
+    def fix_all_text(self, snapshot: Snapshot) -> str:
+        """`check --fix` for the editor: safe fixes, re-checked, up to five rounds."""
+        from vllm_config_lsp.engine import fix_all
+
+        assert snapshot.result is not None
+        fixed = fix_all(snapshot.checked)
+        if fixed.crash is not None:
+            self.log(f"engine crashed:\n{fixed.crash}", types.MessageType.Error)
+        return fixed.text
+
+    async def run_on_lint_thread(self, function: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._lint_pool, function, *args)
+
+    async def current(self, uri: str) -> Snapshot | None:
+        """The snapshot of the document as it is now (cached, or computed and awaited)."""
+        document = self.server.workspace.text_documents.get(uri)
+        if document is None:
+            return None
+        version, text = document.version, document.source
+        cached = self._snapshots.get(uri)
+        if (
+            cached
+            and cached[0] == self._generation
+            and cached[1].version == version
+            and cached[1].text == text  # a document closed and opened again restarts at 1
+        ):
+            return cached[1]
+        generation = self._generation
+        snapshot: Snapshot = await self.run_on_lint_thread(
+            self._timed_analyse, uri, version, text, document.language_id
+        )
+        if (
+            generation == self._generation
+            and self.server.workspace.text_documents.get(uri) is document
+        ):
+            self._snapshots[uri] = (generation, snapshot)  # not if closed meanwhile
+        return snapshot
+
+    def schedule(self, uri: str, delay: float) -> None:
+        pending = self._pending.pop(uri, None)
+        if pending is not None:
+            pending.cancel()
+        self._pending[uri] = asyncio.ensure_future(self._check(uri, delay))
+
+    async def _check(self, uri: str, delay: float) -> None:
+        try:
+            if delay > 0:
+                await asyncio.sleep(delay)
+            document = self.server.workspace.text_documents.get(uri)
+            if document is None:
+                return
+            version = document.version
+            snapshot = await self.current(uri)
+            document = self.server.workspace.text_documents.get(uri)
+            if snapshot is None or document is None or document.version != version:
+                return  # stale: a newer check is scheduled (or the document closed)
+            self.publish(snapshot)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # never let one document's failure end the server's checking
+            detail = traceback.format_exc(limit=-LOGGED_FRAMES)
+            self.log(f"checking {uri} failed:\n{detail}", types.MessageType.Error)
+        finally:
+            if self._pending.get(uri) is asyncio.current_task():
+                del self._pending[uri]
+
+    def publish(self, snapshot: Snapshot) -> None:
+        """Diagnostics of a vLLM config; nothing at all for other documents (only an empty
+        list once, when a document stops being a config, to clear what it had)."""
+        result = snapshot.result
+        if result is None:
+            if snapshot.uri not in self._checked:
+                return
+            self._checked.discard(snapshot.uri)
+            items: list[types.Diagnostic] = []
+        else:
+            if snapshot.uri not in self._checked and snapshot.reason is not None:
+                why = f"{snapshot.reason}; {snapshot.version_source}"
+                self.log(f"{snapshot.uri}: checked as a vLLM config ({why})")
+            self._checked.add(snapshot.uri)
+            items = self._diagnose(snapshot)
+            for finding in result.findings:
+                if finding.code == "VC000" and (snapshot.uri, finding.message) not in self._logged:
+                    self._logged.add((snapshot.uri, finding.message))
+                    self.log(f"{snapshot.uri}: {finding.message}", types.MessageType.Error)
+        self.server.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(
+                uri=snapshot.uri, version=snapshot.version, diagnostics=items
+            )
+        )
+
+    def forget(self, uri: str) -> None:
+        pending = self._pending.pop(uri, None)
+        if pending is not None:
+            pending.cancel()
+        self._snapshots.pop(uri, None)
+        self._took.pop(uri, None)
+        if uri not in self._checked:
+            return
+        self._checked.discard(uri)
+        self.server.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+        )
+
+    def warm_up(self) -> None:
+        """Import the engine and load the catalogue before the first document needs them."""
+        from vllm_config_lsp.engine import warm_up
+
+        warm_up(self.settings.vllm_version)
+
+    def stop(self) -> None:
+        """No more checks: queued ones dropped (a running one finishes)."""
+        for task in self._pending.values():
+            task.cancel()
+        self._pending.clear()
+        self.close()
+
+    def close(self) -> None:
+        self._lint_pool.shutdown(wait=False, cancel_futures=True)

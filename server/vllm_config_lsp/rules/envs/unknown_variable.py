@@ -1,0 +1,118 @@
+"""An environment variable named `VLLM_*` is not one vLLM knows.
+
+## What vLLM does
+`Platform.validate_environ` runs in `EngineArgs.create_engine_config`
+(vllm/engine/arg_utils.py:2261) on every start: each name of the environment that starts
+with `VLLM_` and is not a key of `envs.environment_variables` is logged, `Unknown vLLM
+environment variable detected: NAME` (vllm/platforms/interface.py:1466), and vLLM starts
+without it. With `--fail-on-environ-validation` it raises instead and refuses to start.
+A misspelled name, or a variable a later release removed (`VLLM_ATTENTION_BACKEND`,
+replaced by `--attention-backend`; `VLLM_USE_V1`, which went with the V0 engine), is
+silently useless. The names are those of the release the command line runs
+(`schemas/envs-<version>.json`); a release before `validate_environ` existed says nothing,
+and neither does this rule there.
+
+## Example
+```sh
+VLLM_ATTENTION_BACKEND=FLASHINFER vllm serve Qwen/Qwen2.5-7B-Instruct
+```
+
+## Fixed
+```sh
+vllm serve Qwen/Qwen2.5-7B-Instruct --attention-backend FLASHINFER
+```
+"""
+
+from collections.abc import Iterator
+
+from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
+from vllm_config_lsp.rules._environ import catalogue, settings, where
+from vllm_config_lsp.rules.support import closest, finding
+from vllm_config_lsp.sources.invocation import EnvVar
+from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.environ import Removed
+
+CODE = "VC240"
+NAME = "unknown-environment-variable"
+#: 0.33.0's line; each release's own is `EnvCatalogue.validate_environ` (0.31.0 on).
+VLLM_SOURCE = "vllm/platforms/interface.py:1466"
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    known = catalogue(model)
+    if known is None or known.validate_environ is None or model.invocation is None:
+        return
+    strict = model.flag("fail-on-environ-validation")
+    hard = strict is not None and strict.value is True
+    for var in settings(model):
+        name = var.name.text
+        if not name.startswith("VLLM_") or name in known.variables or not var.name.resolved:
+            continue
+        said = f"Unknown vLLM environment variable detected: {name}"
+        removed = known.removed.get(name)
+        if removed is not None:
+            advice = _removed(removed, known.version)
+        else:
+            near = closest(name, known.variables)
+            advice = f" Did you mean `{near}`?" if near else ""
+        consequence = (
+            " With `--fail-on-environ-validation` vLLM refuses to start."
+            if hard
+            else " vLLM logs this and starts without it."
+        )
+        fixes = _fixes(model, var, removed, closest(name, known.variables))
+        yield finding(
+            CODE,
+            Severity.ERROR if hard else Severity.WARNING,
+            where(var),
+            f"{said} (vLLM {known.version}).{consequence}{advice}",
+            source=known.validate_environ,
+            fixes=fixes,
+        )
+
+
+def _removed(removed: Removed, version: str) -> str:
+    text = f" `{removed.name}` was removed after vLLM {removed.last}"
+    if removed.flag:
+        return f"{text}: use `{removed.flag}` instead."
+    if removed.note:
+        return f"{text}: {removed.note}."
+    return f"{text}."
+
+
+def _fixes(model: ConfigModel, var: EnvVar, removed: Removed | None, near: str | None) -> list[Fix]:
+    fixes: list[Fix] = []
+    if near and removed is None and var.name.starts and len(var.name.starts) == len(var.name.text):
+        edit = TextEdit(var.name.start, var.name.end, near)
+        fixes.append(Fix(f"Rename to `{near}`", (edit,), safe=False, preferred=True))
+    flag = removed.flag if removed is not None else None
+    if flag and removed and model.catalogue.flags.get(flag.lstrip("-").split(".")[0]):
+        moved = _to_flag(model, var, flag, removed)
+        if moved is not None:
+            fixes.append(moved)
+    return fixes
+
+
+def _to_flag(model: ConfigModel, var: EnvVar, flag: str, removed: Removed) -> Fix | None:
+    """`NAME=X vllm serve …` → `vllm serve … --flag X`, where the setting is a shell
+    prefix (its text removed with the space after it) and the command line a shell one."""
+    invocation = model.invocation
+    if invocation is None or invocation.insert_at is None or var.origin != "prefix":
+        return None
+    if var.value is None or not var.value.resolved or not var.value.text:
+        return None
+    if any(word.quoting != "shell" for word in invocation.args):
+        return None
+    text = model.text
+    end = var.value.end
+    while end < len(text) and text[end] in " \t":
+        end += 1
+    value = removed.flag_value(var.value.text)
+    if value is None:
+        return None
+    quoted = value if value.replace("_", "").replace("-", "").isalnum() else f"'{value}'"
+    edits = (
+        TextEdit(var.name.start, end, ""),
+        TextEdit(invocation.insert_at, invocation.insert_at, f" {flag} {quoted}"),
+    )
+    return Fix(f"Replace with `{flag} {value}`", edits, safe=False, preferred=True)
