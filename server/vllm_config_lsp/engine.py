@@ -296,6 +296,14 @@ class _Checked:
 #: seen at the next edit of that command line, as a `--config` file sees it at its next edit.)
 _CHECKED: dict[tuple[object, ...], _Checked] = {}
 _CHECKED_LIMIT = 2048
+
+
+def forget_checked() -> None:
+    """Drop the command-line memo: the files it was computed from changed (a model's
+    config.json fetched into the cache)."""
+    _CHECKED.clear()
+
+
 _NAMES_LINE = re.compile(r"\bline \d")
 
 

@@ -12,7 +12,11 @@ repository, path, commit):
 - shell `export`: SemiAnalysisAI/InferenceX
   `benchmarks/single_node/agentic/kimik3_fp4_mi355x_mtp.sh` (39324e4417de);
 - workflow `env:`: deepset-ai/haystack-core-integrations `.github/workflows/vllm.yml`
-  (a24cf55721d2).
+  (a24cf55721d2);
+- compose `environment:` list: av/harbor `compose.vllm.yml` (297c97495706) and
+  tungedng2710/IDP `services/dotsocr/docker-compose.yaml` (c43f7289492a);
+- Ray Serve `runtime_env.env_vars` in a RayService: ray-project/kuberay
+  `ray-operator/config/samples/ray-service.deepseek.yaml` (b4cd1e279c7f).
 """
 
 from __future__ import annotations
@@ -98,6 +102,35 @@ def test_compose_environment_list() -> None:
     assert env["VLLM_LOGGING_LEVEL"] == ("DEBUG", "VLLM_LOGGING_LEVEL")
     assert env["HF_TOKEN"][0] is None and env["VLLM_USE_DEEP_GEMM"][0] is None
     assert start.environ_open
+
+
+def test_compose_environment_list_real_files() -> None:
+    """`- NAME=${…}` items: the name where the file writes it, the value compose's to fill
+    in; `env_file:` opens the environment. Another service's `- VLLM_PORT=8000` (a
+    client's) is not the server's."""
+    text = _read("compose", "av__harbor__compose.vllm.yml")
+    [start] = compose.find_invocations(text)
+    env = _settings(text, start)
+    assert env == {
+        "HUGGING_FACE_HUB_TOKEN": (None, "HUGGING_FACE_HUB_TOKEN"),
+        "VLLM_ATTENTION_BACKEND": (None, "VLLM_ATTENTION_BACKEND"),
+    }
+    assert start.environ_open and {var.origin for var in start.environ} == {"environment"}
+    text = _read("compose", "tungedng2710__IDP__services__dotsocr__docker-compose.yaml")
+    [start] = compose.find_invocations(text)
+    assert _settings(text, start) == {"CUDA_VISIBLE_DEVICES": ("1", "CUDA_VISIBLE_DEVICES")}
+    assert not start.environ_open
+
+
+def test_ray_serve_runtime_env_real_file() -> None:
+    text = _read(
+        "cr", "ray-project__kuberay__ray-operator__config__samples__ray-service.deepseek.yaml"
+    )
+    [start] = kubernetes.find_invocations(text)
+    assert _settings(text, start) == {"VLLM_USE_V1": ("1", "VLLM_USE_V1")}
+    assert start.environ[0].origin == "runtime_env"
+    value = start.environment()["VLLM_USE_V1"].value
+    assert value is not None and text[value.start : value.end] == '"1"'
 
 
 def test_dockerfile_env() -> None:

@@ -177,15 +177,32 @@ def _compose_all_libyaml(text: str) -> list[Node] | None:
         documents = [n for n in yaml.compose_all(text, Loader=_LIBYAML) if n is not None]
     except yaml.YAMLError:
         return None
+    end = _end_of_stream(text)
     for document in documents:
-        if not _normalise_libyaml(document):
+        if not _normalise_libyaml(document, end):
             return None
     return documents
 
 
-def _normalise_libyaml(root: Node) -> bool:
-    """Give libyaml's nodes SafeLoader's plain style (None, not ''); False when the tree is
-    nested deeper than LIBYAML_MAX_DEPTH (SafeLoader may not compose it)."""
+#: The characters YAML breaks lines at (`yaml.reader.Reader.forward`).
+_LINE_BREAKS = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+
+
+def _end_of_stream(text: str) -> yaml.Mark | None:
+    """SafeLoader's mark at the end of a text that ends without a line break (libyaml puts
+    the implicit null of a trailing `---` on a line after it: same index, other line);
+    None when the text ends with a break (both agree there)."""
+    breaks = list(_LINE_BREAKS.finditer(text))
+    if breaks and breaks[-1].end() == len(text):
+        return None
+    column = len(text) - (breaks[-1].end() if breaks else 0)
+    return yaml.Mark("<unicode string>", len(text), len(breaks), column, None, 0)
+
+
+def _normalise_libyaml(root: Node, end: yaml.Mark | None) -> bool:
+    """Give libyaml's nodes SafeLoader's plain style (None, not '') and its marks at the end
+    of the stream (`end`); False when the tree is nested deeper than LIBYAML_MAX_DEPTH
+    (SafeLoader may not compose it)."""
     seen: set[int] = set()
     stack: list[tuple[Node, int]] = [(root, 0)]
     while stack:
@@ -195,6 +212,11 @@ def _normalise_libyaml(root: Node) -> bool:
         if id(node) in seen:
             continue
         seen.add(id(node))
+        if end is not None:
+            if node.start_mark.index == end.index:
+                node.start_mark = end
+            if node.end_mark.index == end.index:
+                node.end_mark = end
         if isinstance(node, ScalarNode):
             if node.style == "":
                 node.style = None

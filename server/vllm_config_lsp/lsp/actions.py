@@ -48,6 +48,8 @@ FIX_ALL_TITLE = "Fix all vLLM Config problems"
 FIX_ALL_COMMAND = "vllmConfig.fixAll"
 #: Client command of the "Show documentation for CODE" action: `arguments` = [CODE].
 SHOW_RULE_DOCS = "vllmConfig.showRuleDocs"
+#: Fetch a model's config files into the Hugging Face cache (`models pull`), on request.
+PULL_MODEL = "vllmConfig.pullModel"
 
 
 def _wants(only: list[str] | None, kind: str) -> bool:
@@ -177,6 +179,9 @@ async def _quick_fixes(
                         edit=_workspace_edit(analysis, [disable]),
                     )
                 )
+        pull = _pull_action(analysis, diagnostic) if code == "VC600" else None
+        if pull is not None:
+            fixes.append(pull)
         if rule_page(code) is not None and all(a.title != _docs_title(code) for a in docs):
             docs.append(_docs_action(code, diagnostic))
     fix_all = await _fix_all(session, analysis) if _fixable(analysis) else None
@@ -206,6 +211,29 @@ def _docs_action(code: str, diagnostic: types.Diagnostic) -> types.CodeAction:
         kind=types.CodeActionKind.QuickFix,
         diagnostics=[diagnostic],
         command=types.Command(title=title, command=SHOW_RULE_DOCS, arguments=[code]),
+    )
+
+
+def _pull_action(
+    analysis: Snapshot | None, diagnostic: types.Diagnostic
+) -> types.CodeAction | None:
+    """On VC600 for a Hub id: "Download config.json of ORG/NAME", which runs `models pull`
+    in the server (kilobytes into the Hugging Face cache) and checks the documents again."""
+    from vllm_config_lsp.vllm.model_files import looks_like_path
+
+    if analysis is None:
+        return None
+    start = analysis.positions.offset(diagnostic.range.start)
+    end = analysis.positions.offset(diagnostic.range.end)
+    name = analysis.text[start:end].strip().strip("'\"")
+    if not name or looks_like_path(name) or name.count("/") != 1 or any(c.isspace() for c in name):
+        return None
+    title = f"Download config.json of {name} into the Hugging Face cache"
+    return types.CodeAction(
+        title=title,
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        command=types.Command(title=title, command=PULL_MODEL, arguments=[name]),
     )
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from lsprotocol import types
 
 from vllm_config_lsp import __version__
-from vllm_config_lsp.lsp.actions import FIX_ALL_COMMAND
+from vllm_config_lsp.lsp.actions import FIX_ALL_COMMAND, PULL_MODEL
 from vllm_config_lsp.lsp.command_lines import INLINE_CONFIG_KIND, MOVE_TO_CONFIG_KIND, SHOW_COMMAND
 from vllm_config_lsp.lsp.diagnostics import FIX_ALL_KIND, RULE_DOCS_URL, diagnostics
 from vllm_config_lsp.lsp.info import DOCUMENT_INFO
@@ -162,6 +162,29 @@ def migration_report(ls: VllmConfigServer, *args: Any) -> None:
     kind, message, detail = report_message(args[0] if args else None)
     ls.session.log(detail, types.MessageType.Info)
     ls.session.pop_up(kind, message)
+
+
+@SERVER.command(PULL_MODEL)
+async def pull_model(ls: VllmConfigServer, *args: Any) -> bool:
+    """`vllmConfig.pullModel` MODEL [revision]: `models pull` (config.json & co. into the
+    Hugging Face cache, with huggingface_hub), then every open document checked again;
+    True when fetched. Only ever run when the user picks the action."""
+    from vllm_config_lsp.vllm.model_pull import pull
+
+    name = args[0] if args and isinstance(args[0], str) else None
+    revision = args[1] if len(args) > 1 and isinstance(args[1], str) else None
+    if name is None:
+        return False
+    done = await asyncio.to_thread(pull, name, revision)
+    if not done.ok:
+        ls.session.pop_up(types.MessageType.Error, f"{name}: not fetched: {done.problem}")
+        return False
+    ls.session.log(f"{name}: {', '.join(done.files)} in {done.folder}", types.MessageType.Info)
+    from vllm_config_lsp.engine import forget_checked
+
+    forget_checked()
+    ls.session.recheck(list(ls.session.open_uris()))
+    return True
 
 
 @SERVER.command(FIX_ALL_COMMAND)

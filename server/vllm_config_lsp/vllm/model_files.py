@@ -1052,7 +1052,7 @@ HOW_TO = (
     "Model-aware checks read the model's `config.json` offline. Make it findable: a local "
     "folder (relative to this file), a folder listed in the `modelDirs` setting or the "
     f"`{MODEL_DIRS_ENV}` environment variable, or the Hugging Face cache "
-    "(`huggingface-cli download ORG/NAME config.json`)."
+    "(`vllm-config-lsp models pull ORG/NAME` fetches config.json there)."
 )
 
 
