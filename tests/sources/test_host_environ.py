@@ -21,6 +21,7 @@ repository, path, commit):
 
 from __future__ import annotations
 
+import pytest
 from support import CORPUS
 from vllm_config_lsp.sources import (
     compose,
@@ -219,42 +220,37 @@ def test_docker_run_env_options() -> None:
     assert start.environ[0].origin == "docker -e" and not start.environ_open
 
 
-def test_docker_env_inside_a_shell_string() -> None:
-    """A `docker run -e` inside `bash -c '…'`: the container's settings, at their place in
-    the document (mapped back through the string's quoting), and none of the script's
-    exports."""
-    text = (
+#: `docker run -e` wherever the start matcher meets it: inside `bash -c '…'` (mapped back
+#: through the string's quoting, none of the script's exports), before an entrypoint script
+#: that runs in the container, in a Python `subprocess` list.
+_DOCKER_ENV_CASES = {
+    "shell-string": (
+        shell.find_invocations,
         "export VLLM_LOGGING_LEVEL=DEBUG\n"
         "bash -c 'docker run --env VLLM_USE_V1=0 --env-file vllm.env"
-        " vllm/vllm-openai:v0.9.0 --model m'\n"
-    )
-    [start] = shell.find_invocations(text)
-    assert _settings(text, start) == {"VLLM_USE_V1": ("0", "VLLM_USE_V1")}
-    assert start.environ_open
-    value = start.environ[0].value
-    assert value is not None and text[value.start : value.end] == "0"
-
-
-def test_docker_env_reaches_an_entrypoint_script() -> None:
-    """`docker run -e … --entrypoint bash IMAGE -c '…'`: the script runs in the container,
-    with the settings `-e` passes."""
-    text = (
-        "docker run -e VLLM_USE_V1=1 --entrypoint bash vllm/vllm-openai:v0.9.0 -c 'vllm serve m'\n"
-    )
-    [start] = shell.find_invocations(text)
-    assert _settings(text, start) == {"VLLM_USE_V1": ("1", "VLLM_USE_V1")}
-
-
-def test_docker_env_in_a_python_argv() -> None:
-    """The start matcher reads `docker run -e` wherever an argv names it: a Python
-    `subprocess` list too."""
-    text = (
+        " vllm/vllm-openai:v0.9.0 --model m'\n",
+    ),
+    "entrypoint-script": (
+        shell.find_invocations,
+        "docker run -e VLLM_USE_V1=0 --entrypoint bash vllm/vllm-openai:v0.9.0 -c 'vllm serve m'\n",
+    ),
+    "python-argv": (
+        python_argv.find_invocations,
         "import subprocess\n"
         'subprocess.run(["docker", "run", "-e", "VLLM_USE_V1=0", "vllm/vllm-openai:v0.9.0",'
-        ' "--model", "m"])\n'
-    )
-    [start] = python_argv.find_invocations(text)
+        ' "--model", "m"])\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_DOCKER_ENV_CASES))
+def test_docker_env_through_the_start_matcher(case: str) -> None:
+    find, text = _DOCKER_ENV_CASES[case]
+    [start] = find(text)
     assert _settings(text, start) == {"VLLM_USE_V1": ("0", "VLLM_USE_V1")}
+    value = start.environ[0].value
+    assert value is not None and text[value.starts[0] : value.ends[-1]] == "0"
+    assert start.environ_open == ("--env-file" in text)
 
 
 def test_markdown_block_exports_land_in_the_document() -> None:
