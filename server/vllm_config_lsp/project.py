@@ -142,20 +142,50 @@ class ProjectSettings:
 _READ: dict[Path, tuple[tuple[int, int], ProjectSettings | None]] = {}
 
 
-def settings_for(path: Path) -> ProjectSettings:
+def settings_for(path: Path, memo: dict[Path, ProjectSettings] | None = None) -> ProjectSettings:
     """The settings of the nearest settings file above `path` (a file or a folder); none
-    when the path cannot be looked at (too long, a NUL, a link loop): never raises."""
+    when the path cannot be looked at (too long, a NUL, a link loop): never raises. `memo`
+    (one directory walk's) remembers each folder's answer: a walk asks for every folder of
+    a deep tree, and each question would otherwise climb to the root again."""
     try:
-        start = path.resolve()
-        folder = start if start.is_dir() else start.parent
-        for candidate in (folder, *folder.parents):
-            for name in FILE_NAMES:
-                found = _read(candidate / name)
-                if found is not None:
-                    return found
+        given = path if path.is_dir() else path.parent
+        if memo is not None and given in memo:
+            return memo[given]
+        above = None if memo is None else memo.get(given.parent)
+        if above is not None and not given.is_symlink():  # one step below a known folder
+            found = _own(given) or above
+        else:
+            start = path.resolve()
+            found = _nearest(start if start.is_dir() else start.parent, memo)
     except (OSError, ValueError, RuntimeError):
-        pass
-    return ProjectSettings()
+        return ProjectSettings()
+    if memo is not None:
+        memo[given] = found
+    return found
+
+
+def _nearest(folder: Path, memo: dict[Path, ProjectSettings] | None) -> ProjectSettings:
+    climbed: list[Path] = []
+    found = ProjectSettings()
+    candidate = folder
+    while True:
+        if memo is not None and candidate in memo:
+            found = memo[candidate]
+            break
+        climbed.append(candidate)
+        read = _own(candidate)
+        if read is not None or candidate.parent == candidate:
+            found = read or found
+            break
+        candidate = candidate.parent
+    if memo is not None:
+        memo.update(dict.fromkeys(climbed, found))
+    return found
+
+
+def _own(folder: Path) -> ProjectSettings | None:
+    """The settings of the settings file in `folder` itself, if it holds one."""
+    return next((s for name in FILE_NAMES if (s := _read(folder / name)) is not None), None)
 
 
 def _read(path: Path) -> ProjectSettings | None:

@@ -204,11 +204,12 @@ def _run_check(argv: Sequence[str]) -> int:
         else args.paths
     )
     seen: dict[Path | None, ProjectSettings] = {}
+    folders: dict[Path, ProjectSettings] = {}  # each folder's settings, for the walk
     walk = discover(
         paths,
         detection_flag_names(),
-        exclude=lambda found: settings_for(found).excluded(found),
-        include=lambda found: settings_for(found).included(found),
+        exclude=lambda found: settings_for(found, folders).excluded(found),
+        include=lambda found: settings_for(found, folders).included(found),
     )
     for path, read in walk:
         if read.text is None:
