@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from vllm_source.wheel import WheelSource
@@ -34,12 +33,6 @@ GETENV = {"getenv", "get"}
 CHOICE_MAKERS = {"env_with_choices": "choices"}
 LIST_CHOICE_MAKERS = {"env_list_with_choices", "env_set_with_choices"}
 FUNCTIONS = {"get_vllm_port": "port", "maybe_convert_int": "int_or_none"}
-
-
-@dataclass
-class _Getenv:
-    call: ast.Call
-    default: ast.expr | None
 
 
 def _is_getenv(node: ast.AST, name: str) -> bool:

@@ -179,10 +179,6 @@ class EnvCatalogue:
         return f"vLLM reads it when the code that uses it runs ({where or 'envs.py'})"
 
 
-def env_path(version: str) -> str:
-    return str(schema_dir() / f"envs-{version}.json")
-
-
 @cache
 def load_environ(version: str) -> EnvCatalogue | None:
     """The environment catalogue of `version` (its minor's generated release), or None
