@@ -85,14 +85,27 @@ def _handler(hub: FakeHub, headers: list[str] | None) -> type[BaseHTTPRequestHan
 def serve_hub(hub: FakeHub, headers: list[str] | None = None) -> Iterator[str]:
     """The endpoint URL of `hub`, served on loopback while the block runs (each request's
     Authorization header appended to `headers` when given)."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(hub, headers))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = _started(hub, headers)
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()
+
+
+def start_hub(hub: FakeHub) -> str:
+    """The endpoint URL of `hub`, served by a daemon thread until the process ends: for a
+    module whose language server's environment is fixed when it is imported. (A
+    `serve_hub` entered there would be closed only at interpreter exit, where `shutdown`
+    waits for a daemon thread that no longer runs: pytest never exits.)"""
+    server = _started(hub, None)
+    return f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def _started(hub: FakeHub, headers: list[str] | None) -> ThreadingHTTPServer:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(hub, headers))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
 
 
 def model_files(folder: Path) -> dict[str, bytes]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from hub_server import FakeHub, model_files, serve_hub
+from hub_server import FakeHub, model_files, start_hub
 from lsp_support import (
     SERVER_COMMAND,
     TIMEOUT,
@@ -36,8 +36,7 @@ FIXTURE = (
     Path(__file__).resolve().parents[1] / "fixtures/models/meta-llama/Meta-Llama-3.1-8B-Instruct"
 )
 HUB = FakeHub({MODEL: model_files(FIXTURE)})
-_SERVING = serve_hub(HUB)
-ENDPOINT = _SERVING.__enter__()  # for the module's server; a daemon thread ends with pytest
+ENDPOINT = start_hub(HUB)  # for the module's server
 CACHE = Path(tempfile.mkdtemp(prefix="vllm-config-pull-"))
 ENV = {
     **{k: v for k, v in os.environ.items() if k not in ("VLLM_CONFIG_MODEL_DIRS", "HF_HOME")},
