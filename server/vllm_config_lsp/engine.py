@@ -15,7 +15,7 @@ import os
 import re
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -539,8 +539,13 @@ class Checked:
     result: LintResult | None
     #: The innermost frames of an engine crash (then `result` holds one VC000 finding).
     crash: str | None = None
-    #: Why it is no vLLM document, in one line (`check -v`), when `reason` is None.
-    why_not: str = ""
+    #: Works out why it is no vLLM document when asked (`Detected.explain`).
+    explain: Callable[[], str] = field(default=str, compare=False, repr=False)
+
+    @property
+    def why_not(self) -> str:
+        """Why it is no vLLM document, in one line (`check -v`), when `reason` is None."""
+        return self.explain()
 
     @property
     def text(self) -> str:
@@ -572,22 +577,24 @@ def check(
     targets and why, then the rules. A host document that starts no vLLM and has nothing
     to say is no vLLM document. An engine crash becomes a VC000 finding (`Checked.crash`).
     `releases`: the choices remembered across calls."""
-    host, reason, why_not = _kind(document, options)
+    host, reason, explain = _kind(document, options)
     chosen = (releases or Releases()).choose(document, options)
     if reason is None:
-        return Checked(document, options, None, host, chosen, *chosen, None, why_not=why_not)
+        return Checked(document, options, None, host, chosen, *chosen, None, explain=explain)
     checked = _checked(document, options, host, reason, chosen)
     if host is not None and not checked.command_lines and not checked.findings:
         # no vLLM in it: say nothing
         why_not = f"no vLLM command line in this {host} file"
-        return replace(checked, reason=None, result=None, why_not=why_not)
+        return replace(checked, reason=None, result=None, explain=lambda: why_not)
     return checked
 
 
-def _kind(document: Document, options: CheckOptions) -> tuple[str | None, str | None, str]:
-    """(host, why it is checked, why not): `sources.detect` decides; a host of command lines
-    is never a `--config` file, and a file the user named is one only if its content could
-    be (`association.classify`)."""
+def _kind(
+    document: Document, options: CheckOptions
+) -> tuple[str | None, str | None, Callable[[], str]]:
+    """(host, why it is checked, how to say why not): `sources.detect` decides; a host of
+    command lines is never a `--config` file, and a file the user named is one only if its
+    content could be (`association.classify`)."""
     detected = detect(
         document.name,
         document.text,
@@ -597,7 +604,7 @@ def _kind(document: Document, options: CheckOptions) -> tuple[str | None, str | 
         named=options.associations is None,
     )
     reason = None if detected.reason is None else detected.reason.value
-    return detected.host, reason, detected.why_not
+    return detected.host, reason, detected.explain
 
 
 def _checked(
@@ -664,7 +671,7 @@ def starts(
 ) -> list[Start]:
     """Every start of vLLM the document holds, without checking it (`vllm-config-lsp argv`);
     a `--config` file is one, its own argv."""
-    host, reason, _why_not = _kind(document, options)
+    host, reason, _explain = _kind(document, options)
     version, why = (releases or Releases()).choose(document, options)
     if reason is None:
         return []

@@ -11,7 +11,9 @@ CLI's `-v`). Pure: the text is given, the flag names are passed in from `vllm/`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import PurePosixPath
 
 from vllm_config_lsp.sources.association import (
@@ -39,7 +41,14 @@ class Detected:
 
     kind: str | None
     reason: Reason | None
-    why_not: str = ""
+    #: Works out `why_not` when it is asked for (`check -v`): it reads again what
+    #: `classify` read, which an editor checking a YAML file that is not vLLM's on every
+    #: keystroke never needs.
+    explain: Callable[[], str] = field(default=str, compare=False, repr=False)
+
+    @property
+    def why_not(self) -> str:
+        return self.explain()
 
     @property
     def host(self) -> str | None:
@@ -66,7 +75,7 @@ def detect(
     )
     if reason is not None:
         return Detected(CONFIG, reason)
-    return Detected(None, None, _why_not(path, text, language_id, flag_names))
+    return Detected(None, None, partial(_why_not, path, text, language_id, flag_names))
 
 
 def _why_not(path: str, text: str, language_id: str | None, flag_names: frozenset[str]) -> str:
