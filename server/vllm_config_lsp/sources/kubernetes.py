@@ -113,6 +113,8 @@ class _KubernetesReader(Reader):
         """One YAML document: its containers (not in documents embedded in strings, which
         nothing runs as pods) and the operator resources it holds at any depth."""
         kind = text_of(get(root, "kind")) or ""
+        if not embedded:
+            self.root = root
         before = len(self.found)
         self._document(frame, root, kind, embedded)
         for operator in operators():
@@ -131,7 +133,7 @@ class _KubernetesReader(Reader):
             for operator in operators()
             if operator.node is not None and (operator.in_embedded or not embedded)
         ]
-        for node, _parent in walk(root):
+        for node, parent in walk(root):
             if not isinstance(node, MappingNode):
                 continue
             if not embedded:
@@ -144,7 +146,7 @@ class _KubernetesReader(Reader):
                     if value is not None:
                         self.embedded_value(frame, key, value)
             for hook in hooks:
-                hook(self, frame, node)
+                hook(self, frame, node, parent)
 
     def embedded(self, frame: Frame, data: Node | None) -> None:
         """A ConfigMap's files: YAML that operators read (KAITO's `inference_config.yaml`,

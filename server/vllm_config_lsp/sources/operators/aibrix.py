@@ -23,7 +23,9 @@ from vllm_config_lsp.sources.yaml_hosts import (
 )
 
 
-def _deployment_template(reader: Reader, frame: Frame, node: MappingNode) -> None:
+def _deployment_template(
+    reader: Reader, frame: Frame, node: MappingNode, parent: Node | None
+) -> None:
     """An AIBrix batch ModelDeploymentTemplate whose engine is vLLM, rendered as
     python/aibrix/aibrix/batch/manifest/engine_adapter.py `_build_vllm_args` does:
     model source, parallelism above 1, typed engine args, the other engine args

@@ -11,14 +11,14 @@ ray-operator/config/samples/ray-service.llm-serve.yaml@3adcb43c9244
 
 from __future__ import annotations
 
-from yaml.nodes import MappingNode
+from yaml.nodes import MappingNode, Node
 
 from vllm_config_lsp.sources.engine_kwargs import engine_kwargs_words
 from vllm_config_lsp.sources.operators.reader import Operator, Reader
 from vllm_config_lsp.sources.yaml_hosts import Frame, env_mapping, get, get_pair, text_of
 
 
-def _engine_kwargs(reader: Reader, frame: Frame, node: MappingNode) -> None:
+def _engine_kwargs(reader: Reader, frame: Frame, node: MappingNode, parent: Node | None) -> None:
     """Ray Serve LLM `engine_kwargs` (and RayLLM's `engine_config` of type VLLMEngine):
     keyword arguments of vLLM's `AsyncEngineArgs`, not a command line; the words are
     the command line that means the same (`sources.engine_kwargs`)."""

@@ -30,6 +30,9 @@ from vllm_config_lsp.sources.yaml_hosts import (
     value_word,
 )
 
+_OPERATOR = "the production-stack operator"
+_CHART = "the production-stack chart"
+
 
 def _vllm_runtime(reader: Reader, frame: Frame, root: Node, kind: str) -> None:
     """production-stack `VLLMRuntime`, as operator/internal/controller/
@@ -68,6 +71,11 @@ def _vllm_runtime(reader: Reader, frame: Frame, root: Node, kind: str) -> None:
     url = get(model, "modelURL")
     if url is not None:
         words.append(value_word(frame, url, str(value_of(url) or "")))
+    anchor = model_pair[0] if model_pair is not None else root
+    config_pair = get_pair(spec, "vllmConfig")
+    config_key = config_pair[0] if config_pair is not None else anchor
+    reader.made(words, "--host", _OPERATOR, frame, anchor)
+    reader.made(words, "0.0.0.0", _OPERATOR, frame, anchor)
     port = get_pair(config, "port")
     if port is not None:
         words.append(key_word(frame, port[0], "--port"))
@@ -82,7 +90,8 @@ def _vllm_runtime(reader: Reader, frame: Frame, root: Node, kind: str) -> None:
         ("enablePrefixCaching", "enable-prefix-caching"),
     ):
         on = value_of(get(config, key)) is True
-        flag(config, key, f"--{name}" if on else f"--no-{name}")
+        if flag(config, key, f"--{name}" if on else f"--no-{name}") is None:
+            reader.made(words, f"--no-{name}", _OPERATOR, frame, config_key)
     sized(model, "maxModelLen", "--max-model-len")
     sized(model, "dtype", "--dtype", string=True)
     sized(config, "tensorParallelSize", "--tensor-parallel-size")
@@ -108,7 +117,7 @@ def _vllm_runtime(reader: Reader, frame: Frame, root: Node, kind: str) -> None:
         reader.mapped(frame, model_pair[0], "serve", words, image=text_of(image))
 
 
-def _values(reader: Reader, frame: Frame, node: MappingNode) -> None:
+def _values(reader: Reader, frame: Frame, node: MappingNode, parent: Node | None) -> None:
     """production-stack Helm values: each `servingEngineSpec.modelSpec[]` entry, as
     helm/templates/deployment-vllm-multi.yaml renders its `vllm serve` command (values
     go through `quote`, so numbers print the way Go prints a float64)."""
@@ -119,12 +128,13 @@ def _values(reader: Reader, frame: Frame, node: MappingNode) -> None:
         return
     for spec in distinct(items(get(engine, "modelSpec"))):
         if isinstance(spec, MappingNode) and get(spec, "raySpec") is None:
-            _model_spec(reader, frame, spec)
+            _model_spec(reader, frame, spec, engine)
 
 
-def _model_spec(reader: Reader, frame: Frame, spec: MappingNode) -> None:
-    """One `modelSpec[]` entry in the chart's order (`--host`/`--port` come from chart
-    helpers, with no text here)."""
+def _model_spec(reader: Reader, frame: Frame, spec: MappingNode, engine: MappingNode) -> None:
+    """One `modelSpec[]` entry in the chart's order: the model, then `--host 0.0.0.0
+    --port` the chart's `chart.container-port` (`servingEngineSpec.containerPort`, else
+    8000), which the chart writes."""
     words: list[Word] = []
 
     def quoted(owner: Node | None, key: str, name: str, *, when: str = "has") -> None:
@@ -140,6 +150,13 @@ def _model_spec(reader: Reader, frame: Frame, spec: MappingNode) -> None:
     url = get_pair(spec, "modelURL")
     if url is not None:
         words.append(value_word(frame, url[1], go_value(value_of(url[1]))))
+    anchor = url[0] if url is not None else (spec.value[0][0] if spec.value else spec)
+    port = get(engine, "containerPort")
+    reader.made(words, "--host", _CHART, frame, anchor)
+    reader.made(words, "0.0.0.0", _CHART, frame, anchor)
+    reader.made(words, "--port", _CHART, frame, anchor)
+    number = go_value(value_of(port)) if port is not None else ""
+    reader.made(words, number or "8000", _CHART, frame, port if number else anchor)
     for key, name in (
         ("enableLoRA", "--enable-lora"),
         ("enableTool", "--enable-auto-tool-choice"),
@@ -148,18 +165,21 @@ def _model_spec(reader: Reader, frame: Frame, spec: MappingNode) -> None:
         if pair is not None and value_of(pair[1]):
             words.append(key_word(frame, pair[0], name))
     quoted(spec, "toolCallParser", "--tool-call-parser", when="truthy")
-    config = get(spec, "vllmConfig")
-    if isinstance(config, MappingNode):
+    config_pair = get_pair(spec, "vllmConfig")
+    config = config_pair[1] if config_pair is not None else None
+    if config_pair is not None and isinstance(config, MappingNode) and config.value:
         chunked = get_pair(config, "enableChunkedPrefill")
         if chunked is not None:
             on = bool(value_of(chunked[1]))
             name = "--enable-chunked-prefill" if on else "--no-enable-chunked-prefill"
             words.append(key_word(frame, chunked[0], name))
         caching = get_pair(config, "enablePrefixCaching")
-        if caching is not None:  # absent: the chart writes --no-… with no text here
+        if caching is not None:
             on = bool(value_of(caching[1]))
             name = "--enable-prefix-caching" if on else "--no-enable-prefix-caching"
             words.append(key_word(frame, caching[0], name))
+        else:  # the chart's `if .enablePrefixCaching … else`
+            reader.made(words, "--no-enable-prefix-caching", _CHART, frame, config_pair[0])
         for key, name in (
             ("maxModelLen", "--max-model-len"),
             ("dtype", "--dtype"),
@@ -198,7 +218,6 @@ def _model_spec(reader: Reader, frame: Frame, spec: MappingNode) -> None:
     repository = text_of(get(spec, "repository"))
     tag = text_of(get(spec, "tag"))
     image = f"{repository}:{tag}" if repository and tag else repository
-    anchor = url[0] if url is not None else (spec.value[0][0] if spec.value else spec)
     reader.mapped(frame, anchor, "serve", words, image=image, source="helm")
 
 

@@ -13,7 +13,14 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, ModelRef, Word
+from vllm_config_lsp.sources.invocation import (
+    Generated,
+    GpuClaim,
+    Invocation,
+    ModelRef,
+    Word,
+    generated_word,
+)
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     Masked,
@@ -88,8 +95,10 @@ def python_str(value: Any) -> str:
 
 
 def args_start(source: str, args: list[Word], entrypoint: str) -> Invocation:
-    """A start whose command is not in the file: it spans the first argument."""
-    return Invocation(source, entrypoint, args[0].start, args[0].end, args, insert_at=args[-1].end)
+    """A start whose command is not in the file: it spans the first argument written here
+    (the words its operator writes before come first)."""
+    first = next((word for word in args if word.generated is None), args[0])
+    return Invocation(source, entrypoint, first.start, first.end, args, insert_at=args[-1].end)
 
 
 class Reader:
@@ -102,6 +111,25 @@ class Reader:
         self.found: list[Invocation] = []
         #: The document's LeaderWorkerSet `leaderWorkerTemplate`, if it is one.
         self.group: Node | None = None
+        #: The top-level document being read (not one embedded in a string).
+        self.root: Node | None = None
+
+    def made(
+        self, words: list[Word], text: str, origin: str, frame: Frame, node: Node | None
+    ) -> None:
+        """Append a word `origin` writes with no text here (`invocation.Generated`); what
+        is found on it is reported on `node` (the field that makes it write the word). A
+        word built from a value this file does not know (a template, a variable) is
+        unresolved."""
+        start, end = node_span(frame, node) if node is not None else (0, 0)
+        unknown = (
+            "{{" in text or "$" in text or any(s < end and start < e for s, e in self.masked.spans)
+        )
+        words.append(
+            generated_word(
+                text, len(words), Generated(origin, start, end), (text,) if unknown else ()
+            )
+        )
 
     def model_ref(self, frame: Frame, node: Node | None, origin: str) -> ModelRef | None:
         """The model an operator field names as vLLM receives it: `hf://ORG/NAME` (KubeAI,
@@ -167,7 +195,7 @@ class Reader:
                 end,
                 words,
                 image=image,
-                insert_at=words[-1].end if words else end,
+                insert_at=next((w.end for w in reversed(words) if w.generated is None), end),
             )
         )
 
@@ -186,8 +214,8 @@ class Operator:
     transcribes: str
     #: A top-level document (not one embedded in a string), with its `kind`.
     document: Callable[[Reader, Frame, Node, str], None] | None = None
-    #: Any mapping of a document, at any depth.
-    node: Callable[[Reader, Frame, MappingNode], None] | None = None
+    #: Any mapping of a document, at any depth, and the collection that holds it.
+    node: Callable[[Reader, Frame, MappingNode, Node | None], None] | None = None
     #: Whether `node` also reads the YAML documents embedded in strings.
     in_embedded: bool = True
     #: A container with no `command:` of a document of `kind`: its `args` and image, True
