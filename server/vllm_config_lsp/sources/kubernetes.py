@@ -25,10 +25,10 @@ unresolved part of its word.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
+from vllm_config_lsp.document.text_memo import text_memo
 from vllm_config_lsp.sources import gpu_claims, shell
 from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word
 from vllm_config_lsp.sources.operators import embedded_keys, operators
@@ -85,7 +85,7 @@ def _find(text: str, expand_env: bool) -> list[Invocation]:
     return found
 
 
-@lru_cache(maxsize=512)
+@text_memo()
 def _find_in_document(
     text: str, terraform: bool, expand_env: bool
 ) -> tuple[tuple[Invocation, ...], bool]:
