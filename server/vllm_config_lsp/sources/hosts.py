@@ -61,6 +61,7 @@ HOSTS: dict[str, Host] = {
         Host("markdown", "markdown", ("markdown",)),
         Host("python", "python_argv", ("python",)),
         Host("makefile", "makefile", ("makefile",)),
+        Host("toml", "toml_file", ("toml",)),
         Host("workflow", "workflow", content_languages=("yaml",)),
         Host("compose", "compose", ("dockercompose",), ("yaml",), reads_next_to_path=True),
         Host("kubernetes", "kubernetes", content_languages=("yaml",)),
@@ -137,6 +138,8 @@ def host_of(
         return "markdown"
     if suffix == ".py":
         return "python"
+    if suffix == ".toml":
+        return "toml"
     if _TRITON_NAME.search(lower) and flag_names and _is_model_json(text, flag_names):
         return "triton"  # whatever language an editor gave it: JSON is YAML too
     if suffix in YAML_SUFFIXES or language_id == "yaml":
