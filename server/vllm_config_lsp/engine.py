@@ -664,6 +664,11 @@ class Start:
     argv: tuple[str, ...]
     release: str
     why: str
+    #: The environment the host gives it, in the order written: (name, value as written or
+    #: None where the host names it without a value, which host syntax wrote it).
+    environment: tuple[tuple[str, str | None, str], ...] = ()
+    #: The host adds variables not written (`envFrom`, `env_file`, `--export=ALL`).
+    environment_open: bool = False
 
 
 def starts(
@@ -681,9 +686,18 @@ def starts(
         return [] if found is None else [Start(found[0], "config-file", found[1], version, why)]
     stated = release_stated(text, options.release, document.marker_options)
     return [
-        Start(inv.start, inv.source, tuple(w.text for w in inv.args), *release)
+        Start(
+            inv.start,
+            inv.source,
+            tuple(w.text for w in inv.args),
+            *invocation_release(inv, version, why, stated=stated),
+            tuple(
+                (var.name.text, None if var.value is None else var.value.text, var.origin)
+                for var in inv.environ
+            ),
+            inv.environ_open,
+        )
         for inv in find_invocations(host, text, document.path)
-        for release in [invocation_release(inv, version, why, stated=stated)]
     ]
 
 

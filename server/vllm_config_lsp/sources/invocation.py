@@ -213,7 +213,7 @@ class Invocation:
     argument where the host has none (an `args:` list, a compose `command:`)."""
 
     #: The host syntax: shell, kubernetes, compose, dockerfile, markdown, workflow, helm,
-    #: python, launcher, dstack, triton (`argv --format json` prints it as "source").
+    #: python, launcher, dstack, skypilot, triton (`argv --format json` prints it as "source").
     source: str
     entrypoint: str  # "serve" | "api_server"
     start: int

@@ -28,7 +28,13 @@ from vllm_config_lsp.sources import argv, gpu_claims, node_groups
 from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word, assignment
 from vllm_config_lsp.sources.source_map import SourceMap
 
-__all__ = ["argv_invocations", "command_words", "container_invocations", "find_invocations"]
+__all__ = [
+    "argv_invocations",
+    "command_words",
+    "container_invocations",
+    "find_invocations",
+    "pinned_version",
+]
 
 _PARSER: Parser | None = None
 
@@ -102,6 +108,16 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
         )
         for invocation in found
     ]
+
+
+def pinned_version(script: str) -> str | None:
+    """The release a script installs (`pip install vllm==X`, the first one), whether or not
+    it starts vLLM itself: a launcher's setup script pins what its run script starts."""
+    if "vllm" not in script:
+        return None
+    scan = _Scan("shell")
+    _Analyzer(script, scan, {}).run(0)
+    return scan.pins[0] if scan.pins else None
 
 
 def _group(script: str, invocation: Invocation, job: tuple[GpuClaim, ...]) -> tuple[GpuClaim, ...]:
