@@ -379,7 +379,7 @@ def _shape(invocation: Invocation, low: int) -> tuple[object, ...]:
         # The environment decides some checks (VC240, VC241, VC508) and is often written
         # outside the command line's lines (a container's `env:`): it is part of the key,
         # and so is the linter's own, which the checks read where the host's is open.
-        invocation.environ_open,
+        invocation.environ_complete,
         tuple(
             (
                 var.origin,
@@ -667,8 +667,9 @@ class Start:
     #: The environment the host gives it, in the order written: (name, value as written or
     #: None where the host names it without a value, which host syntax wrote it).
     environment: tuple[tuple[str, str | None, str], ...] = ()
-    #: The host adds variables not written (`envFrom`, `env_file`, `--export=ALL`).
-    environment_open: bool = False
+    #: Variables not written may reach it (`envFrom`, `env_file`, a script's caller):
+    #: `Invocation.environ_complete` is not.
+    environment_open: bool = True
 
 
 def starts(
@@ -695,7 +696,7 @@ def starts(
                 (var.name.text, None if var.value is None else var.value.text, var.origin)
                 for var in inv.environ
             ),
-            inv.environ_open,
+            not inv.environ_complete,
         )
         for inv in find_invocations(host, text, document.path)
     ]

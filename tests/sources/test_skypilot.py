@@ -295,7 +295,7 @@ def test_argv_json_shows_the_environment() -> None:
         {"name": "MODEL_NAME", "value": "moonshotai/Kimi-K2-Instruct", "origin": "envs"},
         {"name": "HF_TOKEN", "value": None, "origin": "secrets"},
     ]
-    assert entry["environment_open"] is False
+    assert entry["environment_open"] is True  # `sky launch --env` adds to it
     assert "vllm/vllm-openai:v0.10.0" in entry["version_source"]
 
 
