@@ -167,3 +167,72 @@ def test_skypilot_envs_are_checked_and_fixed() -> None:
     assert "  VLLM_LOGGING_LEVEL: DEBUG\n" in fixed and '  VLLM_USE_DEEP_GEMM: "1"\n' in fixed
     again = _check(fixed, "task.sky.yaml")
     assert not {"VC240", "VC241"} & {f.code for f in again.findings}
+
+
+# -- Ray Serve application runtime_env ---------------------------------------------------
+
+#: A `serve run` config as Ray Serve LLM's docs write one (ray-project/ray
+#: doc/source/serve/llm: `applications[].args.llm_configs`), with an application-level
+#: `runtime_env` (ray python/ray/serve/schema.py `ServeApplicationSchema.runtime_env`).
+_SERVE_CONFIG = """applications:
+- name: llm
+  route_prefix: /
+  import_path: ray.serve.llm:build_openai_app
+  runtime_env:
+    env_vars:
+      VLLM_USE_DEEP_GEMM: "true"
+      VLLM_LOGGING_LEVEL: INFO
+  args:
+    llm_configs:
+    - model_loading_config:
+        model_id: qwen
+        model_source: Qwen/Qwen2.5-7B-Instruct
+      engine_kwargs:
+        max_model_len: 8192
+      runtime_env:
+        env_vars:
+          VLLM_LOGGING_LEVEL: DEBUG
+"""
+
+
+def test_serve_config_application_runtime_env(tmp_path: Path) -> None:
+    """The application's variables come first, the deployment's own win a name both set;
+    the Ray nodes' environment is not shown (open). A bare Serve config is read as a
+    RayService's `serveConfigV2` is."""
+    path = tmp_path / "serve_config.yaml"
+    path.write_text(_SERVE_CONFIG, encoding="utf-8")
+    [entry] = json.loads(cli("argv", "--format", "json", str(path)).stdout)
+    assert entry["argv"] == ["--max-model-len", "8192"]  # the model: `model_source`
+    assert entry["environment"] == [
+        {"name": "VLLM_USE_DEEP_GEMM", "value": "true", "origin": "application runtime_env"},
+        {"name": "VLLM_LOGGING_LEVEL", "value": "INFO", "origin": "application runtime_env"},
+        {"name": "VLLM_LOGGING_LEVEL", "value": "DEBUG", "origin": "runtime_env"},
+    ]
+    assert entry["environment_open"] is True
+    checked = _check(_SERVE_CONFIG, "serve_config.yaml")
+    boolean = _only(checked, "VC241")
+    assert _SERVE_CONFIG[boolean.start : boolean.end] == '"true"'
+    fixed = _fixed(_SERVE_CONFIG, boolean)
+    assert 'VLLM_USE_DEEP_GEMM: "1"' in fixed
+    assert "VC241" not in {f.code for f in _check(fixed, "serve_config.yaml").findings}
+
+
+def test_rayservice_application_runtime_env() -> None:
+    """The same application inside a RayService's `serveConfigV2` string: the names land
+    on the manifest's characters."""
+    embedded = "".join(f"    {line}\n" for line in _SERVE_CONFIG.splitlines())
+    text = (
+        "apiVersion: ray.io/v1\nkind: RayService\nmetadata:\n  name: llm\nspec:\n"
+        f"  serveConfigV2: |\n{embedded}"
+    )
+    checked = _check(text, "rayservice.yaml")
+    [model] = checked.result.invocations if checked.result is not None else []
+    start = model.invocation
+    assert start is not None
+    names = [(var.name.text, text[var.name.start : var.name.end]) for var in start.environ]
+    assert names == [
+        ("VLLM_USE_DEEP_GEMM", "VLLM_USE_DEEP_GEMM"),
+        ("VLLM_LOGGING_LEVEL", "VLLM_LOGGING_LEVEL"),
+        ("VLLM_LOGGING_LEVEL", "VLLM_LOGGING_LEVEL"),
+    ]
+    assert "VC241" in {f.code for f in checked.findings}

@@ -100,6 +100,13 @@ _SKYPILOT_RUN = re.compile(r"^run:", re.M)
 _SKYPILOT_KEYS = re.compile(
     r"^(?:resources|envs|secrets|setup|num_nodes|service|file_mounts|workdir):", re.M
 )
+#: A Ray Serve config file (`serve run`/`serve deploy`) whose applications build Ray Serve
+#: LLM deployments: read by the Kubernetes reader, which reads a RayService's too.
+_SERVE_CONFIG = (
+    re.compile(r"^applications:", re.M),
+    re.compile(r"^[ \t-]+import_path:", re.M),
+    re.compile(r"^[ \t-]+(?:llm_configs|engine_kwargs):", re.M),
+)
 _RAY_CLUSTER = re.compile(r"^cluster_name:", re.M)
 _RAY_CLUSTER_KEYS = re.compile(
     r"^(?:setup_commands|head_setup_commands|head_start_ray_commands|available_node_types):",
@@ -182,6 +189,8 @@ def _yaml_host(name: str, text: str) -> str | None:
     if PurePosixPath(name).name.startswith(("compose", "docker-compose")):
         return "compose"
     if _K8S.search(head) or _CHART_VALUES.search(head):
+        return "kubernetes"
+    if all(key.search(head) for key in _SERVE_CONFIG):
         return "kubernetes"
     if _COMPOSE.search(head):
         return "compose"

@@ -35,7 +35,7 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import gpu_claims, node_groups, shell
+from vllm_config_lsp.sources import gpu_claims, node_groups, ray_serve, shell
 from vllm_config_lsp.sources.engine_kwargs import engine_kwargs_words
 from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, ModelRef, Word
 from vllm_config_lsp.sources.yaml_hosts import (
@@ -224,6 +224,9 @@ class _Reader:
         kind = text_of(get(root, "kind")) or ""
         before = len(self.found)
         self._document(frame, root, kind, embedded)
+        self.found[before:] = ray_serve.with_application_environ(
+            frame, root, self.found[before:], self.masked.restore_word
+        )
         if kind.startswith("LLMInferenceService"):
             # the template serves the files of `spec.model.uri` (fetched to /mnt/models)
             uri = get(get(get(root, "spec"), "model"), "uri")
