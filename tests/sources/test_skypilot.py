@@ -251,6 +251,16 @@ def test_no_group_without_a_launcher_and_the_script_assignment_wins() -> None:
     assert texts(start)[2:] == ["$TP", "--pipeline-parallel-size", "2"]
 
 
+def test_a_start_in_setup_is_read_too() -> None:
+    text = (
+        "envs:\n  M: Qwen/Qwen3-8B\nsetup: |\n  pip install vllm==0.10.2\n"
+        "  vllm serve $M --max-model-len 1024 &\nrun: |\n  python client.py\n"
+    )
+    start = single(find_invocations(text))
+    assert texts(start) == ["Qwen/Qwen3-8B", "--max-model-len", "1024"]
+    assert start.pinned_version == "0.10.2"
+
+
 def test_ray_cluster_config() -> None:
     """A Ray cluster launcher config whose head starts vLLM after Ray: the head commands
     are one script, the head node type's resources the claim."""

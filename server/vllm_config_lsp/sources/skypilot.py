@@ -2,12 +2,13 @@
 launcher YAML (`ray up`): the other cloud launchers beside `sources.dstack`.
 
 A SkyPilot task (sky/utils/schemas.py `get_task_schema`) runs `setup:` once, then `run:`,
-each a shell script (read by the shell source through the block scalar's source map),
-on every node (`num_nodes:`), with the task's environment: `envs:` and `secrets:` (a
-`null` secret is passed with `--secret NAME`), then SkyPilot's own `SKYPILOT_NODE_RANK`,
-`SKYPILOT_NODE_IPS`, `SKYPILOT_NUM_NODES` and `SKYPILOT_NUM_GPUS_PER_NODE`. So:
+each a shell script (a start in either is read, by the shell source through the block
+scalar's source map), on every node (`num_nodes:`), with the task's environment: `envs:`
+and `secrets:` (a `null` secret is passed with `--secret NAME`), then SkyPilot's own
+`SKYPILOT_NODE_RANK`, `SKYPILOT_NODE_IPS`, `SKYPILOT_NUM_NODES` and
+`SKYPILOT_NUM_GPUS_PER_NODE`. So:
 
-* the words of `run:` get `$NAME` filled in where the task fixes its value (an `envs:`
+* the words of the scripts get `$NAME` filled in where the task fixes its value (an `envs:`
   value, `SKYPILOT_NUM_NODES` from `num_nodes`, `SKYPILOT_NUM_GPUS_PER_NODE` from the
   accelerators' count), unless the script assigns the name itself; the settings of
   `envs:`/`secrets:` come before the script's own exports in `Invocation.environ`;
@@ -109,15 +110,20 @@ def find_invocations(text: str) -> list[Invocation]:
 
 
 def _task(frame: Frame, root: MappingNode) -> list[Invocation]:
-    run = get(root, "run")
-    script = scalar_frame(frame, run) if isinstance(run, ScalarNode) else None
-    if script is None or "vllm" not in script.text:
+    scripts = [
+        script
+        for key in ("setup", "run")
+        for node in [get(root, key)]
+        if isinstance(node, ScalarNode)
+        for script in [scalar_frame(frame, node)]
+        if script is not None and "vllm" in script.text
+    ]
+    if not scripts:
         return []
     resources = _alternatives(get(root, "resources"))
     image = _image(resources)
-    setup = get(root, "setup")
-    setup_text = text_of(setup) or ""
-    pinned = shell.pinned_version(setup_text) if "vllm" in setup_text else None
+    setup = text_of(get(root, "setup")) or ""
+    pinned = shell.pinned_version(setup) if "vllm" in setup else None
     environ = (
         *env_mapping(frame, get(root, "envs"), "envs"),
         *env_mapping(frame, get(root, "secrets"), "secrets"),
@@ -125,32 +131,33 @@ def _task(frame: Frame, root: MappingNode) -> list[Invocation]:
     claim = _accelerators(frame, resources)
     nodes_pair = get_pair(root, "num_nodes")
     nodes = _whole(text_of(nodes_pair[1])) if nodes_pair is not None else 1
-    fills = _fills(environ, script.text)
-    if nodes is not None and "SKYPILOT_NUM_NODES" not in fills:
-        fills["SKYPILOT_NUM_NODES"] = str(nodes)
-    if claim is not None and claim.count is not None:
-        fills.setdefault("SKYPILOT_NUM_GPUS_PER_NODE", str(claim.count))
     found = []
-    for invocation in shell.find_invocations(script.text, source=SOURCE):
-        moved = relocate(invocation, script, image=image)
-        gpus: tuple[GpuClaim, ...] = (claim,) if claim is not None else ()
-        if nodes_pair is not None and nodes is not None:
-            group = node_groups.group_claim(
-                "num_nodes",
-                node_span(frame, nodes_pair[1]),
-                [claim.count if claim is not None else None] * nodes,
-                node_groups.launcher(script.text, invocation),
+    for script in scripts:
+        fills = _fills(environ, script.text)
+        if nodes is not None and "SKYPILOT_NUM_NODES" not in fills:
+            fills["SKYPILOT_NUM_NODES"] = str(nodes)
+        if claim is not None and claim.count is not None:
+            fills.setdefault("SKYPILOT_NUM_GPUS_PER_NODE", str(claim.count))
+        for invocation in shell.find_invocations(script.text, source=SOURCE):
+            moved = relocate(invocation, script, image=image)
+            gpus: tuple[GpuClaim, ...] = (claim,) if claim is not None else ()
+            if nodes_pair is not None and nodes is not None:
+                group = node_groups.group_claim(
+                    "num_nodes",
+                    node_span(frame, nodes_pair[1]),
+                    [claim.count if claim is not None else None] * nodes,
+                    node_groups.launcher(script.text, invocation),
+                )
+                gpus += (group,) if group is not None else ()
+            found.append(
+                replace(
+                    moved,
+                    args=[_filled(word, fills) for word in moved.args],
+                    pinned_version=moved.pinned_version or pinned,
+                    gpus=gpus + moved.gpus,
+                    environ=(*environ, *moved.environ),
+                )
             )
-            gpus += (group,) if group is not None else ()
-        found.append(
-            replace(
-                moved,
-                args=[_filled(word, fills) for word in moved.args],
-                pinned_version=moved.pinned_version or pinned,
-                gpus=gpus + moved.gpus,
-                environ=(*environ, *moved.environ),
-            )
-        )
     return found
 
 
