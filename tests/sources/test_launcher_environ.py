@@ -2,7 +2,8 @@
 `secrets:`, Slurm's `--export` (`#SBATCH --export=…` for the job, `srun --export=…` for
 the step: the listed variables are the start's environment, `ALL` passes the caller's
 too, `NONE` or a list without `ALL` only those), read by the environment rules VC240,
-VC241 and VC508 through the CLI and the engine, each fix applied.
+VC241 and VC508 through the CLI and the engine, each fix applied; and Ray's runtime_env
+(a Serve config's applications, `ray.init` and the worker decorators in Python).
 
 Slurm's semantics are sbatch(1)/srun(1) `--export`: "ALL … all of the user's environment
 will be loaded", "NONE … only SLURM_* variables", "[ALL,]<environment_variables> …
@@ -12,6 +13,7 @@ a name without `=` takes the submitting environment's value.
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -20,7 +22,7 @@ from source_support import single
 from support import cli
 from vllm_config_lsp import engine
 from vllm_config_lsp.findings import Finding, apply_edits
-from vllm_config_lsp.sources import shell, skypilot
+from vllm_config_lsp.sources import python_argv, shell, skypilot
 from vllm_config_lsp.sources.invocation import Invocation
 
 
@@ -236,3 +238,62 @@ def test_rayservice_application_runtime_env() -> None:
         ("VLLM_LOGGING_LEVEL", "VLLM_LOGGING_LEVEL"),
     ]
     assert "VC241" in {f.code for f in checked.findings}
+
+
+# -- Ray's runtime_env in Python ---------------------------------------------------------
+
+#: A Ray job as Ray's docs write one (doc/source/ray-core/handling-dependencies.rst:
+#: `ray.init(runtime_env={"env_vars": ...})`, a task's own `runtime_env`), whose task starts
+#: vLLM; the driver's own start gets none of it.
+_RAY_JOB = """import subprocess
+
+import ray
+from ray import serve
+
+ray.init(runtime_env={"env_vars": {"VLLM_USE_DEEP_GEMM": "true", "HF_HOME": "/data/hf"}})
+
+
+@ray.remote(num_gpus=1, runtime_env={"env_vars": {"VLLM_LOGGING_LEVL": "DEBUG"}})
+def serve_model():
+    subprocess.run(["vllm", "serve", "Qwen/Qwen2.5-7B-Instruct", "--port", "8000"])
+
+
+@serve.deployment(ray_actor_options={"runtime_env": {"env_vars": {"VLLM_PORT": "8001"}}})
+class Server:
+    def __init__(self):
+        subprocess.Popen(["vllm", "serve", "Qwen/Qwen2.5-7B-Instruct"])
+
+
+def local():
+    subprocess.run(["vllm", "serve", "Qwen/Qwen2.5-7B-Instruct", "--port", "9000"])
+"""
+
+
+def test_ray_runtime_env_reaches_the_starts_in_ray_workers() -> None:
+    starts = python_argv.find_invocations(_RAY_JOB)
+    assert [_environ(start) for start in starts] == [
+        [
+            ("VLLM_USE_DEEP_GEMM", "true", "ray.init"),
+            ("HF_HOME", "/data/hf", "ray.init"),
+            ("VLLM_LOGGING_LEVL", "DEBUG", "runtime_env"),
+        ],
+        [
+            ("VLLM_USE_DEEP_GEMM", "true", "ray.init"),
+            ("HF_HOME", "/data/hf", "ray.init"),
+            ("VLLM_PORT", "8001", "runtime_env"),
+        ],
+        [],  # the driver's own process: ray.init's runtime_env is its workers'
+    ]
+    assert [start.environ_open for start in starts] == [True, True, False]
+
+
+def test_ray_runtime_env_is_checked_and_fixed() -> None:
+    checked = _check(_RAY_JOB, "job.py")
+    typo = _only(checked, "VC240")
+    assert _RAY_JOB[typo.start : typo.end] == "VLLM_LOGGING_LEVL"
+    booleans = [f for f in checked.findings if f.code == "VC241"]
+    assert {_RAY_JOB[f.start : f.end] for f in booleans} == {'"true"'}
+    fixed = _fixed(_fixed(_RAY_JOB, typo), booleans[0])  # the later edit first
+    ast.parse(fixed)
+    assert '{"VLLM_LOGGING_LEVEL": "DEBUG"}' in fixed and '"VLLM_USE_DEEP_GEMM": "1"' in fixed
+    assert not {"VC240", "VC241"} & {f.code for f in _check(fixed, "job.py").findings}
