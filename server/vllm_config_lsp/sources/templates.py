@@ -15,9 +15,9 @@ the result, and each word that holds a hole gets its template text back as unres
 
 The branches of an `if` (`{% if %}`/`{% elif %}`/`{% else %}`, `{{- if }}`/`{{- else }}`,
 `%{ if }`) are all in the file, and only one of them renders: the file is read once per
-branch (the n-th reading keeps the n-th branch of every `if`, or its last), and a start
-read the same way twice is kept once. Two exclusive branches never meet in one command
-line, so a flag set in both is no conflict.
+branch (the n-th reading keeps the n-th branch of every `if`, or its last; eight readings at
+most), and a start read the same way twice is kept once. Two exclusive branches never meet
+in one command line, so a flag set in both is no conflict.
 """
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ _KEYWORD = re.compile(r"[-+~\s]*(else\s+if|[A-Za-z_/#^*][\w*]*)")
 #: Go blocks closed by `{{ end }}` like an `if`.
 _GO_BLOCKS = frozenset({"range", "with", "define", "block"})
 _GO_CONTROL = frozenset({"template", "break", "continue"})
+#: Readings at most (an `if` with more branches is read in its first ones): each reading
+#: runs the host under the template on the whole text.
+_MAX_READINGS = 8
 #: The hosts whose lines run on over a `\\` continuation: a line a template action takes
 #: away must not end one (`_variants`).
 _JOINED = frozenset({"shell", "dockerfile"})
@@ -111,7 +114,7 @@ def _variants(name: str, text: str, *, join: bool) -> list[Masked]:
     base = mask_actions(text, [(a.start, a.end, a.kind != "expr") for a in actions])
     chains = _chains(actions)
     variants: list[Masked] = []
-    for index in range(max((len(chain) for chain in chains), default=1)):
+    for index in range(min(max((len(chain) for chain in chains), default=1), _MAX_READINGS)):
         out = list(base.text)
         for chain in chains:
             keep = min(index, len(chain) - 1)
