@@ -32,6 +32,11 @@ YAML_SUFFIXES = {".yaml", ".yml", ".tftpl"}
 _TRITON_NAME = re.compile(r"(?:^|[._-])model\.json$")
 
 
+#: Editor language ids of Jinja templates (VS Code's Better Jinja): each a template of a
+#: format the template host reads under it.
+_JINJA_LANGUAGES = ("jinja", "jinja-yaml", "jinja-toml", "jinja-shell", "jinja-dockerfile")
+
+
 @dataclass(frozen=True)
 class Host:
     """One host of vLLM command lines, as it declares itself: its `kind` (what `host_of`
@@ -51,6 +56,9 @@ class Host:
     content_languages: tuple[str, ...] = ()
     keyed: bool = False
     reads_next_to_path: bool = False
+    #: Its reader reads the document as another host's (a template as the file it renders
+    #: to): it is handed `inner_host` and `find_invocations`.
+    nested: bool = False
 
 
 #: Every host, in the order `host_of` tries them by content; `tests/editors/
@@ -64,6 +72,7 @@ HOSTS: dict[str, Host] = {
         Host("python", "python_argv", ("python",)),
         Host("makefile", "makefile", ("makefile",)),
         Host("toml", "toml_file", ("toml",)),
+        Host("template", "templates", _JINJA_LANGUAGES, nested=True),
         Host("workflow", "workflow", content_languages=("yaml",)),
         Host("compose", "compose", ("dockercompose",), ("yaml",), reads_next_to_path=True),
         Host("kubernetes", "kubernetes", content_languages=("yaml",)),
@@ -149,9 +158,11 @@ def host_of(
     suffix = PurePosixPath(lower).suffix
     if language_id in LANGUAGES:
         return LANGUAGES[language_id]
+    if suffix in TEMPLATE_SUFFIXES and not _yaml_tftpl(lower):
+        return "template" if _renders_a_host(path, text) else None
     if _DOCKERFILE.search(lower):
         return "dockerfile"
-    if _MAKEFILE.search(lower) and suffix not in TEMPLATE_SUFFIXES:
+    if _MAKEFILE.search(lower):
         return "makefile"
     if suffix in SHELL_SUFFIXES or (not suffix and _SHEBANG.match(text)):
         return "shell"
@@ -169,6 +180,31 @@ def host_of(
             return "helm-values"
         return kind
     return None
+
+
+def _yaml_tftpl(name: str) -> bool:
+    """A Terraform template of YAML (or of nothing named): the YAML hosts read it, with its
+    `${…}` and `%{…}` masked (`yaml_hosts.mask_templates`)."""
+    path = PurePosixPath(name)
+    return path.suffix == ".tftpl" and PurePosixPath(path.stem).suffix in ("", ".yaml", ".yml")
+
+
+def _renders_a_host(path: str, text: str) -> bool:
+    """A template renders to a file some host reads (the text with its holes masked tells
+    which, when the name under its suffix does not)."""
+    from vllm_config_lsp.sources.templates import inner_name, template_text
+
+    inner = PurePosixPath(path).with_name(inner_name(PurePosixPath(path).name))
+    return inner_host(inner.as_posix(), template_text(path, text).text) is not None
+
+
+def inner_host(path: str, text: str) -> str | None:
+    """The host of the file a template renders to, `path` its name under the template's
+    suffix and `text` the template with its holes masked: by name, else by content."""
+    kind = host_of(path, text)
+    if kind is None:
+        kind = _yaml_host(path.lower(), text)
+    return None if kind == "template" else kind
 
 
 def chart_folder(path: str | Path) -> Path | None:
@@ -220,8 +256,12 @@ def find_invocations(kind: str, text: str, path: Path | None = None) -> list[Inv
     document is on disk, if it is."""
     host = HOSTS[kind]
     reader = importlib.import_module(f"vllm_config_lsp.sources.{host.reader}")
-    if host.reads_next_to_path:
-        found: list[Invocation] = reader.find_invocations(text, path)
+    if host.nested:
+        found: list[Invocation] = reader.find_invocations(
+            text, path, inner_host=inner_host, read=find_invocations
+        )
+    elif host.reads_next_to_path:
+        found = reader.find_invocations(text, path)
     else:
         found = reader.find_invocations(text)
     return sorted(found, key=lambda invocation: invocation.start)
