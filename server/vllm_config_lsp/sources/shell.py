@@ -34,7 +34,14 @@ from vllm_config_lsp.sources import argv, gpu_claims, node_groups
 from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word, assignment
 from vllm_config_lsp.sources.source_map import SourceMap
 
-__all__ = ["argv_invocations", "command_words", "container_invocations", "find_invocations"]
+__all__ = [
+    "Heredoc",
+    "argv_invocations",
+    "command_words",
+    "container_invocations",
+    "find_invocations",
+    "heredocs",
+]
 
 _PARSER: Parser | None = None
 
@@ -323,6 +330,39 @@ def _closed(heredoc: Node) -> bool:
     return any(child.type == "heredoc_end" and not child.is_missing for child in heredoc.children)
 
 
+@dataclass(frozen=True)
+class Heredoc:
+    """The text a here-document feeds its command, as the command reads it: `<<-` strips
+    each line's leading tabs; an unquoted delimiter (`<<EOF`) expands `$VAR`, `${…}`,
+    `$(…)` and backticks (kept as written, `expansions` gives their document spans) and
+    removes the backslash of `\\$`, `` \\` ``, `\\\\` and `\\`-newline; a quoted one
+    (`<<'EOF'`, `<<"EOF"`, `<<\\EOF`) is the text as written. `target` is the file the
+    command writes it to (`cat > deploy.yaml <<EOF`, `cat <<EOF > f`, `tee f <<EOF`), None
+    when it goes elsewhere (`kubectl apply -f - <<EOF`, `cat <<EOF | kubectl apply -f -`)."""
+
+    text: str
+    source_map: SourceMap
+    expansions: tuple[tuple[int, int], ...]
+    target: str | None
+    #: Where the redirection is (`<<EOF`): a file it writes is written there.
+    start: int
+
+
+def heredocs(script: str) -> list[Heredoc]:
+    """Every here-document of the script, in document order (those in a string the script
+    runs, `bash -c '…'`, are not read)."""
+    if "<<" not in script:
+        return []
+    analyzer = _Analyzer(script, _Scan("shell"), {})
+    found: list[Heredoc] = []
+    for node in analyzer.nodes():
+        if node.type == "heredoc_redirect":
+            heredoc = analyzer.heredoc(node)
+            if heredoc is not None:
+                found.append(heredoc)
+    return found
+
+
 def command_words(text: str, *, quoting: str = "shell") -> list[Word]:
     """The words of the first simple command in `text` (a compose `command:` string, a
     Dockerfile shell-form line, an env var of flags): no executable is needed, the first
@@ -580,6 +620,68 @@ class _Analyzer:
             else:
                 joined.append(word)
         return joined
+
+    def heredoc(self, node: Node) -> Heredoc | None:
+        """The here-document of a `heredoc_redirect` node (`Heredoc`)."""
+        parts = {child.type: child for child in node.children}
+        body, delimiter = parts.get("heredoc_body"), parts.get("heredoc_start")
+        if body is None or delimiter is None:
+            return None
+        text = self.text
+        quoted = any(char in text[slice(*self.span(delimiter))] for char in "'\"\\")
+        first = text.rfind("\n", 0, self.span(body)[0]) + 1
+        end = parts.get("heredoc_end")
+        last = self.span(body)[1] if end is None else text.rfind("\n", 0, self.span(end)[0]) + 1
+        expansions = () if quoted else self._body_expansions(body)
+        ends = dict(expansions)
+        out = _Builder()
+        index = first
+        line_start = True
+        while index < last:
+            char = text[index]
+            if line_start and char == "\t" and "<<-" in parts:
+                index += 1
+                continue
+            line_start = char == "\n"
+            if index in ends:
+                out.verbatim(text[index : ends[index]], index)
+                index = ends[index]
+                line_start = False
+            elif not quoted and char == "\\" and index + 1 < last and text[index + 1] in "$`\\\n":
+                if text[index + 1] != "\n":
+                    out.add(text[index + 1], index, index + 2)
+                index += 2
+            else:
+                out.add(char, index, index + 1)
+                index += 1
+        source_map = SourceMap(tuple(out.starts), tuple(out.ends), last)
+        start = self.span(node)[0]
+        return Heredoc("".join(out.chars), source_map, expansions, self._target(node), start)
+
+    def _body_expansions(self, body: Node) -> tuple[tuple[int, int], ...]:
+        """The expansions of an unquoted here-document's body, as document spans."""
+        return tuple(self.span(child) for child in body.children if child.type in _EXPANSIONS)
+
+    def _target(self, node: Node) -> str | None:
+        """The file a here-document is written to: a `>`/`>>` redirection of its command,
+        or the file `tee` writes."""
+        statement = node.parent
+        if statement is None or statement.type != "redirected_statement":
+            return None
+        # `cat <<EOF > f`: the grammar files the redirection after the delimiter under it
+        for child in (*statement.children, *node.children):
+            if child.type == "file_redirect" and child.children:
+                operator = self.text[slice(*self.span(child.children[0]))]
+                targets = child.children_by_field_name("destination")
+                if operator in (">", ">>", ">|") and targets:
+                    return self.word(targets[0]).text
+        command = statement.child_by_field_name("body")
+        if command is not None and command.type == "command":
+            words = self.command_argv(command)
+            if words and words[0].text == "tee":
+                files = [word.text for word in words[1:] if not word.text.startswith("-")]
+                return files[0] if files else None
+        return None
 
     # -- words -------------------------------------------------------------------------
 
