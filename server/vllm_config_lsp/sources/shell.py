@@ -31,7 +31,7 @@ import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
 from vllm_config_lsp.document.text_memo import text_memo
-from vllm_config_lsp.sources import argv, gpu_claims, node_groups
+from vllm_config_lsp.sources import argv, gpu_claims, node_groups, shell_breaks
 from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word, assignment
 from vllm_config_lsp.sources.source_map import SourceMap
 
@@ -115,6 +115,7 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
                 if invocation.start in containers
                 else (*_environ_of(script, invocation.start), *invocation.environ)
             ),
+            breaks=invocation.breaks + shell_breaks.breaks(script, invocation),
         )
         for invocation in found
     ]

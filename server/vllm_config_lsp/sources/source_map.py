@@ -104,4 +104,14 @@ class SourceMap:
                 start=self.start_of(invocation.model.start),
                 end=self.end_of(invocation.model.end),
             ),
+            # a break's repair edits the text as written: only where that is the document's
+            breaks=tuple(
+                replace(
+                    found,
+                    start=self.start_of(found.start),
+                    end=self.end_of(found.end),
+                    edits=found.edits if self.starts is None else (),
+                )
+                for found in invocation.breaks
+            ),
         )
