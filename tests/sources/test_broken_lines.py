@@ -113,3 +113,25 @@ def test_lines_that_continue_or_are_other_commands_are_no_break(tmp_path: Path) 
         encoding="utf-8",
     )
     assert _check(path) == []
+
+
+EXEC_FORM = DATA / "real" / "bq1024__Llama-3.2-1B__Dockerfile"
+
+
+def test_an_exec_form_that_is_not_json_never_starts_and_its_fix_restores_it(
+    tmp_path: Path,
+) -> None:
+    """A `.` for a `,` in a real continued exec-form CMD: Docker runs the whole text with
+    `/bin/sh -c`, so vLLM never starts (an error); the start its author meant is still
+    read, and the repair is the JSON Docker runs as exec form."""
+    original = EXEC_FORM.read_text(encoding="utf-8")
+    text = original.replace('"bfloat16", \\', '"bfloat16". \\')
+    path = tmp_path / "Dockerfile"
+    path.write_text(text, encoding="utf-8")
+    (found,) = _check(path)
+    assert (found["severity"], found["line"], found["column"]) == ("error", 3, 5)
+    assert "/bin/sh -c" in found["message"] and "vLLM never starts" in found["message"]
+    assert _argv(path) == _argv(EXEC_FORM)  # what its author meant
+    path.write_text(_fixed(text, found), encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == original
+    assert _check(path) == []

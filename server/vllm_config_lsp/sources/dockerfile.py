@@ -198,10 +198,24 @@ def _command(document: _Document, parts: Sequence[Node]) -> _Command | None:
             if [word.text for word in words] != value:
                 words = _approximate(value, strings, document, start, end)
             return _Command(True, start, end, words=words)
-        meant = exec_form.lenient(script, positions)
+        stop = _logical_line_end(document.text, start)  # the grammar may stop at the error
+        meant = exec_form.lenient(document.text[start:stop], range(start, stop))
         if meant is not None:  # Docker: shell form; its author: this exec form
             return _Command(True, start, end, words=meant[0], broken=meant[1])
     return _Command(False, start, end, script=script, positions=positions)
+
+
+def _logical_line_end(text: str, start: int) -> int:
+    """Where Docker's instruction line from `start` ends: the first line end that no `\\`
+    continues."""
+    at = start
+    while True:
+        newline = text.find("\n", at)
+        if newline == -1:
+            return len(text)
+        if not text[at:newline].rstrip("\r").endswith("\\"):
+            return newline
+        at = newline + 1
 
 
 def _approximate(

@@ -27,9 +27,14 @@ _STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'([^\'\\\n"]*)\'')
 
 def lenient(script: str, positions: Sequence[int]) -> tuple[list[Word], Break] | None:
     """The strings of a bracketed text that is not a JSON array of strings, and the
-    break; None when it is not such a list (or holds none)."""
+    break; None when it is not such a list (or holds none). Docker's `\\`-newline line
+    continuations are removed first, as its parser does before it reads the form."""
+    if len(positions) < len(script):
+        return None
+    kept = [at for at in range(len(script)) if not _continued(script, at)]
+    script, positions = "".join(script[at] for at in kept), [positions[at] for at in kept]
     text = script.rstrip()
-    if not (text.startswith("[") and text.endswith("]")) or len(positions) < len(script):
+    if not (text.startswith("[") and text.endswith("]")):
         return None
     strings = list(_STRING.finditer(text, 1, len(text) - 1))
     if not strings:
@@ -80,6 +85,15 @@ def _edit(positions: Sequence[int], at: int, to: int, new: str) -> TextEdit:
     """An edit of script offsets `[at, to)` in document offsets."""
     start = positions[at]
     return TextEdit(start, positions[to - 1] + 1 if to > at else start, new)
+
+
+def _continued(script: str, at: int) -> bool:
+    """Whether `script[at]` is part of a `\\`-newline (`\\`-CRLF) line continuation."""
+    if script.startswith(("\\\n", "\\\r\n"), at):
+        return True
+    if script[at] == "\n":
+        return script.endswith("\\", 0, at) or script.endswith("\\\r", 0, at)
+    return script[at] == "\r" and script.startswith("\r\n", at) and script.endswith("\\", 0, at)
 
 
 def _word(match: re.Match[str], positions: Sequence[int]) -> Word:
