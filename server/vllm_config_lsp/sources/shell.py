@@ -353,8 +353,13 @@ class Heredoc:
 def heredocs(script: str) -> list[Heredoc]:
     """Every here-document of the script, in document order (those in a string the script
     runs, `bash -c '…'`, are not read)."""
-    if "<<" not in script:
-        return []
+    return list(_heredocs(script)) if "<<" in script else []
+
+
+@text_memo()
+def _heredocs(script: str) -> tuple[Heredoc, ...]:
+    """`heredocs`, cached by text (the script is parsed whole: a keystroke elsewhere asks
+    again)."""
     analyzer = _Analyzer(script, _Scan("shell"), {})
     found: list[Heredoc] = []
     for node in analyzer.nodes():
@@ -362,7 +367,7 @@ def heredocs(script: str) -> list[Heredoc]:
             heredoc = analyzer.heredoc(node)
             if heredoc is not None:
                 found.append(heredoc)
-    return found
+    return tuple(found)
 
 
 def command_words(text: str, *, quoting: str = "shell") -> list[Word]:
