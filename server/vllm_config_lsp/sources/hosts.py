@@ -66,7 +66,7 @@ class Host:
 HOSTS: dict[str, Host] = {
     host.kind: host
     for host in (
-        Host("shell", "shell", ("shellscript", "sh", "bash")),
+        Host("shell", "shell_script", ("shellscript", "sh", "bash")),
         Host("dockerfile", "dockerfile", ("dockerfile",)),
         Host("markdown", "markdown", ("markdown",)),
         Host("python", "python_argv", ("python",)),

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.findings import Finding, TextEdit
 
 #: Where the words an operator writes sit: past any document's end and past the offsets of
 #: the text another file wrote (`elsewhere`).
@@ -299,6 +299,26 @@ class ModelRef:
 CLOSED_SOURCES = frozenset({"kubernetes", "compose", "helm"})
 
 
+@dataclass(frozen=True)
+class Break:
+    """Where the command line a document writes is not what its host runs: a line the
+    shell reads as a command of its own (` \\ --flag` for a continuation, the flags after a
+    `docker run … IMAGE` line without its `\\`), an exec form Docker runs as a shell
+    string, a placeholder the shell reads as redirections. `runs` says what really runs;
+    `fatal` when vLLM then never starts (else it starts without what follows); `edits`
+    repair it when the repair is unambiguous."""
+
+    start: int
+    end: int
+    runs: str
+    fatal: bool
+    edits: tuple[TextEdit, ...] = ()
+
+    def moved(self, by: int) -> Break:
+        edits = tuple(TextEdit(e.start + by, e.end + by, e.new_text) for e in self.edits)
+        return replace(self, start=self.start + by, end=self.end + by, edits=edits)
+
+
 @dataclass
 class Invocation:
     """One start of vLLM. `args` are what vLLM's parser receives after `vllm serve` (or
@@ -334,6 +354,8 @@ class Invocation:
     environ_closed: bool = False
     #: The model the host passes outside `args` (operators), when it names one.
     model: ModelRef | None = None
+    #: Where the written command line breaks before it reaches vLLM (`Break`).
+    breaks: tuple[Break, ...] = ()
 
     @property
     def environ_complete(self) -> bool:
@@ -367,6 +389,7 @@ class Invocation:
             model=None
             if self.model is None
             else replace(self.model, start=self.model.start + by, end=self.model.end + by),
+            breaks=tuple(found.moved(by) for found in self.breaks),
         )
 
 
