@@ -1,15 +1,17 @@
 """Which host syntax a document is written in, and the vLLM invocations it holds.
 
 The decision is by name first (what editors use too: `Dockerfile`, `*.sh`, `*.md`), then by
-content for YAML: a Kubernetes object (`apiVersion` + `kind`), a compose file (`services:`)
-or a GitHub workflow (`jobs:`) is a host of command lines and never a `--config` file, even
-when its name contains `vllm`; so is a launcher config whose keys name its launcher
-(`sources.launchers`), and a Helm chart's values file on disk (`chart_folder`), read through
-the chart's templates. Any other YAML is left to `association` (a `--config` file or
-nothing). A JSON file is a host only as Triton's vLLM backend names it, `model.json`, and
-only when its keys are vLLM's engine arguments (`sources.triton`): the flag names it
-decides with are passed in from `vllm/`, as to `association`. Each host module reads its
-syntax with a real parser; this one only dispatches.
+content for YAML: a Kubernetes object (`apiVersion` + `kind`), a compose file (`services:`),
+a Ray Serve config (`applications:` with `llm_configs:`, read by the Kubernetes reader as
+KubeRay's `serveConfigV2`) or a GitHub workflow (`jobs:`) is a host of command lines and
+never a `--config` file, even when its name contains `vllm`; so is a launcher config whose
+keys name its launcher (`sources.launchers`), and a Helm chart's values file on disk
+(`chart_folder`), read through the chart's templates. Any other YAML is left to
+`association` (a `--config` file or nothing). A JSON file is a host only as Triton's vLLM
+backend names it, `model.json`, and only when its keys are vLLM's engine arguments
+(`sources.triton`): the flag names it decides with are passed in from `vllm/`, as to
+`association`. Each host module reads its syntax with a real parser; this one only
+dispatches.
 """
 
 from __future__ import annotations
@@ -91,6 +93,10 @@ _COMPOSE = re.compile(r"^services:\s*$", re.M)
 _DSTACK_TYPE = re.compile(r"^type:\s*(?:service|task|dev-environment)\s*$", re.M)
 _DSTACK_COMMANDS = re.compile(r"^commands:", re.M)
 _WORKFLOW = re.compile(r"^jobs:\s*$", re.M)
+#: A Ray Serve config file (`serve run config.yaml`, `serve deploy`): `applications:` whose
+#: `args.llm_configs` are Ray Serve LLM configs. Read as KubeRay's `serveConfigV2` is
+#: (`sources.kubernetes`, which finds `engine_kwargs` beside `model_loading_config`).
+_RAY_SERVE = (re.compile(r"^applications:", re.M), re.compile(r"^[ \t-]*llm_configs:", re.M))
 #: Launcher configs (`sources.launchers`), each by the keys its schema requires together:
 #: vector-inference (`models:` entries with `vllm_args:`), InferenceX AMD disaggregation
 #: (`prefill_flags:`/`decode_flags:` strings), vllm-ascend nightly (`server_cmd:`,
@@ -171,6 +177,8 @@ def _yaml_host(name: str, text: str) -> str | None:
         return "kubernetes"
     if _COMPOSE.search(head):
         return "compose"
+    if all(key.search(head) for key in _RAY_SERVE):
+        return "kubernetes"
     if any(all(key.search(head) for key in keys) for keys in _LAUNCHERS):
         return "launcher"
     if _DSTACK_TYPE.search(head) and _DSTACK_COMMANDS.search(head):

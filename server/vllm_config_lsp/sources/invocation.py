@@ -41,6 +41,9 @@ class Word:
     #: True when the word may expand to any number of arguments (`$EXTRA_ARGS`, `"$@"`,
     #: `"${ARGS[@]}"`): nothing is known about what it holds.
     splat: bool = False
+    #: The keyword argument a flag word stands for, as written (`max_model_len`), when the
+    #: host hands vLLM keyword arguments rather than a command line (`sources.engine_kwargs`).
+    field: str | None = None
 
     @property
     def resolved(self) -> bool:
@@ -82,6 +85,7 @@ class Word:
             self.unresolved,
             self.quoting,
             self.splat,
+            self.field,
         )
 
     def shifted(self, mapping: Callable[[int], int]) -> Word:
@@ -237,6 +241,11 @@ class Invocation:
     environ_open: bool = False
     #: The model the host passes outside `args` (operators), when it names one.
     model: ModelRef | None = None
+    #: The Python constructor whose keyword arguments `args` stand for (`EngineArgs`,
+    #: `AsyncEngineArgs`, `LLM`: Ray Serve's `engine_kwargs`, Triton's `model.json`, a
+    #: Python call), None for a command line: its fields, not argparse, decide which
+    #: names exist (`vllm.engine_args`).
+    keywords_of: str | None = None
 
     def environment(self) -> dict[str, EnvVar]:
         """Name → the setting that wins (the last of its name)."""

@@ -519,12 +519,13 @@ class _Reader:
             return
         words = engine_kwargs_words(frame, pair[1], syntax="yaml")
         self._mapped(frame, pair[0], "serve", words)
+        started = self.found[-1]
+        started.keywords_of = "AsyncEngineArgs"
         source = get(get(node, "model_loading_config"), "model_source")
-        self.found[-1].model = self._model_ref(frame, source, "Ray Serve `model_source`")
+        started.model = self._model_ref(frame, source, "Ray Serve `model_source`")
+        started.gpus = gpu_claims.ray_accelerator(frame, node)
         env_vars = get(get(node, "runtime_env"), "env_vars")
-        self.found[-1].environ = env_mapping(
-            frame, env_vars, "runtime_env", self.masked.restore_word
-        )
+        started.environ = env_mapping(frame, env_vars, "runtime_env", self.masked.restore_word)
 
     def aibrix(self, frame: Frame, node: MappingNode) -> None:
         """An AIBrix batch ModelDeploymentTemplate whose engine is vLLM, rendered as
