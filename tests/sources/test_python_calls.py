@@ -45,6 +45,9 @@ REAL: dict[str, list[tuple[int, list[str]]]] = {
         )
     ],
     "robbypambudi__ray-vllm-benchmark__qwen.py": [(4, ["--tensor-parallel-size", "1"])],
+    "vllm-project__vllm__async_llm_streaming.py": [
+        (70, ["--model", "meta-llama/Llama-3.2-1B-Instruct", "--enforce-eager"])
+    ],
     # `subprocess.Popen(" ".join(cmd), shell=True)` of a list built in the function
     "modal-labs__modal-examples__vllm_inference.py": [
         (
@@ -111,6 +114,31 @@ def test_kuberay_accelerator_type_is_the_target(name: str, tmp_path: Path) -> No
     )
     [found] = [f for f in _check(changed) if f["code"] == "VC701"]
     assert "from Ray Serve accelerator_type" in found["message"]
+
+
+def test_a_removed_keyword_in_a_real_modal_class(tmp_path: Path) -> None:
+    """Modal's Mixtral example (`@app.cls(gpu=modal.gpu.A100(size="80GB", count=2))`)
+    passes `disable_log_requests=True`: a dataclass field up to 0.9, a property from 0.10
+    on (vllm/engine/arg_utils.py `AsyncEngineArgs`), so `__init__` refuses it."""
+    path = _real("modal-labs__modal-examples__vllm_mixtral.py", tmp_path)
+    [start] = _argv(path)
+    assert start["argv"] == [
+        "--model",
+        "{MODEL_DIR}",
+        "--tensor-parallel-size",
+        "{GPU_CONFIG.count}",
+        "--gpu-memory-utilization",
+        "0.9",
+        "--disable-log-stats",
+        "--disable-log-requests",
+    ]
+    [found] = [f for f in _check(path) if f["severity"] == "error"]
+    assert (found["code"], found["line"]) == ("VC101", 118)
+    assert found["message"] == (
+        "AsyncEngineArgs.__init__() got an unexpected keyword argument 'disable_log_requests'"
+        ": did you mean `enable_log_requests`?"
+    )
+    assert [f for f in _check(path, "--vllm-version", "0.9.2") if f["code"] == "VC101"] == []
 
 
 # -- the GPU reaches the hardware rules ------------------------------------------------------
@@ -290,3 +318,57 @@ def test_async_engine_args_and_imports_decide(tmp_path: Path) -> None:
     assert found["message"].startswith(
         "EngineArgs.__init__() got an unexpected keyword argument 'enable_log_requests'"
     )
+
+
+SUBPROCESS = """\
+import os
+import shlex
+import subprocess
+
+
+def a(model, tp):
+    cmd = ["vllm", "serve", model] + ["--tensor-parallel-size", str(tp)]
+    cmd += ["--max-model-len", "4096"]
+    cmd.extend(["--dtype", "half"])
+    cmd.append(f"--port={8000 + tp}")
+    subprocess.Popen(cmd)
+
+
+def b():
+    subprocess.run(shlex.split("vllm serve Qwen/Qwen3-8B --max-num-seqs 8 --enforce-eager"))
+
+
+def c(extra):
+    os.system(" ".join(["vllm", "serve", "m", "--gpu-memory-utilization", "0.9", *extra]))
+
+
+def d(port):
+    os.system(f"vllm serve m --port {port} --max-num-seqs 4")
+"""
+
+
+def test_subprocess_argv_lists_in_every_form(tmp_path: Path) -> None:
+    """`[...] + [...]`, `+=`, `.extend()`, `.append()`, f-strings, `shlex.split("…")`,
+    `" ".join([...])` given to `subprocess` or `os.system`: what Python computes stays
+    unknown and is never reported."""
+    source = tmp_path / "launch.py"
+    source.write_text(SUBPROCESS, encoding="utf-8")
+    assert [(start["line"], start["argv"]) for start in _argv(source)] == [
+        (
+            7,
+            [
+                "{model}",
+                "--tensor-parallel-size",
+                "{str(tp)}",
+                "--max-model-len",
+                "4096",
+                "--dtype",
+                "half",
+                "--port={8000 + tp}",
+            ],
+        ),
+        (15, ["Qwen/Qwen3-8B", "--max-num-seqs", "8", "--enforce-eager"]),
+        (19, ["m", "--gpu-memory-utilization", "0.9", "{*extra}"]),
+        (23, ["m", "--port", "{port}", "--max-num-seqs", "4"]),
+    ]
+    assert [f for f in _check(source) if f["severity"] == "error"] == []

@@ -83,7 +83,10 @@ _PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError, OverflowE
 def find_invocations(text: str) -> list[Invocation]:
     """Every vLLM server start a Python file spells out, in document order, with offsets
     into `text`: argv lists (and lists grown with `+=`/`.extend`/`.append` in the same
-    scope) and command strings (f-strings included) that a shell would run."""
+    scope) and command strings (f-strings included) that a shell would run, and the
+    engine-argument calls and Modal GPUs `python_calls` reads."""
+    if "vllm" not in text and "ray.serve.llm" not in text and "ray.llm" not in text:
+        return []  # every start names vLLM, or imports Ray Serve LLM: no parse, no tokens
     try:
         with warnings.catch_warnings():
             # `"\d"` in the user's file is their warning to see, not ours to print.
