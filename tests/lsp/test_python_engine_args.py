@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 import pytest
-from lsp_support import Doc, apply_workspace_edit, code_actions, encoding
+from lsp_support import Doc, apply_workspace_edit, code_actions, encoding, hover_text
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -50,6 +50,8 @@ async def test_llm_keywords_get_diagnostics_and_fixes_keep_python(client: Langua
             "EngineArgs.__init__() got an unexpected keyword argument 'max_modle_len'"
         )
         assert found["VC701"].range.start.line == _line(OFFLINE, 'dtype="bfloat16"')
+        hover = await hover_text(client, doc, "dtype=", 1)
+        assert hover is not None and hover.startswith("**--dtype**")  # the field's flag
         text = OFFLINE
         for code, expected in (("VC101", "max_model_len=4096"), ("VC701", 'dtype="half"')):
             diagnostic = next(d for d in await doc.diagnostics() if str(d.code) == code)

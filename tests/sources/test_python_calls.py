@@ -372,3 +372,66 @@ def test_subprocess_argv_lists_in_every_form(tmp_path: Path) -> None:
         (23, ["m", "--port", "{port}", "--max-num-seqs", "4"]),
     ]
     assert [f for f in _check(source) if f["severity"] == "error"] == []
+
+
+KWARGS_CONSTANT = """\
+import modal
+
+GPU = "h100"
+vllm_throughput_kwargs = {
+    "max_model_len": 4096 * 4,  # based on data
+    "attention_backend": "flashinfer",  # best for throughput
+    "async_scheduling": True,  # usually faster, but not all features supported
+}
+app = modal.App("x")
+
+
+@app.cls(gpu=GPU)
+class Vllm:
+    @modal.enter()
+    def start(self):
+        import vllm
+
+        self.llm = vllm.LLM(model="Qwen/Qwen3-8B-FP8", **vllm_throughput_kwargs)
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "argv"),
+    [
+        (
+            "",
+            [
+                "--model",
+                "Qwen/Qwen3-8B-FP8",
+                "--max-model-len",
+                "{4096 * 4}",
+                "--attention-backend",
+                "flashinfer",
+                "--async-scheduling",
+            ],
+        ),
+        # changed in place: what it holds is not what the module wrote
+        (
+            'vllm_throughput_kwargs["max_num_seqs"] = 8\n',
+            ["--model", "Qwen/Qwen3-8B-FP8", "{vllm_throughput_kwargs}"],
+        ),
+    ],
+)
+def test_a_module_dict_of_engine_arguments_is_read_where_it_is_written(
+    change: str, argv: list[str], tmp_path: Path
+) -> None:
+    """The form of modal-labs/modal-examples 06_gpu_and_ml/llm-serving/vllm_throughput.py
+    @763c2fdb: `vllm.LLM(model=..., **vllm_throughput_kwargs)`, the dict at module level,
+    `@app.cls(gpu=GPU)` with `GPU = "h100"`."""
+    source = tmp_path / "throughput.py"
+    source.write_text(
+        KWARGS_CONSTANT.replace('app = modal.App("x")\n', change + 'app = modal.App("x")\n'),
+        encoding="utf-8",
+    )
+    assert [start["argv"] for start in _argv(source)] == [argv]
+    if not change:
+        text = source.read_text(encoding="utf-8").replace('"flashinfer"', '"flashinfr"')
+        source.write_text(text, encoding="utf-8")
+        [found] = [f for f in _check(source) if f["severity"] == "error"]
+        assert found["line"] == 6  # on the value, where the dict writes it

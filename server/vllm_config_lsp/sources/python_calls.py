@@ -11,7 +11,9 @@ nothing (the default), a list of literals → one word per item, a dict (`{...}`
 `dict(...)` of literals) → its JSON. The first positional argument is `model`. Every flag
 word carries its keyword as written (`Word.field`) and the invocation its constructor
 (`Invocation.keywords_of`): the constructor's fields decide which names exist. What Python
-computes (a name, a call, an f-string field, `**kw`) is an unresolved word, `**kw` a splat.
+computes (a name, a call, an f-string field, `**kw`) is an unresolved word, `**kw` a splat,
+except a module-level dict literal nothing changes in place (`LLM(**ENGINE_KWARGS)`,
+`engine_kwargs=ENGINE_KWARGS`), whose entries are read where the module writes them.
 
 Modal: `@app.function(gpu="H100:2")`, `gpu=modal.gpu.H100(count=2)` (and `@app.cls`) is
 the GPU of every start inside the function or class; module-level string constants
@@ -109,26 +111,50 @@ def engine_calls(tree: ast.Module, strings: Strings) -> Iterator[Invocation]:
     imports = _imports(tree)
     if not imports.names and not imports.modules:
         return
+    constants = _unchanged(tree, _constants(tree))
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         name = imports.class_of(node.func)
         if name in _VLLM_CLASSES:
-            yield _engine(node, name, strings)
+            yield _engine(node, name, strings, constants)
         elif name in _RAY_CLASSES:
-            found = _ray(node, strings)
+            found = _ray(node, strings, constants)
             if found is not None:
                 yield found
 
 
-def _engine(call: ast.Call, name: str, strings: Strings) -> Invocation:
+#: Methods that change a dict in place.
+_MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__"})
+
+
+def _unchanged(tree: ast.Module, constants: dict[str, ast.expr]) -> dict[str, ast.expr]:
+    """The module constants nothing changes in place (`kw["x"] = 1`, `kw.update(...)`,
+    `kw |= ...`, `del kw["x"]` anywhere): a dict of engine arguments read where it is
+    written (`LLM(**ENGINE_KWARGS)`, `engine_kwargs=ENGINE_KWARGS`)."""
+    changed: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            if isinstance(node.value, ast.Name):
+                changed.add(node.value.id)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if isinstance(node.func.value, ast.Name) and node.func.attr in _MUTATORS:
+                changed.add(node.func.value.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            changed.add(node.target.id)
+    return {name: value for name, value in constants.items() if name not in changed}
+
+
+def _engine(
+    call: ast.Call, name: str, strings: Strings, constants: dict[str, ast.expr]
+) -> Invocation:
     words: list[Word] = []
     if call.args and not isinstance(call.args[0], ast.Starred):
         model = call.args[0]
         start, end = strings.span(model)
         words.extend(_entry("model", (start, end), model, strings))
     for keyword in call.keywords:
-        words.extend(_keyword(keyword, strings))
+        words.extend(_keyword(keyword, strings, constants))
     return _start(call, words, name, strings)
 
 
@@ -141,7 +167,7 @@ def _start(call: ast.Call, words: list[Word], keywords_of: str, strings: Strings
     )
 
 
-def _ray(call: ast.Call, strings: Strings) -> Invocation | None:
+def _ray(call: ast.Call, strings: Strings, constants: dict[str, ast.expr]) -> Invocation | None:
     """Ray Serve LLM's `LLMConfig`: `engine_kwargs` are `AsyncEngineArgs` keywords, the
     model is `model_loading_config`'s `model_source`, the GPU `accelerator_type`."""
     given = {keyword.arg: keyword.value for keyword in call.keywords if keyword.arg}
@@ -150,14 +176,10 @@ def _ray(call: ast.Call, strings: Strings) -> Invocation | None:
     words: list[Word] = []
     kwargs = given.get("engine_kwargs")
     if kwargs is not None:
-        entries = _mapping(kwargs)
-        if entries is None:
-            words.append(_unresolved(kwargs, strings, splat=True))
-        else:
-            for key_span, key, value in entries(strings):
-                words.extend(_entry(key, key_span, value, strings))
+        words.extend(_spread(kwargs, strings, constants))
     invocation = _start(call, words, "AsyncEngineArgs", strings)
-    loading = _mapping(given["model_loading_config"]) if "model_loading_config" in given else None
+    loading_node = given.get("model_loading_config")
+    loading = _mapping(_resolved(loading_node, constants)) if loading_node is not None else None
     for _key_span, key, value in loading(strings) if loading is not None else ():
         source = _str_value(value)
         if key == "model_source" and source:
@@ -212,10 +234,28 @@ def _keyword_span(keyword: ast.keyword, strings: Strings) -> tuple[int, int]:
     return start, start + len(keyword.arg or "")
 
 
-def _keyword(keyword: ast.keyword, strings: Strings) -> list[Word]:
-    if keyword.arg is None:  # **kwargs: anything at all
-        return [_unresolved(keyword.value, strings, splat=True)]
+def _keyword(keyword: ast.keyword, strings: Strings, constants: dict[str, ast.expr]) -> list[Word]:
+    if keyword.arg is None:  # **kwargs: a dict the module writes, else anything at all
+        return _spread(keyword.value, strings, constants)
     return _entry(keyword.arg, _keyword_span(keyword, strings), keyword.value, strings)
+
+
+def _resolved(node: ast.expr, constants: dict[str, ast.expr]) -> ast.expr:
+    if isinstance(node, ast.Name) and node.id in constants:
+        return constants[node.id]
+    return node
+
+
+def _spread(node: ast.expr, strings: Strings, constants: dict[str, ast.expr]) -> list[Word]:
+    """The keywords a dict expression holds (a literal, `dict(...)`, a module constant that
+    nothing changes), or one splat word when Python computes it."""
+    entries = _mapping(_resolved(node, constants))
+    if entries is None:
+        return [_unresolved(node, strings, splat=True)]
+    words: list[Word] = []
+    for key_span, key, value in entries(strings):
+        words.extend(_entry(key, key_span, value, strings))
+    return words
 
 
 def _entry(name: str, key: tuple[int, int], value: ast.expr, strings: Strings) -> list[Word]:
