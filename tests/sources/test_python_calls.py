@@ -435,3 +435,19 @@ def test_a_module_dict_of_engine_arguments_is_read_where_it_is_written(
         source.write_text(text, encoding="utf-8")
         [found] = [f for f in _check(source) if f["severity"] == "error"]
         assert found["line"] == 6  # on the value, where the dict writes it
+
+
+def test_the_real_modal_gpu_f_string_is_the_target(tmp_path: Path) -> None:
+    """`gpu=f"H100:{N_GPU}"` with `N_GPU = 1` (Modal's vllm_inference.py): one H100, so a
+    tensor-parallel size of 2 is vLLM's world-size refusal, naming where the GPUs came from."""
+    path = _real("modal-labs__modal-examples__vllm_inference.py", tmp_path)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace(
+            '        "--api-key",\n',
+            '        "--tensor-parallel-size",\n        "2",\n        "--api-key",\n',
+        ),
+        encoding="utf-8",
+    )
+    [found] = [f for f in _check(path) if f["code"] == "VC703"]
+    assert "(GPUs per node: 1, from Modal @function(gpu=...))" in found["message"]
