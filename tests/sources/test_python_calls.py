@@ -194,6 +194,13 @@ def test_a_modal_gpu_gets_the_finding_a_config_file_gets(
     assert _bf16_message(source) == expected
 
 
+def test_modal_imported_by_name(tmp_path: Path) -> None:
+    source = tmp_path / "app.py"
+    text = MODAL_LLM.format(gpu='"T4"').replace("import modal\n", "from modal import App\n")
+    source.write_text(text.replace("modal.App(", "App("), encoding="utf-8")
+    assert len(_bf16_message(source)) == 1
+
+
 def test_gpu_alternatives_are_no_single_target(tmp_path: Path) -> None:
     source = tmp_path / "app.py"
     source.write_text(MODAL_LLM.format(gpu='["T4", "H100"]'), encoding="utf-8")

@@ -83,6 +83,8 @@ def _imports(tree: ast.Module) -> _Imports:
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             package = _package(node.module)
+            if package == "modal":  # `from modal import App`: the decorators are Modal's
+                modules.setdefault("modal", "modal")
             wanted = _VLLM_CLASSES if package == "vllm" else _RAY_CLASSES
             for alias in node.names:
                 if package in ("vllm", "ray") and alias.name in wanted:
