@@ -39,8 +39,7 @@ VLLM_SOURCE = "vllm/config/compilation.py:271"
 #: The pass → vLLM's words and its line (vllm/config/compilation.py).
 PASSES = {
     "fuse_act_padding": (
-        "Padding fusion enabled but the current platform is not ROCm. The fusion will be "
-        "disabled.",
+        "Padding fusion enabled but the current platform is not ROCm. The fusion will be disabled.",
         271,
     ),
     "fuse_mla_dual_rms_norm": (
