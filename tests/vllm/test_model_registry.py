@@ -28,3 +28,20 @@ def test_every_entry_cites_its_sources() -> None:
             assert set(entry["total_size_source"]) == {"repository", "path", "commit"}
     sources = json.loads((REPO / "tools" / "model_registry_sources.json").read_text())
     assert all(isinstance(why, str) and why for why in sources["unsourced"].values())
+
+
+def test_coverage_of_the_corpus_lists_each_miss() -> None:
+    """`--coverage` counts the corpus's literal Hub ids the registry has and lists the
+    others (with why, where the sources file says it)."""
+    done = subprocess.run(
+        [sys.executable, str(TOOL), "--coverage", str(REPO / "tests" / "corpus")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    head, *misses = done.stdout.splitlines()
+    hit, total = (int(n) for n in head.split(" literal")[0].split(" of "))
+    assert total - hit == len(misses) > 0
+    models = json.loads((REPO / "schemas" / "models" / "registry.json").read_text())["models"]
+    assert not [line for line in misses if line.split()[2] in models]
