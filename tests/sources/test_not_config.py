@@ -29,8 +29,14 @@ FLAGS = detection_flag_names()
 DATA = Path(__file__).resolve().parent / "data" / "not-config"
 NOT_CONFIG = sorted(p for p in DATA.rglob("*") if p.is_file() and p.name != "SOURCES.md")
 #: Files that start vLLM through a host that reads them (not as a `--config` file): the
-#: compose file's `--model` gets the real VC384 warning (exit 0).
-HOSTS = {"vllm-compose.yml": "compose", ".dstack.yml": "dstack"}
+#: compose file's `--model` gets the real VC384 warning (exit 0); the SkyPilot tasks' starts
+#: are read from their `run:` scripts (tests/sources/test_skypilot.py), with no error.
+HOSTS = {
+    "vllm-compose.yml": "compose",
+    ".dstack.yml": "dstack",
+    "serve.yaml": "skypilot",
+    "vllm.sky.yaml": "skypilot",
+}
 CONFIGS = sorted(
     [
         *(CORPUS / "real").glob("*.yaml"),

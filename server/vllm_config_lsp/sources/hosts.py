@@ -4,7 +4,9 @@ The decision is by name first (what editors use too: `Dockerfile`, `*.sh`, `*.md
 content for YAML: a Kubernetes object (`apiVersion` + `kind`), a compose file (`services:`)
 or a GitHub workflow (`jobs:`) is a host of command lines and never a `--config` file, even
 when its name contains `vllm`; so is a launcher config whose keys name its launcher
-(`sources.launchers`), and a Helm chart's values file on disk (`chart_folder`), read through
+(`sources.launchers`), a dstack run, a SkyPilot task or a Ray cluster config (`run:`,
+`cluster_name:` with their launcher's keys: `sources.skypilot`), and a Helm chart's values
+file on disk (`chart_folder`), read through
 the chart's templates. Any other YAML is left to `association` (a `--config` file or
 nothing). A JSON file is a host only as Triton's vLLM backend names it, `model.json`, and
 only when its keys are vLLM's engine arguments (`sources.triton`): the flag names it
@@ -67,6 +69,7 @@ HOSTS: dict[str, Host] = {
         Host("kubernetes", "kubernetes", content_languages=("yaml",)),
         Host("launcher", "launchers", content_languages=("yaml",)),
         Host("dstack", "dstack", content_languages=("yaml",)),
+        Host("skypilot", "skypilot", content_languages=("yaml",)),
         Host("helm-values", "helm_chart", content_languages=("yaml",), reads_next_to_path=True),
         Host("triton", "triton", content_languages=("json",), keyed=True),
     )
@@ -97,6 +100,24 @@ _COMPOSE = re.compile(r"^services:\s*$", re.M)
 _DSTACK_TYPE = re.compile(r"^type:\s*(?:service|task|dev-environment)\s*$", re.M)
 _DSTACK_COMMANDS = re.compile(r"^commands:", re.M)
 _WORKFLOW = re.compile(r"^jobs:\s*$", re.M)
+#: A SkyPilot task (`sources.skypilot`): a top-level `run:` with one more of its keys; a
+#: Ray cluster launcher config: `cluster_name:` with head commands or node types.
+_SKYPILOT_RUN = re.compile(r"^run:", re.M)
+_SKYPILOT_KEYS = re.compile(
+    r"^(?:resources|envs|secrets|setup|num_nodes|service|file_mounts|workdir):", re.M
+)
+#: A Ray Serve config file (`serve run`/`serve deploy`) whose applications build Ray Serve
+#: LLM deployments: read by the Kubernetes reader, which reads a RayService's too.
+_SERVE_CONFIG = (
+    re.compile(r"^applications:", re.M),
+    re.compile(r"^[ \t-]+import_path:", re.M),
+    re.compile(r"^[ \t-]+(?:llm_configs|engine_kwargs):", re.M),
+)
+_RAY_CLUSTER = re.compile(r"^cluster_name:", re.M)
+_RAY_CLUSTER_KEYS = re.compile(
+    r"^(?:setup_commands|head_setup_commands|head_start_ray_commands|available_node_types):",
+    re.M,
+)
 #: Launcher configs (`sources.launchers`), each by the keys its schema requires together:
 #: vector-inference (`models:` entries with `vllm_args:`), InferenceX AMD disaggregation
 #: (`prefill_flags:`/`decode_flags:` strings), vllm-ascend nightly (`server_cmd:`,
@@ -179,12 +200,18 @@ def _yaml_host(name: str, text: str) -> str | None:
         return "compose"
     if _K8S.search(head) or _CHART_VALUES.search(head):
         return "kubernetes"
+    if all(key.search(head) for key in _SERVE_CONFIG):
+        return "kubernetes"
     if _COMPOSE.search(head):
         return "compose"
     if any(all(key.search(head) for key in keys) for keys in _LAUNCHERS):
         return "launcher"
     if _DSTACK_TYPE.search(head) and _DSTACK_COMMANDS.search(head):
         return "dstack"
+    if _SKYPILOT_RUN.search(head) and _SKYPILOT_KEYS.search(head):
+        return "skypilot"
+    if _RAY_CLUSTER.search(head) and _RAY_CLUSTER_KEYS.search(head):
+        return "skypilot"
     return None
 
 
