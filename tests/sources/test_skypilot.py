@@ -11,8 +11,11 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 from source_support import line_column, single, texts
 from support import cli
+from vllm_config_lsp import engine
+from vllm_config_lsp.findings import apply_edits
 from vllm_config_lsp.sources.hosts import host_of
 from vllm_config_lsp.sources.invocation import GpuClaim, Invocation
 from vllm_config_lsp.sources.skypilot import find_invocations
@@ -346,3 +349,23 @@ def test_the_accelerators_reach_the_hardware_rules(tmp_path: Path) -> None:
     for code in ("VC701", "VC703"):
         assert from_task[code].split(" (")[0] == from_config[code].split(" (")[0], code
     assert "resources.accelerators" in from_task["VC701"]
+
+
+def test_the_hardware_fixes_apply_inside_the_run_block() -> None:
+    """VC701's and VC703's fixes edit the `run: |` block's characters: the task stays
+    YAML, the script says what was fixed, and the findings are gone."""
+    text = _T4_TASK.replace(" --dtype", " \\\n    --dtype")
+    checked = engine.check(engine.Document(text, path=Path("/nonexistent/t4.sky.yaml")))
+    fixes = sorted(
+        (fix for f in checked.findings if f.code in ("VC701", "VC703") for fix in f.fixes),
+        key=lambda fix: -fix.edits[0].start,
+    )
+    assert len(fixes) == 2
+    fixed = text
+    for fix in fixes:
+        fixed = apply_edits(fixed, fix.edits)
+    assert yaml.safe_load(fixed)["run"] == (
+        "vllm serve $MODEL_NAME \\\n  --dtype half --tensor-parallel-size 1\n"
+    )
+    again = engine.check(engine.Document(fixed, path=Path("/nonexistent/t4.sky.yaml")))
+    assert not {"VC701", "VC703"} & {f.code for f in again.findings}
