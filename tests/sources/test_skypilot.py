@@ -16,6 +16,7 @@ from source_support import line_column, single, texts
 from support import cli
 from vllm_config_lsp import engine
 from vllm_config_lsp.findings import apply_edits
+from vllm_config_lsp.sources import markdown
 from vllm_config_lsp.sources.hosts import host_of
 from vllm_config_lsp.sources.invocation import GpuClaim, Invocation
 from vllm_config_lsp.sources.skypilot import find_invocations
@@ -369,3 +370,29 @@ def test_the_hardware_fixes_apply_inside_the_run_block() -> None:
     )
     again = engine.check(engine.Document(fixed, path=Path("/nonexistent/t4.sky.yaml")))
     assert not {"VC701", "VC703"} & {f.code for f in again.findings}
+
+
+def test_vllm_docs_skypilot_tasks_in_markdown() -> None:
+    """vLLM's own SkyPilot page writes its tasks as ```` ```yaml ```` blocks: the three whose
+    `run:` starts the API server are read (the GUI task's is Gradio's), `$MODEL_NAME` from
+    `envs:`, `$SKYPILOT_NUM_GPUS_PER_NODE` from `{L4, A10g, …}` (one GPU each), the release
+    from `setup:`'s `pip install vllm==0.4.0.post1`."""
+    path = REAL / "vllm-project__vllm__docs__deployment__frameworks__skypilot.md"
+    text = path.read_text(encoding="utf-8")
+    found = markdown.find_invocations(text)
+    assert [line_column(text, start.start)[0] for start in found] == [51, 149, 265]
+    for start in found:
+        assert texts(start) == [
+            "--port",
+            "8081",
+            "--model",
+            "meta-llama/Meta-Llama-3-8B-Instruct",
+            "--trust-remote-code",
+            "--tensor-parallel-size",
+            "1",
+        ]
+        assert start.entrypoint == "api_server" and start.pinned_version == "0.4.0.post1"
+        assert _claim(start) == (None, 1)
+        assert [var.name.text for var in start.environ][:2] == ["MODEL_NAME", "HF_TOKEN"]
+    result = cli("check", str(path))
+    assert result.returncode == 0 and " error " not in result.stdout, result.stdout
