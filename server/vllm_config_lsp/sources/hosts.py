@@ -61,7 +61,7 @@ HOSTS: dict[str, Host] = {
         Host("python", "python_argv", ("python",)),
         Host("workflow", "workflow", content_languages=("yaml",)),
         Host("compose", "compose", ("dockercompose",), ("yaml",), reads_next_to_path=True),
-        Host("kubernetes", "kubernetes", content_languages=("yaml",)),
+        Host("kubernetes", "kubernetes", content_languages=("yaml",), reads_next_to_path=True),
         Host("launcher", "launchers", content_languages=("yaml",)),
         Host("dstack", "dstack", content_languages=("yaml",)),
         Host("helm-values", "helm_chart", content_languages=("yaml",), reads_next_to_path=True),
