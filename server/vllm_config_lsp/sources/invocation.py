@@ -22,7 +22,7 @@ it (`on_written_text`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -152,11 +152,11 @@ def generated_word(
     )
 
 
-def on_written_text(found: Finding, words: Iterable[Word]) -> Finding:
-    """A finding of a command line, moved off the words its operator writes: one on such a
-    word goes to the text that makes the operator write it, with the word named, and loses
-    the fixes that would edit it; a related setting on one points at that text too."""
-    made = [w for w in words if w.generated is not None]
+def on_written_text(found: Finding, made: Sequence[Word]) -> Finding:
+    """A finding of a command line, moved off the words its operator writes (`made`, the
+    command line's generated words): one on such a word goes to the text that makes the
+    operator write it, with the word named, and loses the fixes that would edit it; a
+    related setting on one points at that text too."""
     if not made:
         return found
 
