@@ -116,13 +116,7 @@ class Word:
 
     def shifted(self, mapping: Callable[[int], int]) -> Word:
         """The same word with every offset passed through `mapping` (a word found in a
-        string that itself sits somewhere in the document, e.g. a YAML scalar); a generated
-        word keeps its place, and the text it is reported on moves."""
-        if self.generated is not None:
-            at = self.generated
-            return replace(
-                self, generated=replace(at, start=mapping(at.start), end=mapping(at.end))
-            )
+        string that itself sits somewhere in the document, e.g. a YAML scalar)."""
         return replace(
             self,
             start=mapping(self.start),
