@@ -76,3 +76,16 @@ def test_remote_base_runs_the_image_the_kustomization_sets() -> None:
     assert entry["argv"] == ["meta-llama/Llama-3.2-1B-Instruct", "--max-model-len", "4096"]
     assert "vllm/vllm-openai:v0.9.0" in entry["version_source"]
     assert entry["vllm_version"].startswith("0.9.")
+
+
+def test_remote_base_with_a_second_patched_container_says_nothing_of_either(
+    tmp_path: Path,
+) -> None:
+    """Two args-only containers over a base not on disk: which one runs the image is not
+    said, so neither is read as `vllm serve` (the `server` one was, alone)."""
+    shutil.copytree(DATA / "remote", tmp_path / "remote")
+    patch = tmp_path / "remote" / "patch-args.yaml"
+    patch.write_text(
+        patch.read_text() + '        - name: router\n          args: ["--port", "9000"]\n'
+    )
+    assert _argv(patch) == []

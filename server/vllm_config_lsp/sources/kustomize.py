@@ -13,7 +13,8 @@ patch's `args`:
   so they are generated words (`invocation.Generated`) that report on the patch
   container's name; without a command, its image's entrypoint (the image table) runs;
 * a base that is not on disk (a remote one) gives nothing but what the kustomization's
-  `images:` says: a vLLM image there runs the args as `vllm serve` arguments.
+  `images:` says: one vLLM image there, and one container in the patch, runs the args as
+  `vllm serve` arguments (of several, which one runs it is not said).
 
 kubectl's kustomize (sigs.k8s.io/kustomize api/internal/builtins/PatchTransformer.go,
 PatchStrategicMergeTransformer) applies the merge; nothing here runs it.
@@ -87,6 +88,8 @@ def through_bases(text: str, path: Path, found: list[Invocation]) -> list[Invoca
     out = list(found)
     for container in patched:
         base = bases.get((container.kind, container.name, container.container))
+        if base is None and len(patched) > 1:
+            continue  # which of them runs the vLLM image `images:` sets is not said
         made = _start(container, base, images)
         if made is None:
             continue
