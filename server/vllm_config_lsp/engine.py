@@ -20,6 +20,7 @@ from functools import cached_property
 from pathlib import Path
 
 from vllm_config_lsp.document.markers import marker_spans
+from vllm_config_lsp.document.text_memo import DEFAULT_BUDGET, WeighedLru
 from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_edits
 from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
@@ -29,7 +30,12 @@ from vllm_config_lsp.sources.config_file import config_tokens
 from vllm_config_lsp.sources.detect import detect
 from vllm_config_lsp.sources.files import looks_like_config
 from vllm_config_lsp.sources.hosts import find_invocations
-from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, own_findings
+from vllm_config_lsp.sources.invocation import (
+    GpuClaim,
+    Invocation,
+    on_written_text,
+    own_findings,
+)
 from vllm_config_lsp.sources.safe_read import is_dir, read_capped, read_text
 from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue, nearest_release
 from vllm_config_lsp.vllm.config_model import (
@@ -344,8 +350,11 @@ class _Checked:
 #: looked for. A keystroke changes one command line of a long script or recipe; the others
 #: are found here instead of being checked again. (A model folder that appears on disk is
 #: seen at the next edit of that command line, as a `--config` file sees it at its next edit.)
-_CHECKED: dict[tuple[object, ...], _Checked] = {}
-_CHECKED_LIMIT = 2048
+#: Bounded by what the entries weigh (their lines' text and findings), not their number:
+#: one edited line of 5,000 flags held 13 MB of findings per keystroke (issue 30).
+_CHECKED: WeighedLru[tuple[object, ...], _Checked] = WeighedLru(DEFAULT_BUDGET)
+#: What a finding weighs besides its message (its fixes, spans and related information).
+_FINDING_WEIGHT = 512
 
 
 def forget_checked() -> None:
@@ -390,25 +399,29 @@ def _command_line_findings(
             continue
         if model.open_ended and found.code >= FIRST_IMPERATIVE_CODE:
             continue  # `$EXTRA_ARGS` may set (or override) what the check needs
-        findings.append(found)
+        findings.append(on_written_text(found, invocation.args))
     if all(_within(found, low, high) for found in findings):
-        if len(_CHECKED) >= _CHECKED_LIMIT:
-            del _CHECKED[next(iter(_CHECKED))]  # the oldest
         names_line = any(_NAMES_LINE.search(found.message) for found in findings)
-        _CHECKED[key] = _Checked(
+        weight = high - low + sum(len(found.message) + _FINDING_WEIGHT for found in findings)
+        memo = _Checked(
             tuple(_moved(found, -low) for found in findings),
             text.count("\n", 0, low) if names_line else None,
         )
+        _CHECKED.put(key, memo, weight)
     return findings
 
 
 def _extent(text: str, invocation: Invocation) -> tuple[int, int]:
     """The whole lines the command line and its fixes touch."""
-    starts = [invocation.start, *(word.start for word in invocation.args)]
-    ends = [invocation.end, *(word.end for word in invocation.args)]
+    written = [word for word in invocation.args if word.generated is None]
+    starts = [invocation.start, *(word.start for word in written)]
+    ends = [invocation.end, *(word.end for word in written)]
     if invocation.insert_at is not None:
         starts.append(invocation.insert_at)
         ends.append(invocation.insert_at)
+    for found in invocation.breaks:  # the line after the command line, and its repair
+        starts.extend([found.start, *(edit.start for edit in found.edits)])
+        ends.extend([found.end, *(edit.end for edit in found.edits)])
     low = text.rfind("\n", 0, min(starts)) + 1
     high = text.find("\n", max(ends))
     return low, len(text) if high == -1 else high
@@ -430,7 +443,17 @@ def _shape(invocation: Invocation, low: int) -> tuple[object, ...]:
         # The environment decides some checks (VC240, VC241, VC508) and is often written
         # outside the command line's lines (a container's `env:`): it is part of the key,
         # and so is the linter's own, which the checks read where the host's is open.
-        invocation.environ_open,
+        invocation.environ_complete,
+        tuple(
+            (
+                found.start - low,
+                found.end - low,
+                found.runs,
+                found.fatal,
+                tuple((e.start - low, e.end - low, e.new_text) for e in found.edits),
+            )
+            for found in invocation.breaks
+        ),
         tuple(
             (
                 var.origin,
@@ -720,6 +743,14 @@ class Start:
     argv: tuple[str, ...]
     release: str
     why: str
+    #: Which words of `argv` an operator or a chart writes (no text in the document).
+    generated: tuple[bool, ...] = ()
+    #: The environment the host gives it, in the order written: (name, value as written or
+    #: None where the host names it without a value, which host syntax wrote it).
+    environment: tuple[tuple[str, str | None, str], ...] = ()
+    #: Variables not written may reach it (`envFrom`, `env_file`, a script's caller):
+    #: `Invocation.environ_complete` is not.
+    environment_open: bool = True
 
 
 def starts(
@@ -740,7 +771,18 @@ def starts(
         found = config_file_argv(text, version)
         return [] if found is None else [Start(found[0], "config-file", found[1], version, why)]
     return [
-        Start(inv.start, inv.source, tuple(w.text for w in inv.args), *release[:2])
+        Start(
+            inv.start,
+            inv.source,
+            tuple(w.text for w in inv.args),
+            *release[:2],
+            tuple(w.generated is not None for w in inv.args),
+            tuple(
+                (var.name.text, None if var.value is None else var.value.text, var.origin)
+                for var in inv.environ
+            ),
+            not inv.environ_complete,
+        )
         for inv in find_invocations(host, text, document.path)
         for release in [_line_release(text, inv, chosen, marker, plugins)]
     ]

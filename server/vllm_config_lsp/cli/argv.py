@@ -32,6 +32,12 @@ class Entry:
     argv: list[str]
     vllm_version: str
     version_source: str
+    #: Each argv word, and whether an operator or a chart writes it (no text in the file).
+    words: list[dict[str, object]]
+    #: `{"name", "value", "origin"}` of each variable the host sets (`value` null where it
+    #: names one without a value), and whether it adds others not written.
+    environment: list[dict[str, str | None]]
+    environment_open: bool
 
 
 def entries(path: Path, text: str, version: str | None, releases: engine.Releases) -> list[Entry]:
@@ -43,8 +49,28 @@ def entries(path: Path, text: str, version: str | None, releases: engine.Release
     for start in engine.starts(document, options, releases=releases):
         line, column = index.line_col(start.offset)
         argv = list(start.argv)
+        made = start.generated or (False,) * len(argv)
+        words: list[dict[str, object]] = [
+            {"text": word, "generated": generated}
+            for word, generated in zip(argv, made, strict=True)
+        ]
+        environment = [
+            {"name": name, "value": value, "origin": origin}
+            for name, value, origin in start.environment
+        ]
         out.append(
-            Entry(str(path), line + 1, column + 1, start.source, argv, start.release, start.why)
+            Entry(
+                str(path),
+                line + 1,
+                column + 1,
+                start.source,
+                argv,
+                start.release,
+                start.why,
+                words,
+                environment,
+                start.environment_open,
+            )
         )
     return out
 

@@ -11,6 +11,13 @@ through its templates (`sources.helm_chart`), which write the fixed flags around
 Those characters get offsets past the end of the document (`elsewhere`), so the rules see
 the whole argv while the document reports only what it wrote itself (`own_findings`); the
 other file reports the rest.
+
+An operator or a chart may write words of its own into the argv (KubeAI's `--model=<url>`,
+production-stack's `--host 0.0.0.0`): they have no text in the document, so their offsets
+sit in a region far past any document's end (`GENERATED_AT`, `generated_word`), and each
+carries `Generated`, the text that makes the operator write it. The rules see them like any
+word; the engine puts what is found on one on that text, without the fixes that would edit
+it (`on_written_text`).
 """
 
 from __future__ import annotations
@@ -19,7 +26,27 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.findings import Finding, TextEdit
+
+#: Where the words an operator writes sit: past any document's end and past the offsets of
+#: the text another file wrote (`elsewhere`).
+GENERATED_AT = 1 << 40
+#: Room for each generated word of a command line (the n-th starts n times this further on).
+_GENERATED_ROOM = 1 << 20
+
+
+@dataclass(frozen=True)
+class Generated:
+    """Who writes a word that has no text in the document, and the document text that makes
+    it write it (a KubeAI `url:`, the production-stack `modelURL:` key): what is found on
+    the word is reported there."""
+
+    origin: str
+    start: int
+    end: int
+
+    def moved(self, by: int) -> Generated:
+        return replace(self, start=self.start + by, end=self.end + by)
 
 
 @dataclass(frozen=True)
@@ -41,6 +68,8 @@ class Word:
     #: True when the word may expand to any number of arguments (`$EXTRA_ARGS`, `"$@"`,
     #: `"${ARGS[@]}"`): nothing is known about what it holds.
     splat: bool = False
+    #: Set when an operator or a chart writes the word (it has no text here).
+    generated: Generated | None = None
 
     @property
     def resolved(self) -> bool:
@@ -82,11 +111,18 @@ class Word:
             self.unresolved,
             self.quoting,
             self.splat,
+            None if self.generated is None else self.generated.moved(by),
         )
 
     def shifted(self, mapping: Callable[[int], int]) -> Word:
         """The same word with every offset passed through `mapping` (a word found in a
-        string that itself sits somewhere in the document, e.g. a YAML scalar)."""
+        string that itself sits somewhere in the document, e.g. a YAML scalar); a generated
+        word keeps its place, and the text it is reported on moves."""
+        if self.generated is not None:
+            at = self.generated
+            return replace(
+                self, generated=replace(at, start=mapping(at.start), end=mapping(at.end))
+            )
         return replace(
             self,
             start=mapping(self.start),
@@ -94,6 +130,59 @@ class Word:
             starts=tuple(mapping(i) for i in self.starts),
             ends=tuple(mapping(i) for i in self.ends),
         )
+
+
+def generated_word(
+    text: str, index: int, generated: Generated, unresolved: tuple[str, ...] = ()
+) -> Word:
+    """A word an operator writes, the `index`-th of its command line (each in a span of its
+    own in the generated region)."""
+    start = GENERATED_AT + index * _GENERATED_ROOM
+    stop = start + len(text)
+    starts = tuple(range(start, stop))
+    return Word(
+        text,
+        start,
+        stop,
+        starts,
+        tuple(at + 1 for at in starts),
+        unresolved,
+        "yaml-list",
+        generated=generated,
+    )
+
+
+def on_written_text(found: Finding, words: Iterable[Word]) -> Finding:
+    """A finding of a command line, moved off the words its operator writes: one on such a
+    word goes to the text that makes the operator write it, with the word named, and loses
+    the fixes that would edit it; a related setting on one points at that text too."""
+    made = [w for w in words if w.generated is not None]
+    if not made:
+        return found
+
+    def writer(at: int) -> Word | None:
+        return next((w for w in made if w.start <= at <= w.end), None)
+
+    related = []
+    for span in found.related:
+        word = writer(span.start) if span.start >= GENERATED_AT else None
+        if word is not None and word.generated is not None:
+            span = replace(span, start=word.generated.start, end=word.generated.end)
+        related.append(span)
+    found = replace(found, related=tuple(related)) if found.related else found
+    if found.start < GENERATED_AT and found.end < GENERATED_AT:
+        return found
+    word = writer(found.start if found.start >= GENERATED_AT else found.end)
+    if word is None or word.generated is None:
+        return found
+    fixes = tuple(fix for fix in found.fixes if all(edit.end < GENERATED_AT for edit in fix.edits))
+    return replace(
+        found,
+        start=word.generated.start,
+        end=word.generated.end,
+        message=f"{found.message} [`{word.text}` is written by {word.generated.origin}]",
+        fixes=fixes,
+    )
 
 
 @dataclass(frozen=True)
@@ -205,6 +294,31 @@ class ModelRef:
     origin: str
 
 
+#: Hosts whose written environment is all vLLM gets, besides the image's own (`envFrom`,
+#: `env_file` open it): a variable missing there is missing where vLLM runs.
+CLOSED_SOURCES = frozenset({"kubernetes", "compose", "helm"})
+
+
+@dataclass(frozen=True)
+class Break:
+    """Where the command line a document writes is not what its host runs: a line the
+    shell reads as a command of its own (` \\ --flag` for a continuation, the flags after a
+    `docker run … IMAGE` line without its `\\`), an exec form Docker runs as a shell
+    string, a placeholder the shell reads as redirections. `runs` says what really runs;
+    `fatal` when vLLM then never starts (else it starts without what follows); `edits`
+    repair it when the repair is unambiguous."""
+
+    start: int
+    end: int
+    runs: str
+    fatal: bool
+    edits: tuple[TextEdit, ...] = ()
+
+    def moved(self, by: int) -> Break:
+        edits = tuple(TextEdit(e.start + by, e.end + by, e.new_text) for e in self.edits)
+        return replace(self, start=self.start + by, end=self.end + by, edits=edits)
+
+
 @dataclass
 class Invocation:
     """One start of vLLM. `args` are what vLLM's parser receives after `vllm serve` (or
@@ -213,7 +327,7 @@ class Invocation:
     argument where the host has none (an `args:` list, a compose `command:`)."""
 
     #: The host syntax: shell, kubernetes, compose, dockerfile, markdown, workflow, helm,
-    #: python, launcher, dstack, triton (`argv --format json` prints it as "source").
+    #: python, launcher, dstack, skypilot, triton (`argv --format json` prints it as "source").
     source: str
     entrypoint: str  # "serve" | "api_server"
     start: int
@@ -235,8 +349,21 @@ class Invocation:
     #: True when the host adds variables that are not written here (Kubernetes `envFrom`,
     #: compose `env_file`, a sourced file): no claim that a name is missing.
     environ_open: bool = False
+    #: True when the host says the written environment is all this start gets, whatever
+    #: its kind (Slurm's `--export=NONE`, or a list without `ALL`).
+    environ_closed: bool = False
     #: The model the host passes outside `args` (operators), when it names one.
     model: ModelRef | None = None
+    #: Where the written command line breaks before it reaches vLLM (`Break`).
+    breaks: tuple[Break, ...] = ()
+
+    @property
+    def environ_complete(self) -> bool:
+        """The written environment is all vLLM gets besides the image's own: a host that
+        passes nothing else (a Kubernetes container, a compose service) or says so
+        (`environ_closed`), and adds nothing unwritten (`environ_open`)."""
+        closed = self.source in CLOSED_SOURCES or self.environ_closed
+        return closed and not self.environ_open
 
     def environment(self) -> dict[str, EnvVar]:
         """Name → the setting that wins (the last of its name)."""
@@ -262,6 +389,7 @@ class Invocation:
             model=None
             if self.model is None
             else replace(self.model, start=self.model.start + by, end=self.model.end + by),
+            breaks=tuple(found.moved(by) for found in self.breaks),
         )
 
 
