@@ -70,6 +70,9 @@ class Word:
     splat: bool = False
     #: Set when an operator or a chart writes the word (it has no text here).
     generated: Generated | None = None
+    #: The keyword argument a flag word stands for, as written (`max_model_len`), when the
+    #: host hands vLLM keyword arguments rather than a command line (`sources.engine_kwargs`).
+    field: str | None = None
 
     @property
     def resolved(self) -> bool:
@@ -112,6 +115,7 @@ class Word:
             self.quoting,
             self.splat,
             None if self.generated is None else self.generated.moved(by),
+            self.field,
         )
 
     def shifted(self, mapping: Callable[[int], int]) -> Word:
@@ -356,6 +360,12 @@ class Invocation:
     model: ModelRef | None = None
     #: Where the written command line breaks before it reaches vLLM (`Break`).
     breaks: tuple[Break, ...] = ()
+
+    #: The Python constructor whose keyword arguments `args` stand for (`EngineArgs`,
+    #: `AsyncEngineArgs`, `LLM`: Ray Serve's `engine_kwargs`, Triton's `model.json`, a
+    #: Python call), None for a command line: its fields, not argparse, decide which
+    #: names exist (`vllm.engine_args`).
+    keywords_of: str | None = None
 
     @property
     def environ_complete(self) -> bool:
