@@ -104,3 +104,17 @@ def test_additional_config_is_read_as_the_plugin_reads_it(tmp_path: Path) -> Non
     assert found["dynamic_eplbb"]["severity"] == "error"
     for real in ASCEND_FILES:
         assert "VC250" not in _codes(real)
+
+
+def test_the_plugin_platform_refuses_a_method_stock_vllm_accepts(tmp_path: Path) -> None:
+    """VC251: vllm-ascend 0.18.0's platform supports `ascend` and `compressed-tensors`;
+    `fp8` is refused there and fine on stock vLLM."""
+    path = tmp_path / "serve.yaml"
+    body = "model: Qwen/Qwen3-8B-FP8\nquantization: fp8\n"
+    path.write_text(f"# vllm-config: plugin=vllm-ascend@0.18.0\n{body}", encoding="utf-8")
+    [refused] = [f for f in _findings(path) if f["code"] == "VC251"]
+    assert refused["severity"] == "error"
+    assert refused["message"].startswith("fp8 quantization is currently not supported in npu.")
+    assert "vllm_ascend/platform.py:103" in refused["message"]
+    path.write_text(body, encoding="utf-8")
+    assert "VC251" not in _codes(path)
