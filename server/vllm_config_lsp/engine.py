@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path
 
 from vllm_config_lsp.document.markers import marker_spans
-from vllm_config_lsp.document.text_memo import DEFAULT_BUDGET, WeighedLru
+from vllm_config_lsp.document.text_memo import WeighedLru
 from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_edits
 from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
@@ -352,7 +352,9 @@ class _Checked:
 #: seen at the next edit of that command line, as a `--config` file sees it at its next edit.)
 #: Bounded by what the entries weigh (their lines' text and findings), not their number:
 #: one edited line of 5,000 flags held 13 MB of findings per keystroke (issue 30).
-_CHECKED: WeighedLru[tuple[object, ...], _Checked] = WeighedLru(DEFAULT_BUDGET)
+#: A keystroke reads every command line again: the memo holds them all (40,000 lines without
+#: findings weigh about 12 M), else a script longer than the memo misses on every line.
+_CHECKED: WeighedLru[tuple[object, ...], _Checked] = WeighedLru(16_000_000)
 #: What a finding weighs besides its message (its fixes, spans and related information).
 _FINDING_WEIGHT = 512
 

@@ -28,14 +28,12 @@ def _seen(findings: list[Finding]) -> list[tuple[object, ...]]:
 
 
 def _fresh(text: str) -> list[tuple[object, ...]]:
-    """What a check with nothing remembered says."""
-    kept = dict(engine._CHECKED)
-    engine._CHECKED.clear()
+    """What a check with nothing remembered says (what it remembers is dropped after)."""
+    engine.forget_checked()
     try:
         return _seen(engine.lint(text, version="0.33.0", host="shell").findings)
     finally:
-        engine._CHECKED.clear()
-        engine._CHECKED.update(kept)
+        engine.forget_checked()
 
 
 @pytest.mark.parametrize(

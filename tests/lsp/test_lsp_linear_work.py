@@ -83,3 +83,24 @@ def test_forty_thousand_unknown_keys(server: RawClient, name: str, text: str) ->
     assert len(diagnostics) == 40_000 and {d["code"] for d in diagnostics} == {"VC101"}
     # the first ones still say what was meant
     assert sum("did you mean" in d["message"] for d in diagnostics) <= 200
+
+
+def test_ten_thousand_command_lines_in_one_script(server: RawClient) -> None:
+    """Each start looked at the whole script again (the file's plugin signs, `#SBATCH`,
+    `--export`, every command's environment): 2,500 starts took 50 s per check, 10,000 some
+    minutes. Now the keystroke re-reads one line, and the wait only catches a hang."""
+    uri = "file:///linear/many.sh"
+    lines = [f"vllm serve m{i} --max-num-seqs {i + 1}\n" for i in range(10_000)]
+    server.open(uri, "#!/bin/bash\nexport VLLM_LOGGING_LEVEL=INFO\n" + "".join(lines))
+    server.wait(lambda: server.published.get(uri), timeout=120)
+    lines[5_000] = "vllm serve m --max-num-seqs lots\n"
+    text = "#!/bin/bash\nexport VLLM_LOGGING_LEVEL=INFO\n" + "".join(lines)
+    server.change(uri, 2, [{"text": text}])
+
+    def checked() -> list[str] | None:
+        for params in server.published.get(uri, []):
+            if params.get("version") == 2:
+                return [str(d.get("code")) for d in params["diagnostics"]]
+        return None
+
+    assert server.wait(checked, timeout=120) == ["VC201"]

@@ -22,6 +22,7 @@ them.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -103,8 +104,12 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
     of every start found, since the script installs what it then runs."""
     # Fresh invocations every call (callers may set fields); the words are immutable.
     found, containers = _find_invocations(script, source)
-    job = gpu_claims.sbatch(script) if found and "#SBATCH" in script else ()
-    exported = _sbatch_export(script) if found and "--export" in script else None
+    # What the whole script says is looked for once, not once per start (a script of
+    # 10,000 starts scanned its text three times per start: 8 s per keystroke).
+    batch = bool(found) and "#SBATCH" in script
+    steps = bool(found) and "--export" in script
+    job = gpu_claims.sbatch(script) if batch else ()
+    exported = _sbatch_export(script) if steps else None
     out = []
     for invocation in found:
         start = replace(
@@ -112,26 +117,29 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
             args=list(invocation.args),
             gpus=gpu_claims.visible_devices(script, invocation)
             + job
-            + _group(script, invocation, job),
+            + (_group(script, invocation, job) if batch else ()),
             breaks=invocation.breaks + shell_breaks.breaks(script, invocation),
         )
         if invocation.start not in containers:
-            start = _with_environ(script, start, exported)
+            start = _with_environ(script, start, exported, steps)
         out.append(start)
     return out
 
 
-def _with_environ(script: str, invocation: Invocation, job: _Export | None) -> Invocation:
+def _with_environ(
+    script: str, invocation: Invocation, job: _Export | None, steps: bool
+) -> Invocation:
     """The start with the environment its script gives it (`_environ_of`), through Slurm's
     `--export` where the batch job (`#SBATCH --export`) or the step (`srun --export`)
     states one: ALL passes the caller's environment and the listed variables; NONE, or a
     list without ALL, passes only the listed ones (a bare name takes the value the caller
-    has), and the start's environment is then all that is written."""
+    has), and the start's environment is then all that is written. `steps`: the script
+    has `--export` options."""
     own = _environ_of(script, invocation.start)
     listed = job.listed if job is not None else ()
     environ = (*listed, *own, *invocation.environ)
     closed = job is not None and not job.everything
-    step = _step_export(script, invocation.start) if "--export" in script else None
+    step = _step_export(script, invocation.start) if steps else None
     if step is not None and step.everything:
         environ = (*environ, *step.listed)
     elif step is not None:
@@ -209,11 +217,9 @@ def _sbatch_export(script: str) -> _Export | None:
 
 def _step_export(script: str, start: int) -> _Export | None:
     """The `--export` of the `srun` command the start at `start` runs under, if any."""
-    inner: tuple[int, int, Word] | None = None
-    for first, last, word in _environment_sites(script)[2]:
-        if first <= start < last and (inner is None or first >= inner[0]):
-            inner = (first, last, word)
-    return None if inner is None else _export(inner[2], "srun --export")
+    steps = _environment_sites(script)[2]
+    at = _innermost(_site_index(script).steps, start)
+    return None if at is None else _export(steps[at][2], "srun --export")
 
 
 def pinned_version(script: str) -> str | None:
@@ -228,8 +234,6 @@ def pinned_version(script: str) -> str | None:
 
 def _group(script: str, invocation: Invocation, job: tuple[GpuClaim, ...]) -> tuple[GpuClaim, ...]:
     """The nodes a batch job's start spans (`sources.node_groups`)."""
-    if "#SBATCH" not in script:
-        return ()
     claim = node_groups.slurm(script, invocation, job[0].count if job else None)
     return (claim,) if claim is not None else ()
 
@@ -244,17 +248,60 @@ def _environ_of(script: str, start: int) -> tuple[EnvVar, ...]:
     written before it (in document order; a bare `export NAME` takes the value of the last
     `NAME=value` before it), then the assignments in front of its command (`NAME=value
     vllm serve`, `env NAME=value …`). Functions, subshells and `unset` are not followed."""
-    if "=" not in script and "export" not in script:
-        return ()
     exports, commands, _steps = _environment_sites(script)
-    found = [var for var in exports if var.name.end <= start]
-    inner: tuple[int, int, tuple[EnvVar, ...]] | None = None
-    for first, last, prefix in commands:
-        if first <= start < last and (inner is None or first >= inner[0]):
-            inner = (first, last, prefix)
-    if inner is not None:
-        found.extend(inner[2])
+    index = _site_index(script)
+    found = list(exports[: bisect_right(index.export_ends, start)])
+    at = _innermost(index.commands, start)
+    if at is not None:
+        found.extend(commands[at][2])
     return tuple(found)
+
+
+@dataclass(frozen=True)
+class _Spans:
+    """Spans in document order (an outer command before the commands inside it): their
+    starts and ends, and the furthest end of any span up to each (to stop looking back)."""
+
+    firsts: list[int]
+    lasts: list[int]
+    reach: list[int]
+
+    @classmethod
+    def of(cls, spans: Sequence[tuple[int, int, object]]) -> _Spans:
+        reach, furthest = [], -1
+        for _first, last, _ in spans:
+            furthest = max(furthest, last)
+            reach.append(furthest)
+        return cls([first for first, _, _ in spans], [last for _, last, _ in spans], reach)
+
+
+@dataclass(frozen=True)
+class _SiteIndex:
+    """`_environment_sites` indexed, so that each start finds its sites by bisection."""
+
+    export_ends: list[int]
+    commands: _Spans
+    steps: _Spans
+
+
+@text_memo()
+def _site_index(script: str) -> _SiteIndex:
+    exports, commands, steps = _environment_sites(script)
+    return _SiteIndex(
+        [var.name.end for var in exports],
+        _Spans.of(commands),
+        _Spans.of(steps),
+    )
+
+
+def _innermost(spans: _Spans, start: int) -> int | None:
+    """The index of the innermost span holding `start` (the latest-starting one), or None."""
+    at = bisect_right(spans.firsts, start) - 1
+    while at >= 0 and spans.reach[at] > start:
+        if spans.lasts[at] > start:
+            return at
+        at -= 1
+    return None
 
 
 _Sites = tuple[

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Any
 
+from vllm_config_lsp.document.text_memo import text_memo
 from vllm_config_lsp.vllm.catalogue import Catalogue, minor_of, schema_dir, version_key
 
 #: Image repositories (last path part) that ship a plugin, and the plugin.
@@ -241,24 +242,35 @@ def choose_plugin(
             return _choice(IMAGE_PLUGINS[found.group(1)], found.group(2), vllm, where)
         if _STOCK_RE.search(image):
             return None
+    sign = _file_sign(text)
+    if sign is None:
+        return None
+    name, version, where = sign
+    return _choice(name, version, vllm, where)
+
+
+@text_memo()
+def _file_sign(text: str) -> tuple[str, str | None, str] | None:
+    """What the file as a whole says of a plugin: (name, version, where). The same for
+    every start of the file, so read once per text: a script of 2,500 starts scanned its
+    whole text eight times per start (50 s per keystroke)."""
     head = text[:MAX_SCAN_CHARS]
     found = _IMAGE_RE.search(head)
     if found is not None:
         where = f"the image {found.group(0)} named in the file"
-        return _choice(IMAGE_PLUGINS[found.group(1)], found.group(2), vllm, where)
+        return IMAGE_PLUGINS[found.group(1)], found.group(2), where
     pinned = _PIP_RE.search(head)
     if pinned is not None:
         where = f"`pip install {pinned.group(1)}=={pinned.group(2)}` in the file"
-        return _choice(pinned.group(1), pinned.group(2), vllm, where)
+        return pinned.group(1), pinned.group(2), where
     for pattern, name in DEVICE_PLUGINS:
         device = pattern.search(head)
         if device is not None:
             what = device.group(0).strip().rstrip(":")
-            return _choice(name, None, vllm, f"the device {what} the file asks for")
+            return name, None, f"the device {what} the file asks for"
     named = _NAMED_RE.search(head)
     if named is not None:
-        name = _spelled(named.group(1))
-        return _choice(name, None, vllm, f"the file naming {named.group(1)}")
+        return _spelled(named.group(1)), None, f"the file naming {named.group(1)}"
     return None
 
 
