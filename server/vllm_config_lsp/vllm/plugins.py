@@ -77,6 +77,9 @@ class Plugin:
     name: str
     version: str
     data: Mapping[str, Any] = field(hash=False, compare=False)
+    #: Chosen only because the document names the package (the weakest sign): its names
+    #: are accepted, but what it refuses is not said (the start may run stock vLLM).
+    named_only: bool = False
 
     @property
     def label(self) -> str:
@@ -258,7 +261,9 @@ def choose_plugin(
     named = _NAMED_RE.search(head)
     if named is not None:
         name = _spelled(named.group(1))
-        return _choice(name, None, vllm, f"the file naming {named.group(1)}")
+        choice = _choice(name, None, vllm, f"the file naming {named.group(1)}")
+        if choice is not None:
+            return replace(choice, plugin=replace(choice.plugin, named_only=True))
     return None
 
 
