@@ -393,13 +393,14 @@ def _command_line_findings(
         return [_moved(found, low) for found in memo.findings]
     model = line.model()
     unknown = [(w.start, w.end) for w in invocation.args if not w.resolved]
+    made = [w for w in invocation.args if w.generated is not None]  # an operator's words
     findings = []
     for found in _run_rules(model, rules):
         if any(start < found.end and found.start < end for start, end in unknown):
             continue
         if model.open_ended and found.code >= FIRST_IMPERATIVE_CODE:
             continue  # `$EXTRA_ARGS` may set (or override) what the check needs
-        findings.append(on_written_text(found, invocation.args))
+        findings.append(on_written_text(found, made) if made else found)
     if all(_within(found, low, high) for found in findings):
         names_line = any(_NAMES_LINE.search(found.message) for found in findings)
         weight = high - low + sum(len(found.message) + _FINDING_WEIGHT for found in findings)
