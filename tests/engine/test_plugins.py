@@ -118,3 +118,17 @@ def test_the_plugin_platform_refuses_a_method_stock_vllm_accepts(tmp_path: Path)
     assert "vllm_ascend/platform.py:103" in refused["message"]
     path.write_text(body, encoding="utf-8")
     assert "VC251" not in _codes(path)
+
+
+def test_a_file_that_only_names_the_package_gets_no_plugin_error(tmp_path: Path) -> None:
+    """The weakest sign (the file names vllm-ascend) accepts the plugin's names but says
+    nothing the plugin would refuse with an error: the start may run stock vLLM."""
+    path = tmp_path / "serve.yaml"
+    config = '{"eplb_config": {"dynamic_eplbb": true}}'
+    path.write_text(
+        "# also runs with vllm-ascend\nmodel: Qwen/Qwen3-8B-FP8\nquantization: fp8\n"
+        f"additional-config: '{config}'\n",
+        encoding="utf-8",
+    )
+    found = [f for f in _findings(path) if f["code"].startswith("VC25")]
+    assert [(f["code"], f["severity"]) for f in found] == [("VC250", "warning")]

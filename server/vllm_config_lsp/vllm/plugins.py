@@ -78,6 +78,9 @@ class Plugin:
     name: str
     version: str
     data: Mapping[str, Any] = field(hash=False, compare=False)
+    #: Chosen only because the document names the package (the weakest sign): its names
+    #: are accepted, but what it refuses is not said (the start may run stock vLLM).
+    named_only: bool = False
 
     @property
     def label(self) -> str:
@@ -245,32 +248,36 @@ def choose_plugin(
     sign = _file_sign(text)
     if sign is None:
         return None
-    name, version, where = sign
-    return _choice(name, version, vllm, where)
+    name, version, where, named_only = sign
+    choice = _choice(name, version, vllm, where)
+    if choice is None or not named_only:
+        return choice
+    return replace(choice, plugin=replace(choice.plugin, named_only=True))
 
 
 @text_memo()
-def _file_sign(text: str) -> tuple[str, str | None, str] | None:
-    """What the file as a whole says of a plugin: (name, version, where). The same for
-    every start of the file, so read once per text: a script of 2,500 starts scanned its
-    whole text eight times per start (50 s per keystroke)."""
+def _file_sign(text: str) -> tuple[str, str | None, str, bool] | None:
+    """What the file as a whole says of a plugin: (name, version, where, whether the file
+    only names the package, the weakest sign). The same for every start of the file, so
+    read once per text: a script of 2,500 starts scanned its whole text eight times per
+    start (50 s per keystroke)."""
     head = text[:MAX_SCAN_CHARS]
     found = _IMAGE_RE.search(head)
     if found is not None:
         where = f"the image {found.group(0)} named in the file"
-        return IMAGE_PLUGINS[found.group(1)], found.group(2), where
+        return IMAGE_PLUGINS[found.group(1)], found.group(2), where, False
     pinned = _PIP_RE.search(head)
     if pinned is not None:
         where = f"`pip install {pinned.group(1)}=={pinned.group(2)}` in the file"
-        return pinned.group(1), pinned.group(2), where
+        return pinned.group(1), pinned.group(2), where, False
     for pattern, name in DEVICE_PLUGINS:
         device = pattern.search(head)
         if device is not None:
             what = device.group(0).strip().rstrip(":")
-            return name, None, f"the device {what} the file asks for"
+            return name, None, f"the device {what} the file asks for", False
     named = _NAMED_RE.search(head)
     if named is not None:
-        return _spelled(named.group(1)), None, f"the file naming {named.group(1)}"
+        return _spelled(named.group(1)), None, f"the file naming {named.group(1)}", True
     return None
 
 

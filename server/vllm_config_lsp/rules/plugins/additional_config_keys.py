@@ -7,7 +7,8 @@ vLLM hands `--additional-config` to the platform plugin untouched. vllm-ascend's
 misspelt key is silently ignored (a warning here). A value of another type than the
 default's is used as written (`"false"` is a true string): a warning too. Some sections
 refuse keys they do not know: `eplb_config` raises `Config has no attribute 'X'` on start
-(vllm_ascend/ascend_config.py:856), an error. The keys, their defaults and what each
+(vllm_ascend/ascend_config.py:856), an error (a warning when the file only names the
+package: the start may run stock vLLM). The keys, their defaults and what each
 section does with others are read from the plugin's wheel (`schemas/plugins/`). Only
 checked on a start that runs with the plugin (its image, the marker comment, the setting).
 
@@ -52,16 +53,22 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     keys = schema.get("keys") or {}
     if not keys:
         return
-    yield from _entries(plugin.label, tree, keys, schema, "additional_config")
+    named = plugin.named_only  # the file only names the package: no error
+    yield from _entries(plugin.label, tree, keys, schema, "additional_config", named)
 
 
 def _entries(
-    label: str, tree: ValueNode, keys: Mapping[str, Any], schema: Mapping[str, Any], where: str
+    label: str,
+    tree: ValueNode,
+    keys: Mapping[str, Any],
+    schema: Mapping[str, Any],
+    where: str,
+    named_only: bool = False,
 ) -> Iterator[Finding]:
     for entry in tree.entries or ():
         known = keys.get(entry.key)
         if known is None:
-            yield _unknown(label, entry, keys, schema, where)
+            yield _unknown(label, entry, keys, schema, where, named_only)
             continue
         wrong = _wrong_type(entry.value, known.get("type"))
         if wrong is not None:
@@ -76,16 +83,24 @@ def _entries(
             )
         section = known.get("keys")
         if section and entry.value.is_object:
-            yield from _entries(label, entry.value, section, known, f"{where}.{entry.key}")
+            path = f"{where}.{entry.key}"
+            yield from _entries(label, entry.value, section, known, path, named_only)
 
 
 def _unknown(
-    label: str, entry: Entry, keys: Mapping[str, Any], schema: Mapping[str, Any], where: str
+    label: str,
+    entry: Entry,
+    keys: Mapping[str, Any],
+    schema: Mapping[str, Any],
+    where: str,
+    named_only: bool,
 ) -> Finding:
-    refused = schema.get("unknown") == "refused"
+    refuses = schema.get("unknown") == "refused"
+    refused = refuses and not named_only
     message = f"{label} reads no `{where}` key `{entry.key}`"
-    if refused:
-        message += f": it refuses the key on start (`Config has no attribute '{entry.key}'`)."
+    if refuses:
+        said = f"it refuses the key on start (`Config has no attribute '{entry.key}'`)."
+        message += f": {said}" if refused else f": on a start that runs with it, {said}"
     else:
         message += ": vLLM starts but the setting is ignored."
     fixes = []

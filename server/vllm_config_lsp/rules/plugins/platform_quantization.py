@@ -8,7 +8,8 @@ supported in npu.` (vllm/platforms/interface.py:1158), before any weights are re
 vLLM on a GPU leaves the list empty (every method passes); a platform plugin sets it:
 vllm-ascend 0.18.0 supports `ascend` and `compressed-tensors` only
 (vllm_ascend/platform.py:103), tpu-inference its own six. The list is read from the
-plugin's wheel (`schemas/plugins/`); only checked on a start that runs with the plugin.
+plugin's wheel (`schemas/plugins/`); only checked on a start that runs with the plugin
+(not when the file merely names the package).
 
 ## Example
 ```yaml
@@ -41,7 +42,7 @@ FLAG = "quantization"
 def check(model: ConfigModel) -> Iterator[Finding]:
     plugin = model.plugin
     value = model.flag(FLAG)
-    if plugin is None or value is None or value.error is not None:
+    if plugin is None or plugin.named_only or value is None or value.error is not None:
         return
     supported = plugin.platform.get("supported_quantization") or {}
     methods = supported.get("methods") or []
