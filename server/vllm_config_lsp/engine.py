@@ -368,6 +368,9 @@ def _extent(text: str, invocation: Invocation) -> tuple[int, int]:
     if invocation.insert_at is not None:
         starts.append(invocation.insert_at)
         ends.append(invocation.insert_at)
+    for found in invocation.breaks:  # the line after the command line, and its repair
+        starts.extend([found.start, *(edit.start for edit in found.edits)])
+        ends.extend([found.end, *(edit.end for edit in found.edits)])
     low = text.rfind("\n", 0, min(starts)) + 1
     high = text.find("\n", max(ends))
     return low, len(text) if high == -1 else high
@@ -389,7 +392,17 @@ def _shape(invocation: Invocation, low: int) -> tuple[object, ...]:
         # The environment decides some checks (VC240, VC241, VC508) and is often written
         # outside the command line's lines (a container's `env:`): it is part of the key,
         # and so is the linter's own, which the checks read where the host's is open.
-        invocation.environ_open,
+        invocation.environ_complete,
+        tuple(
+            (
+                found.start - low,
+                found.end - low,
+                found.runs,
+                found.fatal,
+                tuple((e.start - low, e.end - low, e.new_text) for e in found.edits),
+            )
+            for found in invocation.breaks
+        ),
         tuple(
             (
                 var.origin,
@@ -676,6 +689,12 @@ class Start:
     why: str
     #: Which words of `argv` an operator or a chart writes (no text in the document).
     generated: tuple[bool, ...] = ()
+    #: The environment the host gives it, in the order written: (name, value as written or
+    #: None where the host names it without a value, which host syntax wrote it).
+    environment: tuple[tuple[str, str | None, str], ...] = ()
+    #: Variables not written may reach it (`envFrom`, `env_file`, a script's caller):
+    #: `Invocation.environ_complete` is not.
+    environment_open: bool = True
 
 
 def starts(
@@ -699,6 +718,11 @@ def starts(
             tuple(w.text for w in inv.args),
             *release,
             tuple(w.generated is not None for w in inv.args),
+            tuple(
+                (var.name.text, None if var.value is None else var.value.text, var.origin)
+                for var in inv.environ
+            ),
+            not inv.environ_complete,
         )
         for inv in find_invocations(host, text, document.path)
         for release in [invocation_release(inv, version, why, stated=stated)]

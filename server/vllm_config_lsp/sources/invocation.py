@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.findings import Finding, TextEdit
 
 #: Where the words an operator writes sit: past any document's end and past the offsets of
 #: the text another file wrote (`elsewhere`).
@@ -298,6 +298,31 @@ class ModelRef:
     origin: str
 
 
+#: Hosts whose written environment is all vLLM gets, besides the image's own (`envFrom`,
+#: `env_file` open it): a variable missing there is missing where vLLM runs.
+CLOSED_SOURCES = frozenset({"kubernetes", "compose", "helm"})
+
+
+@dataclass(frozen=True)
+class Break:
+    """Where the command line a document writes is not what its host runs: a line the
+    shell reads as a command of its own (` \\ --flag` for a continuation, the flags after a
+    `docker run … IMAGE` line without its `\\`), an exec form Docker runs as a shell
+    string, a placeholder the shell reads as redirections. `runs` says what really runs;
+    `fatal` when vLLM then never starts (else it starts without what follows); `edits`
+    repair it when the repair is unambiguous."""
+
+    start: int
+    end: int
+    runs: str
+    fatal: bool
+    edits: tuple[TextEdit, ...] = ()
+
+    def moved(self, by: int) -> Break:
+        edits = tuple(TextEdit(e.start + by, e.end + by, e.new_text) for e in self.edits)
+        return replace(self, start=self.start + by, end=self.end + by, edits=edits)
+
+
 @dataclass
 class Invocation:
     """One start of vLLM. `args` are what vLLM's parser receives after `vllm serve` (or
@@ -306,7 +331,7 @@ class Invocation:
     argument where the host has none (an `args:` list, a compose `command:`)."""
 
     #: The host syntax: shell, kubernetes, compose, dockerfile, markdown, workflow, helm,
-    #: python, launcher, dstack, triton (`argv --format json` prints it as "source").
+    #: python, launcher, dstack, skypilot, triton (`argv --format json` prints it as "source").
     source: str
     entrypoint: str  # "serve" | "api_server"
     start: int
@@ -328,6 +353,9 @@ class Invocation:
     #: True when the host adds variables that are not written here (Kubernetes `envFrom`,
     #: compose `env_file`, a sourced file): no claim that a name is missing.
     environ_open: bool = False
+    #: True when the host says the written environment is all this start gets, whatever
+    #: its kind (Slurm's `--export=NONE`, or a list without `ALL`).
+    environ_closed: bool = False
     #: The model the host passes outside `args` (operators), when it names one.
     model: ModelRef | None = None
     #: The Python constructor whose keyword arguments `args` stand for (`EngineArgs`,
@@ -335,6 +363,16 @@ class Invocation:
     #: Python call), None for a command line: its fields, not argparse, decide which
     #: names exist (`vllm.engine_args`).
     keywords_of: str | None = None
+    #: Where the written command line breaks before it reaches vLLM (`Break`).
+    breaks: tuple[Break, ...] = ()
+
+    @property
+    def environ_complete(self) -> bool:
+        """The written environment is all vLLM gets besides the image's own: a host that
+        passes nothing else (a Kubernetes container, a compose service) or says so
+        (`environ_closed`), and adds nothing unwritten (`environ_open`)."""
+        closed = self.source in CLOSED_SOURCES or self.environ_closed
+        return closed and not self.environ_open
 
     def environment(self) -> dict[str, EnvVar]:
         """Name → the setting that wins (the last of its name)."""
@@ -360,6 +398,7 @@ class Invocation:
             model=None
             if self.model is None
             else replace(self.model, start=self.model.start + by, end=self.model.end + by),
+            breaks=tuple(found.moved(by) for found in self.breaks),
         )
 
 

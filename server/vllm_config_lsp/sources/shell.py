@@ -11,12 +11,18 @@ knows continuations, redirections, heredocs, comments and nesting, and it recove
 half-typed input, which an editor sees all the time. What remains here is quote removal inside
 one word (the grammar marks where quotes and expansions are; it does not say what the
 program receives) and the knowledge of which wrappers run which command.
+
+A script often builds its command line before it runs it: a string (`CMD="vllm serve m"`,
+`CMD+=" --flag"` under an `if`) run by `eval "$CMD"`, `sh -c "$CMD"` or a bare `$CMD`, or an
+array (`ARGS+=(--flag)`) run by `"${ARGS[@]}"`. `_Values` follows what the variable holds
+where it is run, arm by arm, and the words keep the offsets of the assignments that wrote
+them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import accumulate
@@ -25,11 +31,19 @@ import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
 from vllm_config_lsp.document.text_memo import text_memo
-from vllm_config_lsp.sources import argv, gpu_claims, node_groups
+from vllm_config_lsp.sources import argv, gpu_claims, node_groups, shell_breaks
 from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word, assignment
 from vllm_config_lsp.sources.source_map import SourceMap
 
-__all__ = ["argv_invocations", "command_words", "container_invocations", "find_invocations"]
+__all__ = [
+    "Heredoc",
+    "argv_invocations",
+    "command_words",
+    "container_invocations",
+    "find_invocations",
+    "heredocs",
+    "pinned_version",
+]
 
 _PARSER: Parser | None = None
 
@@ -54,6 +68,8 @@ _ALL_ELEMENTS = re.compile(r"\$(?:@|\{@|\{[A-Za-z_][A-Za-z0-9_]*\[@\])")
 
 #: Every command that can start vLLM names it or a container runtime somewhere in its text.
 _STARTERS = (b"vllm", b"docker", b"podman")
+#: Commands that run a string as a command line (`eval "$CMD"`, `bash -c "$CMD"`).
+_RUNNERS = frozenset({b"eval", b"sh", b"bash", b"zsh", b"dash", b"ksh", b"ash"})
 _PIN = re.compile(r"vllm(?:\[[^\]]*\])?==([0-9][0-9A-Za-z.+!-]*)")
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 _BRACE_PROBE = re.compile(r"(\{[0-9]*(?:\.\.[0-9]*)?)([^\x00-\x7f])")
@@ -88,21 +104,126 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
     # Fresh invocations every call (callers may set fields); the words are immutable.
     found, containers = _find_invocations(script, source)
     job = gpu_claims.sbatch(script) if found and "#SBATCH" in script else ()
-    return [
-        replace(
+    exported = _sbatch_export(script) if found and "--export" in script else None
+    out = []
+    for invocation in found:
+        start = replace(
             invocation,
             args=list(invocation.args),
             gpus=gpu_claims.visible_devices(script, invocation)
             + job
             + _group(script, invocation, job),
-            environ=(
-                invocation.environ
-                if invocation.start in containers
-                else (*_environ_of(script, invocation.start), *invocation.environ)
-            ),
+            breaks=invocation.breaks + shell_breaks.breaks(script, invocation),
         )
-        for invocation in found
-    ]
+        if invocation.start not in containers:
+            start = _with_environ(script, start, exported)
+        out.append(start)
+    return out
+
+
+def _with_environ(script: str, invocation: Invocation, job: _Export | None) -> Invocation:
+    """The start with the environment its script gives it (`_environ_of`), through Slurm's
+    `--export` where the batch job (`#SBATCH --export`) or the step (`srun --export`)
+    states one: ALL passes the caller's environment and the listed variables; NONE, or a
+    list without ALL, passes only the listed ones (a bare name takes the value the caller
+    has), and the start's environment is then all that is written."""
+    own = _environ_of(script, invocation.start)
+    listed = job.listed if job is not None else ()
+    environ = (*listed, *own, *invocation.environ)
+    closed = job is not None and not job.everything
+    step = _step_export(script, invocation.start) if "--export" in script else None
+    if step is not None and step.everything:
+        environ = (*environ, *step.listed)
+    elif step is not None:
+        environ = (*_passed(step.listed, environ), *invocation.environ)
+        closed = True
+    return replace(
+        invocation,
+        environ=environ,
+        environ_open=invocation.environ_open or (job is not None and job.everything),
+        environ_closed=closed,
+    )
+
+
+@dataclass(frozen=True)
+class _Export:
+    """A Slurm `--export` value: the variables it lists, and whether the caller's whole
+    environment goes too (`ALL`) or only those (`NONE`, a list without `ALL`)."""
+
+    listed: tuple[EnvVar, ...]
+    everything: bool
+
+
+def _export(word: Word, origin: str) -> _Export:
+    """`ALL,VLLM_X=1,HF_HOME`: comma-separated, as Slurm splits it."""
+    listed: list[EnvVar] = []
+    everything = False
+    at = 0
+    for part in word.text.split(","):
+        piece = _piece(word, at, at + len(part))
+        at += len(part) + 1
+        if part in ("ALL", "NONE", "NIL") or not part:
+            everything = everything or part == "ALL"
+            continue
+        var = assignment(piece, origin)
+        if _NAME.fullmatch(var.name.text):
+            listed.append(var)
+    return _Export(tuple(listed), everything)
+
+
+def _piece(word: Word, start: int, end: int) -> Word:
+    """Characters `[start, end)` of a word, with their positions."""
+    starts, ends = word.starts[start:end], word.ends[start:end]
+    first = starts[0] if starts else word.end
+    return Word(word.text[start:end], first, ends[-1] if ends else first, starts, ends)
+
+
+def _passed(listed: tuple[EnvVar, ...], caller: tuple[EnvVar, ...]) -> tuple[EnvVar, ...]:
+    """What `--export=NAME` passes: a bare name takes the caller's value of it."""
+    known = {var.name.text: var for var in caller}
+    out = []
+    for var in listed:
+        given = known.get(var.name.text)
+        if var.value is None and given is not None:
+            var = EnvVar(var.name, given.value, var.origin)
+        out.append(var)
+    return tuple(out)
+
+
+#: `#SBATCH --export=…` (the last statement wins, as sbatch reads its options).
+_SBATCH_EXPORT = re.compile(r"^#SBATCH[ \t]+(?:[^\n]*?[ \t])?--export[= ](?P<value>[^\s]+)", re.M)
+
+
+def _sbatch_export(script: str) -> _Export | None:
+    found = None
+    for match in _SBATCH_EXPORT.finditer(script):
+        found = match
+    if found is None:
+        return None
+    start, end = found.span("value")
+    word = Word(
+        found.group("value"), start, end, tuple(range(start, end)), tuple(range(start + 1, end + 1))
+    )
+    return _export(word, "sbatch --export")
+
+
+def _step_export(script: str, start: int) -> _Export | None:
+    """The `--export` of the `srun` command the start at `start` runs under, if any."""
+    inner: tuple[int, int, Word] | None = None
+    for first, last, word in _environment_sites(script)[2]:
+        if first <= start < last and (inner is None or first >= inner[0]):
+            inner = (first, last, word)
+    return None if inner is None else _export(inner[2], "srun --export")
+
+
+def pinned_version(script: str) -> str | None:
+    """The release a script installs (`pip install vllm==X`, the first one), whether or not
+    it starts vLLM itself: a launcher's setup script pins what its run script starts."""
+    if "vllm" not in script:
+        return None
+    scan = _Scan("shell")
+    _Analyzer(script, scan, {}).run(0)
+    return scan.pins[0] if scan.pins else None
 
 
 def _group(script: str, invocation: Invocation, job: tuple[GpuClaim, ...]) -> tuple[GpuClaim, ...]:
@@ -125,7 +246,7 @@ def _environ_of(script: str, start: int) -> tuple[EnvVar, ...]:
     vllm serve`, `env NAME=value …`). Functions, subshells and `unset` are not followed."""
     if "=" not in script and "export" not in script:
         return ()
-    exports, commands = _environment_sites(script)
+    exports, commands, _steps = _environment_sites(script)
     found = [var for var in exports if var.name.end <= start]
     inner: tuple[int, int, tuple[EnvVar, ...]] | None = None
     for first, last, prefix in commands:
@@ -136,15 +257,22 @@ def _environ_of(script: str, start: int) -> tuple[EnvVar, ...]:
     return tuple(found)
 
 
+_Sites = tuple[
+    tuple[EnvVar, ...],
+    tuple[tuple[int, int, tuple[EnvVar, ...]], ...],
+    tuple[tuple[int, int, Word], ...],
+]
+
+
 @text_memo()
-def _environment_sites(
-    script: str,
-) -> tuple[tuple[EnvVar, ...], tuple[tuple[int, int, tuple[EnvVar, ...]], ...]]:
-    """The exports of a script, and each command's prefix assignments with its span."""
+def _environment_sites(script: str) -> _Sites:
+    """The exports of a script, each command's prefix assignments with its span, and each
+    `srun` command's `--export` value with its span."""
     analyzer = _Analyzer(script, _Scan("shell"), {})
     plain: dict[str, Word | None] = {}
     exports: list[EnvVar] = []
     commands: list[tuple[int, int, tuple[EnvVar, ...]]] = []
+    steps: list[tuple[int, int, Word]] = []
     for node in analyzer.nodes():
         if node.type == "variable_assignment" and node.parent is not None:
             if node.parent.type == "program":
@@ -165,10 +293,29 @@ def _environment_sites(
                     exports.append(EnvVar(name, plain.get(name.text), "export"))
         elif node.type == "command":
             prefix = _prefix(analyzer, node)
+            start, end = analyzer.span(node)
             if prefix:
-                start, end = analyzer.span(node)
                 commands.append((start, end, tuple(prefix)))
-    return tuple(exports), tuple(commands)
+            export = _srun_export(analyzer, node)
+            if export is not None:
+                steps.append((start, end, export))
+    return tuple(exports), tuple(commands), tuple(steps)
+
+
+def _srun_export(analyzer: _Analyzer, node: Node) -> Word | None:
+    """The value of `srun --export=VALUE` (or `--export VALUE`), of a command run by srun."""
+    name = node.child_by_field_name("name")
+    if name is None or analyzer.text[slice(*analyzer.span(name))].rsplit("/", 1)[-1] != "srun":
+        return None
+    words = [analyzer.word(child) for child in node.children_by_field_name("argument")]
+    for index, word in enumerate(words):
+        if word.text.startswith("--export="):
+            return _piece(word, len("--export="), len(word.text))
+        if word.text == "--export" and index + 1 < len(words):
+            return words[index + 1]
+        if not word.text.startswith("-"):
+            return None  # the command srun runs: its own options are not srun's
+    return None
 
 
 def _prefix(analyzer: _Analyzer, node: Node) -> list[EnvVar]:
@@ -277,9 +424,24 @@ def _placed(text: str, offset: int) -> tuple[_Collected, bool]:
     move, and moving every word of a long script costs more than reading one chunk)."""
     (units, assignments), complete = _chunk(text)
     if offset:
-        units = [[word.moved(offset) for word in unit] for unit in units]
+        units = [_moved(unit, offset) for unit in units]
         assignments = [(name, word and word.moved(offset)) for name, word in assignments]
     return (units, assignments), complete
+
+
+class _ArrayUnit(list[Word]):
+    """The items of an array literal that names vLLM (`CMD=(vllm serve m)`): a start
+    where it is written, unless the script runs it (`"${CMD[@]}"`), where it is read with
+    what the script appended to it by then (`_Values`)."""
+
+    def __init__(self, words: Iterable[Word], *, name: str) -> None:
+        super().__init__(words)
+        self.name = name
+
+
+def _moved(unit: list[Word], offset: int) -> list[Word]:
+    words = [word.moved(offset) for word in unit]
+    return _ArrayUnit(words, name=unit.name) if isinstance(unit, _ArrayUnit) else words
 
 
 @text_memo()
@@ -299,6 +461,44 @@ def _chunk(text: str) -> tuple[_Collected, bool]:
 
 def _closed(heredoc: Node) -> bool:
     return any(child.type == "heredoc_end" and not child.is_missing for child in heredoc.children)
+
+
+@dataclass(frozen=True)
+class Heredoc:
+    """The text a here-document feeds its command, as the command reads it: `<<-` strips
+    each line's leading tabs; an unquoted delimiter (`<<EOF`) expands `$VAR`, `${…}`,
+    `$(…)` and backticks (kept as written, `expansions` gives their document spans) and
+    removes the backslash of `\\$`, `` \\` ``, `\\\\` and `\\`-newline; a quoted one
+    (`<<'EOF'`, `<<"EOF"`, `<<\\EOF`) is the text as written. `target` is the file the
+    command writes it to (`cat > deploy.yaml <<EOF`, `cat <<EOF > f`, `tee f <<EOF`), None
+    when it goes elsewhere (`kubectl apply -f - <<EOF`, `cat <<EOF | kubectl apply -f -`)."""
+
+    text: str
+    source_map: SourceMap
+    expansions: tuple[tuple[int, int], ...]
+    target: str | None
+    #: Where the redirection is (`<<EOF`): a file it writes is written there.
+    start: int
+
+
+def heredocs(script: str) -> list[Heredoc]:
+    """Every here-document of the script, in document order (those in a string the script
+    runs, `bash -c '…'`, are not read)."""
+    return list(_heredocs(script)) if "<<" in script else []
+
+
+@text_memo()
+def _heredocs(script: str) -> tuple[Heredoc, ...]:
+    """`heredocs`, cached by text (the script is parsed whole: a keystroke elsewhere asks
+    again)."""
+    analyzer = _Analyzer(script, _Scan("shell"), {})
+    found: list[Heredoc] = []
+    for node in analyzer.nodes():
+        if node.type == "heredoc_redirect":
+            heredoc = analyzer.heredoc(node)
+            if heredoc is not None:
+                found.append(heredoc)
+    return tuple(found)
 
 
 def command_words(text: str, *, quoting: str = "shell") -> list[Word]:
@@ -444,6 +644,15 @@ class _Analyzer:
             yield node
             stack.extend(reversed(node.children))
 
+    def _runs_variable(self, node: Node) -> bool:
+        """`$CMD …`, `eval "$CMD"`, `sh -c "$CMD"`: a command that may run a command line
+        the script built in a variable (`_Values`)."""
+        name = node.child_by_field_name("name")
+        if name is None or b"$" not in self.data[node.start_byte : node.end_byte]:
+            return False
+        head = self.data[name.start_byte : name.end_byte].rsplit(b"/", 1)[-1]
+        return head.lstrip(b'"').startswith(b"$") or head in _RUNNERS
+
     def _mentions(self, node: Node, needles: Sequence[bytes]) -> bool:
         """Whether the node's source holds any of `needles` (a fast, conservative filter)."""
         text = self.data[node.start_byte : node.end_byte]
@@ -470,7 +679,9 @@ class _Analyzer:
         units: list[list[Word]] = []
         assignments: list[tuple[str, Word | None]] = []
         for node in self.nodes():
-            if node.type == "command" and self._mentions(node, _STARTERS):
+            if node.type == "command" and (
+                self._mentions(node, _STARTERS) or self._runs_variable(node)
+            ):
                 units.append(self.command_argv(node))
             elif node.type == "variable_assignment":
                 value = node.child_by_field_name("value")
@@ -480,7 +691,8 @@ class _Analyzer:
                 if value.type == "array":
                     if self._mentions(value, _STARTERS):
                         items = [self.word(item) for item in value.named_children]
-                        units.append(self.rejoin(items))
+                        key = self.text[slice(*self.span(name))]
+                        units.append(_ArrayUnit(self.rejoin(items), name=key))
                 elif not any(child.type == "+=" for child in node.children):
                     key = self.text[slice(*self.span(name))]
                     known = self.word(value) if self._mentions(value, (b"vllm",)) else None
@@ -495,9 +707,15 @@ class _Analyzer:
     ) -> None:
         for key, known in assignments:
             self.assignments.setdefault(key, []).append(known)
+        run = {
+            match.group(1)
+            for words in units
+            if words and (match := _ARRAY.fullmatch(words[0].text)) and words[0].splat
+        }
         for words in units:
             self._pin(words)
-            self.analyze(words, depth)
+            if not (isinstance(words, _ArrayUnit) and words.name in run):
+                self.analyze(words, depth)
 
     def command_argv(self, node: Node) -> list[Word]:
         """Name and arguments of a `command` node. Bash passes words written after a
@@ -540,6 +758,68 @@ class _Analyzer:
             else:
                 joined.append(word)
         return joined
+
+    def heredoc(self, node: Node) -> Heredoc | None:
+        """The here-document of a `heredoc_redirect` node (`Heredoc`)."""
+        parts = {child.type: child for child in node.children}
+        body, delimiter = parts.get("heredoc_body"), parts.get("heredoc_start")
+        if body is None or delimiter is None:
+            return None
+        text = self.text
+        quoted = any(char in text[slice(*self.span(delimiter))] for char in "'\"\\")
+        first = text.rfind("\n", 0, self.span(body)[0]) + 1
+        end = parts.get("heredoc_end")
+        last = self.span(body)[1] if end is None else text.rfind("\n", 0, self.span(end)[0]) + 1
+        expansions = () if quoted else self._body_expansions(body)
+        ends = dict(expansions)
+        out = _Builder()
+        index = first
+        line_start = True
+        while index < last:
+            char = text[index]
+            if line_start and char == "\t" and "<<-" in parts:
+                index += 1
+                continue
+            line_start = char == "\n"
+            if index in ends:
+                out.verbatim(text[index : ends[index]], index)
+                index = ends[index]
+                line_start = False
+            elif not quoted and char == "\\" and index + 1 < last and text[index + 1] in "$`\\\n":
+                if text[index + 1] != "\n":
+                    out.add(text[index + 1], index, index + 2)
+                index += 2
+            else:
+                out.add(char, index, index + 1)
+                index += 1
+        source_map = SourceMap(tuple(out.starts), tuple(out.ends), last)
+        start = self.span(node)[0]
+        return Heredoc("".join(out.chars), source_map, expansions, self._target(node), start)
+
+    def _body_expansions(self, body: Node) -> tuple[tuple[int, int], ...]:
+        """The expansions of an unquoted here-document's body, as document spans."""
+        return tuple(self.span(child) for child in body.children if child.type in _EXPANSIONS)
+
+    def _target(self, node: Node) -> str | None:
+        """The file a here-document is written to: a `>`/`>>` redirection of its command,
+        or the file `tee` writes."""
+        statement = node.parent
+        if statement is None or statement.type != "redirected_statement":
+            return None
+        # `cat <<EOF > f`: the grammar files the redirection after the delimiter under it
+        for child in (*statement.children, *node.children):
+            if child.type == "file_redirect" and child.children:
+                operator = self.text[slice(*self.span(child.children[0]))]
+                targets = child.children_by_field_name("destination")
+                if operator in (">", ">>", ">|") and targets:
+                    return self.word(targets[0]).text
+        command = statement.child_by_field_name("body")
+        if command is not None and command.type == "command":
+            words = self.command_argv(command)
+            if words and words[0].text == "tee":
+                files = [word.text for word in words[1:] if not word.text.startswith("-")]
+                return files[0] if files else None
+        return None
 
     # -- words -------------------------------------------------------------------------
 
@@ -661,7 +941,20 @@ class _Analyzer:
 
     def analyze(self, words: Sequence[Word], depth: int, image: str | None = None) -> None:
         """The start in one argv (`sources.argv` decides what it runs); a script it runs
-        (`bash -c '...'`, `eval "..."`) is read as shell in turn."""
+        (`bash -c '...'`, `eval "..."`) is read as shell in turn. A command line the script
+        built in a variable (`$CMD`, `"${ARGS[@]}"`) is read as each value it may hold
+        there (`_Values`)."""
+        if depth == 0 and any(word.splat for word in words):
+            for built in self.values.commands(words):
+                self._analyze(built, depth, image)
+            return
+        self._analyze(words, depth, image)
+
+    @cached_property
+    def values(self) -> _Values:
+        return _Values(self)
+
+    def _analyze(self, words: Sequence[Word], depth: int, image: str | None) -> None:
         found = argv.match(words, image=image, resolve=self._resolve)
         if found is None:
             return
@@ -701,6 +994,12 @@ class _Analyzer:
         and map what is found back through the quoting of the string."""
         if depth >= _MAX_DEPTH or not script.text.strip():
             return
+        if depth == 0 and script.unresolved:
+            built = self.values.strings(script)
+            if built is not None:  # `eval "$CMD"`: each value the variable may hold
+                for value in built:
+                    self._nested(value, depth + 1, image)
+                return
         inner = _Scan(self.scan.source)
         _Analyzer(
             script.text,
@@ -724,6 +1023,269 @@ class _Analyzer:
             if match and word.resolved:
                 self.scan.pins.append(match.group(1))
                 return
+
+
+#: At most this many values of one variable are followed where it is used (one per arm of
+#: an `if`/`case` that assigns it); a script with more is read for the first ones.
+_MAX_VALUES = 8
+_SCALAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_ARRAY = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
+_BLANKS = re.compile(r"[^ \t\n]+")
+#: What a variable holds: a string, an array's words, or nothing known.
+_Value = Word | tuple[Word, ...] | None
+#: Statements whose assignments do not reach the script (a subshell, a pipeline's parts, a
+#: command's own `NAME=value` prefix) or that do not run where they stand (a function).
+_OPAQUE = frozenset(
+    {"command", "function_definition", "subshell", "pipeline", "command_substitution"}
+)
+
+
+class _Values:
+    """What a variable may hold where a command uses it, for the command lines a script
+    builds in a variable: `CMD="vllm serve m"`, `CMD+=" --flag"`, `CMD="$CMD --flag"`,
+    `ARGS=(…)`, `ARGS+=(…)`, `ARGS=("${ARGS[@]}" …)`, read in the order the script runs
+    them. An `if` or `case` whose arms assign the variable gives one value per arm that
+    does, so that two exclusive arms never make one command line; what an arm appends is
+    there when it is taken (the value before it is kept as well only when an arm replaces
+    it). `&&`/`||` lists are taken. A use inside a function reads the function's body
+    before it; a function called elsewhere, a subshell, a pipeline and a command's own
+    `NAME=value` prefix do not set the script's variables."""
+
+    def __init__(self, analyzer: _Analyzer) -> None:
+        self.analyzer = analyzer
+        #: Whether the script assigns a name at all, by name (most expansions it has not).
+        self.assigned: dict[str, bool] = {}
+
+    def commands(self, words: Sequence[Word]) -> list[list[Word]]:
+        """The command lines `words` may be once `"${ARGS[@]}"` and a leading `$CMD`
+        hold what the script put in them (one per combination of values, at most
+        `_MAX_VALUES`); `words` itself when the script says nothing of them."""
+        lines: list[list[Word]] = [[]]
+        for index, word in enumerate(words):
+            choices = [[word]]
+            if word.splat:
+                arrays = self._array(word)
+                if arrays:
+                    choices = [list(value) for value in arrays]
+                elif index == 0:
+                    built = self.strings(word)
+                    if built:
+                        choices = [_fields(value) for value in built]
+            lines = [line + choice for line in lines for choice in choices][:_MAX_VALUES]
+        return lines
+
+    def strings(self, word: Word) -> list[Word] | None:
+        """The command lines a string variable may hold where `word` (`$CMD`, `"${CMD}"`,
+        an `eval`/`sh -c` script of nothing else) uses it, when it holds one that starts
+        something (vLLM, a container runtime); None otherwise."""
+        match = _SCALAR.fullmatch(word.text)
+        if match is None or word.unresolved != (word.text,):
+            return None
+        found = [
+            value
+            for value in self.at(match.group(1) or match.group(2), word.start)
+            if isinstance(value, Word)
+        ]
+        if not any(starter.decode() in value.text for value in found for starter in _STARTERS):
+            return None
+        return found
+
+    def _array(self, word: Word) -> list[tuple[Word, ...]]:
+        match = _ARRAY.fullmatch(word.text)
+        if match is None or word.unresolved != (word.text,):
+            return []
+        return [value for value in self.at(match.group(1), word.start) if isinstance(value, tuple)]
+
+    def at(self, name: str, offset: int) -> list[_Value]:
+        """The values `name` may hold at `offset` (a document offset)."""
+        if name not in self.assigned:
+            pattern = rf"(?<![\w$]){re.escape(name)}\+?="
+            self.assigned[name] = re.search(pattern, self.analyzer.text) is not None
+        if not self.assigned[name]:
+            return [None]
+        try:
+            return self._run(self.analyzer.tree.root_node.children, [None], name, offset)
+        except RecursionError:  # nesting Python cannot walk: nothing known
+            return [None]
+
+    def _run(self, nodes: Sequence[Node], values: list[_Value], name: str, at: int) -> list[_Value]:
+        """Run `nodes` in order up to the one holding `at`, into which it goes on."""
+        for node in nodes:
+            start, end = self.analyzer.span(node)
+            if start >= at:
+                break
+            if end > at:
+                return self._inside(node, values, name, at)
+            values = self._after(node, values, name)
+        return values
+
+    def _inside(self, node: Node, values: list[_Value], name: str, at: int) -> list[_Value]:
+        """The values at `at` inside `node`: the arm of an `if`/`case` that holds it."""
+        if node.type == "command":
+            return values
+        children = node.children
+        if node.type in ("if_statement", "case_statement"):
+            for child in children:
+                if child.type in ("elif_clause", "else_clause", "case_item"):
+                    start, end = self.analyzer.span(child)
+                    if start <= at < end:
+                        return self._run(child.children, values, name, at)
+            children = [c for c in children if c.type not in ("elif_clause", "else_clause")]
+        return self._run(children, values, name, at)
+
+    def _after(self, node: Node, values: list[_Value], name: str) -> list[_Value]:
+        """The values once `node` (a statement before the use) has run."""
+        if name.encode() not in self.analyzer.data[node.start_byte : node.end_byte]:
+            return values
+        kind = node.type
+        if kind == "variable_assignment":
+            return self._assign(node, values, name)
+        if kind in _OPAQUE:
+            return values
+        if kind == "if_statement":
+            clauses = [c for c in node.children if c.type in ("elif_clause", "else_clause")]
+            head = [c for c in node.children if c not in clauses]
+            arms = [head, *(clause.children for clause in clauses)]
+            complete = any(clause.type == "else_clause" for clause in clauses)
+            return self._arms(arms, values, name, complete)
+        if kind == "case_statement":
+            items = [c.children for c in node.children if c.type == "case_item"]
+            return self._arms(items, values, name, False)
+        for child in node.children:
+            values = self._after(child, values, name)
+        return values
+
+    def _arms(
+        self, arms: Sequence[Sequence[Node]], values: list[_Value], name: str, complete: bool
+    ) -> list[_Value]:
+        """The values after one of `arms` runs (`complete`: one of them always does)."""
+        results: list[_Value] = []
+        silent = not complete
+        for arm in arms:
+            out = values
+            for node in arm:
+                out = self._after(node, out, name)
+            if out is values:
+                silent = True
+            else:
+                results.extend(out)
+        if silent:  # a way through that leaves the value: kept unless every arm appends to it
+            results.extend(v for v in values if not any(_extends(r, v) for r in results))
+        distinct: list[_Value] = []
+        for value in results:
+            if not any(value is seen for seen in distinct):
+                distinct.append(value)
+        return distinct[:_MAX_VALUES] or values
+
+    def _assign(self, node: Node, values: list[_Value], name: str) -> list[_Value]:
+        name_node = node.child_by_field_name("name")
+        if name_node is None or self.analyzer.text[slice(*self.analyzer.span(name_node))] != name:
+            return values
+        append = any(child.type == "+=" for child in node.children)
+        value = node.child_by_field_name("value")
+        if value is None:
+            end = self.analyzer.span(node)[1]
+            return values if append else [Word("", end, end, (), ())]
+        if value.type == "array":
+            items = [self.analyzer.word(item) for item in value.named_children]
+            return [_array_value(items, name, old, append) for old in values]
+        word = self.analyzer.word(value)
+        out: list[_Value] = []
+        for old in values:
+            new = _substituted(word, name, old if isinstance(old, Word) else None)
+            out.append(_concatenated(old, new) if append and isinstance(old, Word) else new)
+        return out
+
+
+def _extends(value: _Value, before: _Value) -> bool:
+    """`value` is `before` with more after it (an append)."""
+    if isinstance(value, Word) and isinstance(before, Word):
+        return value.text.startswith(before.text) and value.starts[: len(before.starts)] == (
+            before.starts
+        )
+    if isinstance(value, tuple) and isinstance(before, tuple):
+        return value[: len(before)] == before
+    return False
+
+
+def _array_value(items: list[Word], name: str, old: _Value, append: bool) -> tuple[Word, ...]:
+    """`NAME=(items)` / `NAME+=(items)`, with `"${NAME[@]}"` among them its old words."""
+    before: tuple[Word, ...] = old if isinstance(old, tuple) else (() if old is None else (old,))
+    words: list[Word] = list(before) if append else []
+    for item in items:
+        match = _ARRAY.fullmatch(item.text)
+        if match and match.group(1) == name and item.unresolved == (item.text,):
+            words.extend(before)
+        else:
+            words.append(item)
+    return tuple(words)
+
+
+def _substituted(word: Word, name: str, old: Word | None) -> Word:
+    """`word` with each `$NAME`/`${NAME}` in it replaced by `old` (`CMD="$CMD --flag"`)."""
+    parts = {
+        part
+        for part in word.unresolved
+        if (match := _SCALAR.fullmatch(part)) and name in (match.group(1), match.group(2))
+    }
+    if old is None or not parts:
+        return word
+    text, starts, ends = word.text, list(word.starts), list(word.ends)
+    pattern = re.compile("|".join(re.escape(part) + r"(?![A-Za-z0-9_])" for part in parts))
+    at = 0
+    while (found := pattern.search(text, at)) is not None:
+        first, last = found.span()
+        text = text[:first] + old.text + text[last:]
+        starts[first:last] = old.starts
+        ends[first:last] = old.ends
+        at = first + len(old.text)
+    unresolved = tuple(p for p in word.unresolved if p not in parts) + old.unresolved
+    return replace(
+        word,
+        text=text,
+        starts=tuple(starts),
+        ends=tuple(ends),
+        unresolved=unresolved,
+        splat=word.splat or old.splat,
+    )
+
+
+def _concatenated(first: Word, second: Word) -> Word:
+    """`CMD+=" --flag"`: the old value and the appended text as one string."""
+    return replace(
+        first,
+        text=first.text + second.text,
+        end=max(first.end, second.end),
+        starts=first.starts + second.starts,
+        ends=first.ends + second.ends,
+        unresolved=first.unresolved + second.unresolved,
+        splat=first.splat or second.splat,
+    )
+
+
+def _fields(value: Word) -> list[Word]:
+    """What an unquoted `$CMD` becomes: its value split at blanks, with no quote removal
+    (quotes inside the value stay in the words). A field holding an expansion the
+    assignment made is not known; one that is nothing else may be several words."""
+    fields: list[Word] = []
+    for found in _BLANKS.finditer(value.text):
+        first, last = found.span()
+        text = found.group()
+        parts = tuple(part for part in value.unresolved if part in text)
+        starts, ends = value.starts[first:last], value.ends[first:last]
+        fields.append(
+            Word(
+                text,
+                starts[0],
+                ends[-1],
+                starts,
+                ends,
+                unresolved=parts,
+                quoting=value.quoting,
+                splat=bool(parts) and text in parts,
+            )
+        )
+    return fields
 
 
 def _scanner_safe(text: str) -> str:
