@@ -358,13 +358,14 @@ class Invocation:
     environ_closed: bool = False
     #: The model the host passes outside `args` (operators), when it names one.
     model: ModelRef | None = None
+    #: Where the written command line breaks before it reaches vLLM (`Break`).
+    breaks: tuple[Break, ...] = ()
+
     #: The Python constructor whose keyword arguments `args` stand for (`EngineArgs`,
     #: `AsyncEngineArgs`, `LLM`: Ray Serve's `engine_kwargs`, Triton's `model.json`, a
     #: Python call), None for a command line: its fields, not argparse, decide which
     #: names exist (`vllm.engine_args`).
     keywords_of: str | None = None
-    #: Where the written command line breaks before it reaches vLLM (`Break`).
-    breaks: tuple[Break, ...] = ()
 
     @property
     def environ_complete(self) -> bool:
