@@ -276,9 +276,14 @@ spec:
 """
 
 
-#: Rules the target GPU decides (the platform checks, the GPU memory budget): the CPU oracle
-#: cannot judge them, so comparisons with its verdicts leave them out.
-GPU_RULES = ("vllm_config_lsp.rules.platforms.", "vllm_config_lsp.rules.v1.core.")
+#: Rules the target GPU decides (the platform checks, the GPU memory budget) or a platform
+#: plugin (`rules/plugins/`: the oracle runs stock vLLM): the CPU oracle cannot judge them,
+#: so comparisons with its verdicts leave them out.
+GPU_RULES = (
+    "vllm_config_lsp.rules.platforms.",
+    "vllm_config_lsp.rules.v1.core.",
+    "vllm_config_lsp.rules.plugins.",
+)
 
 
 def model_hosts(model: str, flags: list[tuple[str, str]]) -> dict[str, str]:

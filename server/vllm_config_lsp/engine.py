@@ -37,7 +37,7 @@ from vllm_config_lsp.sources.invocation import (
     own_findings,
 )
 from vllm_config_lsp.sources.safe_read import is_dir, read_capped, read_text
-from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue
+from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue, nearest_release
 from vllm_config_lsp.vllm.config_model import (
     ConfigModel,
     build_invocation_model,
@@ -45,7 +45,9 @@ from vllm_config_lsp.vllm.config_model import (
     host_document,
 )
 from vllm_config_lsp.vllm.hardware import Stated, Target, resolve_target
+from vllm_config_lsp.vllm.plugins import PluginChoice, choose_plugin, with_plugin
 from vllm_config_lsp.vllm.versions import (
+    NEWEST_REASON,
     WATCHED_GLOBS,
     DeploymentFolders,
     choose_version,
@@ -80,8 +82,11 @@ class LintResult:
         model: ConfigModel | None,
         command_lines: Sequence[CommandLine] = (),
         document: ConfigModel | None = None,
+        release: tuple[str, str] | None = None,
     ) -> None:
         self.findings = findings
+        #: A `--config` file's release and why, when its plugin chose them.
+        self.release = release
         self._model = model
         #: Every vLLM command line of a host document, with the release it is checked for.
         self.command_lines = list(command_lines)
@@ -117,21 +122,58 @@ class CommandLine:
     why: str = ""
     #: The document's marker comment, parsed once for all its command lines.
     marker: Marker | None = None
+    #: The platform plugin it runs with, and why (None: stock vLLM).
+    plugin: PluginChoice | None = None
 
     @cached_property
     def target(self) -> Target | None:
         return _target(self.text, self.invocation.gpus, self.stated, self.marker)
 
     def model(self) -> ConfigModel:
+        plugin = self.plugin.plugin if self.plugin is not None else None
         model = build_invocation_model(
             self.text,
-            load_catalogue(self.release),
+            with_plugin(load_catalogue(self.release), plugin),
             self.invocation,
             path=self.path,
             model_dirs=self.model_dirs,
         )
         model.target = self.target
+        model.plugin = plugin
         return model
+
+
+def _line_release(
+    text: str,
+    invocation: Invocation | None,
+    chosen: tuple[str, str, bool],
+    marker: Mapping[str, str],
+    plugins: Sequence[str],
+) -> tuple[str, str, PluginChoice | None]:
+    """The release one start runs (its image, its pin, else the document's `chosen`
+    release, why and whether the user stated it), the plugin it runs with, and why. A
+    plugin sign that names the plugin's release (`quay.io/ascend/vllm-ascend:v0.23.0`)
+    names the vLLM release too, the one that plugin release is built for, unless the
+    user or the start itself names another."""
+    version, why, stated = chosen
+    if invocation is not None:
+        version, why = invocation_release(invocation, version, why, stated=stated)
+    image = invocation.image if invocation is not None else None
+    try:
+        choice = choose_plugin(text, vllm=version, marker=marker, setting=plugins, image=image)
+    except Exception:  # a bug in reading the signs leaves the start on stock vLLM
+        choice = None
+    if choice is None:
+        return version, why, None
+    built = choice.vllm_release
+    if built is None and why.startswith(NEWEST_REASON):  # nothing names vLLM's release
+        built = choice.plugin.vllm_release
+    own = why != chosen[1] or stated  # the start's image or pin, or the user, named it
+    release = nearest_release(built, clamp=True) if built else None
+    if release is not None and not own and release != version:
+        said = f"{choice.plugin.name} {choice.said}" if choice.said else choice.plugin.label
+        version, why = release, f"vLLM {release}, the release {said} is built for"
+    return version, f"{why}; plugin {choice.why}", choice
 
 
 def _target(
@@ -206,6 +248,7 @@ def lint(
     version_why: str = "",
     marker: Marker | None = None,
     ignore_suppressions: bool = False,
+    plugins: Sequence[str] = (),
 ) -> LintResult:
     """`path` (the file on disk) and `model_dirs` let model-aware rules find the model's
     files: relative model folders are resolved against the file's folder. `host` is the
@@ -217,7 +260,8 @@ def lint(
     a command line that names no release of its own is checked for, and why). `marker`:
     the text's `marker_spans`, when the caller has parsed them (`Document.marker`).
     `ignore_suppressions`: findings that `# vllm-config: disable=` comments hide are kept,
-    each with its comment (`Finding.suppressed`)."""
+    each with its comment (`Finding.suppressed`). `plugins`: the platform plugins the
+    user's settings name (`plugins.choose_plugin`)."""
     if len(text) > MAX_BYTES:
         return _too_large()
     if marker is None:
@@ -228,18 +272,22 @@ def lint(
     if host is not None:
         where = (path, tuple(model_dirs))
         release = (version, version_why, version_stated)
-        return _lint_host(text, host, release, rules, where, (gpus, marker), ignore_suppressions)
+        options = (gpus, marker, tuple(plugins))
+        return _lint_host(text, host, release, rules, where, options, ignore_suppressions)
+    chosen = (version, version_why, version_stated)
+    version, why, plugin = _line_release(text, None, chosen, _options(marker), plugins)
     model = build_model(
         text,
-        load_catalogue(version),
+        with_plugin(load_catalogue(version), plugin.plugin if plugin is not None else None),
         model_on_cli=model_on_cli,
         path=path,
         model_dirs=tuple(model_dirs),
     )
     model.target = _target(text, (), gpus, marker)
+    model.plugin = plugin.plugin if plugin is not None else None
     findings = _suppressed(model, _run_rules(model, rules), rules, ignore_suppressions)
     findings.sort(key=Finding.sort_key)
-    return LintResult(findings, model)
+    return LintResult(findings, model, release=(version, why) if plugin is not None else None)
 
 
 def _options(marker: Marker) -> dict[str, str]:
@@ -252,16 +300,16 @@ def _lint_host(
     release: tuple[str, str, bool],
     rules: list[Rule],
     where: tuple[Path | None, tuple[Path, ...]],
-    target: tuple[Stated | None, Marker],
+    target: tuple[Stated | None, Marker, tuple[str, ...]],
     keep_suppressed: bool,
 ) -> LintResult:
     """Every command line of a host document, each on its own; suppression comments
     apply to the document as a whole. `release`: the document's release, why, and whether
     the user stated it; `where`: the file and the model folders; `target`: the target the
-    user states and the marker comment."""
+    user states, the marker comment and the plugins the settings name."""
     path, model_dirs = where
-    version, why, stated = release
-    gpus, marker = target
+    gpus, marker, plugins = target
+    options = _options(marker)
     try:
         invocations = find_invocations(host, text, path)
     except MemoryError:  # never "no start of vLLM here": the file was not read
@@ -270,16 +318,18 @@ def _lint_host(
     except Exception:  # a host parser bug must not take the editor down
         return LintResult([_internal(f"the {host} reader")], None)
     lines = [
-        CommandLine(text, invocation, line_release, path, model_dirs, gpus, line_why, marker)
+        CommandLine(text, invocation, line_release, path, model_dirs, gpus, why, marker, plugin)
         for invocation in invocations
-        for line_release, line_why in [invocation_release(invocation, version, why, stated=stated)]
+        for line_release, why, plugin in [
+            _line_release(text, invocation, release, options, plugins)
+        ]
     ]
     ran = tuple(rule.code for rule in rules)
     findings = [found for line in lines for found in _command_line_findings(line, rules, ran)]
     findings = own_findings(findings, text)  # a chart template's words: it reports them
     document = None
     if lines:
-        document = host_document(text, load_catalogue(version), invocations[0])
+        document = host_document(text, load_catalogue(release[0]), invocations[0])
         findings = _suppressed(document, findings, rules, keep_suppressed)
     findings.sort(key=Finding.sort_key)
     return LintResult(findings, None, lines, document)
@@ -332,6 +382,7 @@ def _command_line_findings(
         text[low:high],
         _shape(invocation, low),
         line.release,
+        line.plugin.plugin.label if line.plugin is not None else None,
         ran,
         line.path,
         line.model_dirs,
@@ -342,13 +393,14 @@ def _command_line_findings(
         return [_moved(found, low) for found in memo.findings]
     model = line.model()
     unknown = [(w.start, w.end) for w in invocation.args if not w.resolved]
+    made = [w for w in invocation.args if w.generated is not None]  # an operator's words
     findings = []
     for found in _run_rules(model, rules):
         if any(start < found.end and found.start < end for start, end in unknown):
             continue
         if model.open_ended and found.code >= FIRST_IMPERATIVE_CODE:
             continue  # `$EXTRA_ARGS` may set (or override) what the check needs
-        findings.append(on_written_text(found, invocation.args))
+        findings.append(on_written_text(found, made) if made else found)
     if all(_within(found, low, high) for found in findings):
         names_line = any(_NAMES_LINE.search(found.message) for found in findings)
         weight = high - low + sum(len(found.message) + _FINDING_WEIGHT for found in findings)
@@ -490,6 +542,8 @@ class CheckOptions:
     #: `check --ignore-suppressions`: what `# vllm-config: disable=` comments hide is kept,
     #: marked with the comment (`Finding.suppressed`).
     ignore_suppressions: bool = False
+    #: The platform plugins the settings name (`vllm-ascend`, `vllm-ascend@0.23.0`).
+    plugins: tuple[str, ...] = ()
 
 
 #: LSP glob patterns of every file a release choice reads: an editor watching them tells
@@ -654,6 +708,7 @@ def _checked(
             version_why=why,
             marker=document.marker,
             ignore_suppressions=options.ignore_suppressions,
+            plugins=options.plugins,
         )
     except Exception:  # the engine itself failed: say so instead of going silent
         crash = traceback.format_exc(limit=-CRASH_FRAMES)
@@ -661,8 +716,10 @@ def _checked(
         found = Finding(INTERNAL_ERROR, Severity.WARNING, 0, 0, f"internal error: {last}")
         result = LintResult([found], None)
     release = result.command_lines[0] if result.command_lines else None
-    if release is not None and release.release != version:  # what the status bar names
-        version, why = release.release, release.why
+    if release is not None and (release.release, release.why) != (version, why):
+        version, why = release.release, release.why  # what the status bar names
+    elif result.release is not None:
+        version, why = result.release
     return Checked(document, options, reason, host, chosen, version, why, result, crash)
 
 
@@ -707,16 +764,19 @@ def starts(
     if reason is None:
         return []
     text = document.text
+    stated = release_stated(text, options.release, document.marker_options)
+    chosen = (version, why, stated)
+    marker, plugins = document.marker_options, options.plugins
     if host is None:
+        version, why, _plugin = _line_release(text, None, chosen, marker, plugins)
         found = config_file_argv(text, version)
         return [] if found is None else [Start(found[0], "config-file", found[1], version, why)]
-    stated = release_stated(text, options.release, document.marker_options)
     return [
         Start(
             inv.start,
             inv.source,
             tuple(w.text for w in inv.args),
-            *release,
+            *release[:2],
             tuple(w.generated is not None for w in inv.args),
             tuple(
                 (var.name.text, None if var.value is None else var.value.text, var.origin)
@@ -725,7 +785,7 @@ def starts(
             not inv.environ_complete,
         )
         for inv in find_invocations(host, text, document.path)
-        for release in [invocation_release(inv, version, why, stated=stated)]
+        for release in [_line_release(text, inv, chosen, marker, plugins)]
     ]
 
 

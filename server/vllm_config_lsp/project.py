@@ -9,9 +9,11 @@ that applies (the nearest wins; files are not merged). The keys:
   (a glob without `/` matches the file name);
 * `vllm-version`, `gpu`, `gpus`, `fail-on`: as the CLI options of the same name;
 * `model-dirs`: folders where model checkpoints are looked up, relative to the file;
-* `plugins`: the vLLM plugins the deployment loads (`VLLM_PLUGINS`). A plugin can register
-  tool and reasoning parsers, quantization methods, attention backends, KV connectors and
-  config formats, so the checks that such a name is one of vLLM's own are off;
+* `plugins`: the vLLM plugins the deployment loads (`VLLM_PLUGINS`). A catalogued platform
+  plugin (`vllm-ascend`, `vllm-ascend@0.23.0`, `tpu-inference`: `vllm.plugins`) is checked
+  with what it registers; any other can register tool and reasoning parsers, quantization
+  methods, attention backends, KV connectors and config formats, so with one the checks
+  that such a name is one of vLLM's own are off;
 * `exclude`, `include`: globs of files a directory walk leaves out / takes in besides the
   ones it recognises.
 
@@ -31,6 +33,7 @@ from stat import S_ISREG
 from typing import Any
 
 from vllm_config_lsp.sources.association import glob_matches
+from vllm_config_lsp.vllm.plugins import is_catalogued
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -106,9 +109,18 @@ class ProjectSettings:
         codes = set(self.values.get("ignore") or ())
         for _glob, more in self.per_file_ignores(path):
             codes.update(more)
-        if self.values.get("plugins"):
+        if self.uncatalogued_plugins():
             codes.update(PLUGIN_NAME_CHECKS)
         return codes
+
+    def catalogued_plugins(self) -> tuple[str, ...]:
+        """The `plugins` entries naming a catalogued platform plugin (checked with its
+        catalogue)."""
+        return tuple(p for p in self.values.get("plugins") or () if is_catalogued(p))
+
+    def uncatalogued_plugins(self) -> tuple[str, ...]:
+        """The other `plugins` entries: what they register is unknown."""
+        return tuple(p for p in self.values.get("plugins") or () if not is_catalogued(p))
 
     def selected(self) -> set[str] | None:
         """`select` with `extend-select` (None: every rule)."""

@@ -16,6 +16,7 @@ DATA = REPO / "tests" / "sources" / "data" / "operators"
 CORPUS = REPO / "tests" / "corpus" / "deployments" / "files"
 KUBEAI = DATA / "substratusai__kubeai__manifests__models__llama-3.1-8b-instruct-fp8-l4.yaml"
 VALUES = DATA / "vllm-project__production-stack__tutorials__assets__values-02-basic-config.yaml"
+KSERVE = DATA / "kserve__kserve__docs__samples__kernelcache__isvc.yaml"
 RUNTIME = (
     CORPUS / "cr" / "vllm-project__production-stack__operator__config__samples__"
     "production-stack_v1alpha1_vllmruntime.yaml"
@@ -117,3 +118,29 @@ def test_vllm_runtime_argv_lists_the_operators_host() -> None:
     (entry,) = _argv(RUNTIME)
     assert entry["argv"][1:3] == ["--host", "0.0.0.0"]
     assert _generated(entry) == ["--host", "0.0.0.0"]  # its booleans are all written
+
+
+def test_kserve_inference_service_on_the_vllm_runtime_starts_with_the_runtimes_args(
+    tmp_path: Path,
+) -> None:
+    """No `args` of its own: the kserve-vllmserver runtime's command line is all it runs,
+    started at the `runtime:` key; the model is `storageUri`'s, fetched to /mnt/models."""
+    (entry,) = _argv(KSERVE)
+    assert entry["argv"] == [
+        "--port=8080",
+        "--served-model-name=opt-125m-no-cache",
+        "--model=/mnt/models",
+    ]
+    assert _generated(entry) == entry["argv"]
+    assert (entry["line"], entry["column"]) == (22, 7)
+    assert _check(KSERVE) == []
+    # a `--port` of the model's own repeats the runtime's: found on the `runtime:` key
+    text = KSERVE.read_text().replace(
+        "      runtime: kserve-vllmserver\n",
+        "      runtime: kserve-vllmserver\n      args: [--port=8000]\n",
+    )
+    path = tmp_path / "isvc.yaml"
+    path.write_text(text)
+    (repeated,) = [found for found in _check(path) if found["code"] == "VC108"]
+    assert (repeated["line"], repeated["column"]) == (22, 7)
+    assert "is written by the kserve-vllmserver runtime" in repeated["message"]

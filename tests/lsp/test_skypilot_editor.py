@@ -9,7 +9,7 @@ tests/sources/data/not-config/SOURCES.md) with two settings added to its `envs:`
 from __future__ import annotations
 
 import pytest
-from lsp_support import Doc, apply_workspace_edit, code_actions, encoding
+from lsp_support import Doc, apply_workspace_edit, code_actions, complete_at, encoding, hover_text
 from pytest_lsp import LanguageClient
 from support import REPO
 
@@ -60,4 +60,24 @@ async def test_skypilot_accelerators_reach_the_hardware_rules(client: LanguageCl
     diagnostics = await doc.diagnostics()
     [bf16] = [d for d in diagnostics if d.code == "VC701"]
     assert "T4" in bf16.message and bf16.range.start.line == 5
+    doc.close()
+
+
+async def test_skypilot_run_script_hover_and_completion(client: LanguageClient) -> None:
+    """Inside `run: |`: hover on a flag and completion of a flag; in `envs:`, completion
+    of vLLM's variable names and of a variable's choices."""
+    text = TASK.read_text(encoding="utf-8")
+    doc = Doc(client, "file:///work/sky/hover.sky.yaml", text)
+    await doc.diagnostics()
+    hover = await hover_text(client, doc, "--max-model-len", 3)
+    assert hover is not None and "max-model-len" in hover
+    typed = text.replace(
+        "    --max-model-len 430000", "    --max-model-len 430000 \\\n    --enable-pre§"
+    )
+    labels = [item.label for item in await complete_at(client, doc, typed)]
+    assert "--enable-prefix-caching" in labels
+    name = text.replace(NAME, NAME + "\n  VLLM_WORKER_M§", 1)
+    assert "VLLM_WORKER_MULTIPROC_METHOD" in [i.label for i in await complete_at(client, doc, name)]
+    value = text.replace(NAME, NAME + "\n  VLLM_WORKER_MULTIPROC_METHOD: §", 1)
+    assert [i.label for i in await complete_at(client, doc, value)] == ["fork", "spawn"]
     doc.close()

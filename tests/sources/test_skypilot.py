@@ -11,8 +11,12 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 from source_support import line_column, single, texts
 from support import cli
+from vllm_config_lsp import engine
+from vllm_config_lsp.findings import apply_edits
+from vllm_config_lsp.sources import markdown
 from vllm_config_lsp.sources.hosts import host_of
 from vllm_config_lsp.sources.invocation import GpuClaim, Invocation
 from vllm_config_lsp.sources.skypilot import find_invocations
@@ -346,3 +350,49 @@ def test_the_accelerators_reach_the_hardware_rules(tmp_path: Path) -> None:
     for code in ("VC701", "VC703"):
         assert from_task[code].split(" (")[0] == from_config[code].split(" (")[0], code
     assert "resources.accelerators" in from_task["VC701"]
+
+
+def test_the_hardware_fixes_apply_inside_the_run_block() -> None:
+    """VC701's and VC703's fixes edit the `run: |` block's characters: the task stays
+    YAML, the script says what was fixed, and the findings are gone."""
+    text = _T4_TASK.replace(" --dtype", " \\\n    --dtype")
+    checked = engine.check(engine.Document(text, path=Path("/nonexistent/t4.sky.yaml")))
+    fixes = sorted(
+        (fix for f in checked.findings if f.code in ("VC701", "VC703") for fix in f.fixes),
+        key=lambda fix: -fix.edits[0].start,
+    )
+    assert len(fixes) == 2
+    fixed = text
+    for fix in fixes:
+        fixed = apply_edits(fixed, fix.edits)
+    assert yaml.safe_load(fixed)["run"] == (
+        "vllm serve $MODEL_NAME \\\n  --dtype half --tensor-parallel-size 1\n"
+    )
+    again = engine.check(engine.Document(fixed, path=Path("/nonexistent/t4.sky.yaml")))
+    assert not {"VC701", "VC703"} & {f.code for f in again.findings}
+
+
+def test_vllm_docs_skypilot_tasks_in_markdown() -> None:
+    """vLLM's own SkyPilot page writes its tasks as ```` ```yaml ```` blocks: the three whose
+    `run:` starts the API server are read (the GUI task's is Gradio's), `$MODEL_NAME` from
+    `envs:`, `$SKYPILOT_NUM_GPUS_PER_NODE` from `{L4, A10g, …}` (one GPU each), the release
+    from `setup:`'s `pip install vllm==0.4.0.post1`."""
+    path = REAL / "vllm-project__vllm__docs__deployment__frameworks__skypilot.md"
+    text = path.read_text(encoding="utf-8")
+    found = markdown.find_invocations(text)
+    assert [line_column(text, start.start)[0] for start in found] == [51, 149, 265]
+    for start in found:
+        assert texts(start) == [
+            "--port",
+            "8081",
+            "--model",
+            "meta-llama/Meta-Llama-3-8B-Instruct",
+            "--trust-remote-code",
+            "--tensor-parallel-size",
+            "1",
+        ]
+        assert start.entrypoint == "api_server" and start.pinned_version == "0.4.0.post1"
+        assert _claim(start) == (None, 1)
+        assert [var.name.text for var in start.environ][:2] == ["MODEL_NAME", "HF_TOKEN"]
+    result = cli("check", str(path))
+    assert result.returncode == 0 and " error " not in result.stdout, result.stdout

@@ -41,3 +41,15 @@ def test_a_script_in_a_folded_yaml_string_lands_on_what_the_file_wrote() -> None
     assert value.text == "8192"
     assert text[value.start : value.end] == '\\"8192\\"'
     assert text[invocation.start : invocation.end] == "vllm"
+
+
+def test_a_generated_word_keeps_its_place_and_what_writes_it_moves() -> None:
+    """A word an operator writes (no text of its own) found in a rendered text: what it
+    reports on moves to the document, the word stays in the generated region."""
+    from vllm_config_lsp.sources.invocation import GENERATED_AT, Generated, generated_word
+
+    word = generated_word("--port=8080", 0, Generated("the runtime", 1, 3))
+    moved = SourceMap.of_positions([100, 102, 104, 106]).word(word)
+    assert (moved.start, moved.starts) == (word.start, word.starts)
+    assert moved.start >= GENERATED_AT
+    assert moved.generated == Generated("the runtime", 102, 105)

@@ -35,7 +35,7 @@ class Entry:
     #: Each argv word, and whether an operator or a chart writes it (no text in the file).
     words: list[dict[str, object]]
     #: `{"name", "value", "origin"}` of each variable the host sets (`value` null where it
-    #: names one without a value), and whether it adds others not written.
+    #: names one without a value), and whether others not written may reach it.
     environment: list[dict[str, str | None]]
     environment_open: bool
 

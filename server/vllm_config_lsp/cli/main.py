@@ -228,6 +228,7 @@ def _run_check(argv: Sequence[str]) -> int:
             ignore=None if given.ignore is None else frozenset(given.ignore),
             model_on_cli=args.model_on_cli,
             ignore_suppressions=args.ignore_suppressions,
+            plugins=given.plugins,
         )
         checked = engine.check(engine.Document(read.text, path=path), options, releases=releases)
         if checked.reason is None:

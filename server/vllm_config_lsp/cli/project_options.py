@@ -25,6 +25,8 @@ class FileOptions:
     fail_on: str = "error"
     target: Stated | None = None
     model_dirs: tuple[Path, ...] = ()
+    #: The catalogued platform plugins the settings name (`engine.CheckOptions.plugins`).
+    plugins: tuple[str, ...] = ()
     origins: dict[str, str] = field(default_factory=dict)
 
 
@@ -54,7 +56,9 @@ def options_for(path: Path, args: argparse.Namespace, target: Stated | None) -> 
     if settings.get("plugins"):
         from vllm_config_lsp.project import PLUGIN_NAME_CHECKS
 
-        ignored.update(PLUGIN_NAME_CHECKS)
+        if settings.uncatalogued_plugins():
+            ignored.update(PLUGIN_NAME_CHECKS)
+        given.plugins = settings.catalogued_plugins()
         origins["plugins"] = settings.where("plugins")
     given.ignore = ignored or None
     given.vllm_version = args.vllm_version or settings.get("vllm-version")
@@ -105,10 +109,13 @@ def show_settings(path: Path, options: FileOptions) -> str:
         from vllm_config_lsp.project import PLUGIN_NAME_CHECKS
 
         plugins = list(settings.get("plugins"))
-        lines.append(
-            f"  plugins = {_shown(plugins)}  # {options.origins['plugins']}; "
+        off = settings.uncatalogued_plugins()
+        what = (
             f"name checks off: {', '.join(PLUGIN_NAME_CHECKS)}"
+            if off
+            else "checked with the plugins' catalogues"
         )
+        lines.append(f"  plugins = {_shown(plugins)}  # {options.origins['plugins']}; {what}")
     excluded = settings.excluded(path)
     lines.append(f"  excluded from directory walks: {'yes' if excluded else 'no'}")
     return "\n".join(lines)

@@ -25,7 +25,9 @@ _LIST_ITEM = re.compile(r"^\s*-\s+['\"]?$")
 _MAPPING_KEY = re.compile(r"^\s*$")
 _MAPPING_VALUE = re.compile(r"^\s*['\"]?([A-Za-z_][A-Za-z0-9_]*)['\"]?:\s*['\"]?$")
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_]*$")
-_ENV_KEYS = ("env:", "environment:")
+#: The keys whose entries set variables: Kubernetes/workflow `env:`, compose `environment:`,
+#: SkyPilot `envs:`, Ray's `runtime_env.env_vars:`.
+_ENV_KEYS = ("env:", "environment:", "envs:", "env_vars:")
 
 
 def describe(spec: EnvSpec, catalogue: EnvCatalogue) -> str:

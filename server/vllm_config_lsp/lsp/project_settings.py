@@ -52,6 +52,7 @@ def with_project(
         label = f"vllm-version in {project.where('vllm-version')}"
     ignored = set(options.ignore or ()) | project.ignored(path)
     select = project.selected()
+    plugins = (*options.plugins, *project.catalogued_plugins())
     return replace(
         options,
         release=release,
@@ -61,6 +62,7 @@ def with_project(
         select=None if select is None else frozenset(select),
         ignore=frozenset(ignored) or None,
         associations=associations,
+        plugins=plugins,
     )
 
 

@@ -121,6 +121,7 @@ def check_options(settings: Settings, root_path: str | None) -> CheckOptions:
         gpus=settings.gpus,
         model_dirs=model_folders(settings, root_path),
         ignore=frozenset(settings.ignored_codes) or None,
+        plugins=settings.plugins,
         associations=AssociationSettings(
             associations.globs, associations.exclude, associations.detection
         ),

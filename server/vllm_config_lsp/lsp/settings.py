@@ -54,6 +54,8 @@ class Settings:
     model_dirs: tuple[str, ...] = ()
     #: `gpu` / `gpuCount`: the target of files that say nothing of their hardware.
     gpus: Stated | None = None
+    #: `plugins`: the platform plugins the deployments load (`vllm-ascend@0.23.0`).
+    plugins: tuple[str, ...] = ()
 
     @property
     def ignored_codes(self) -> set[str]:
@@ -142,6 +144,7 @@ def parse(raw: Any, problems: list[str]) -> Settings:
             d.strip() for d in _strings(raw.get("modelDirs"), "modelDirs", problems) if d.strip()
         ),
         gpus=_gpus(raw.get("gpu"), raw.get("gpuCount"), problems),
+        plugins=tuple(p.strip() for p in _strings(raw.get("plugins"), "plugins", problems)),
     )
 
 

@@ -76,7 +76,7 @@ HOSTS: dict[str, Host] = {
         Host("template", "templates", _JINJA_LANGUAGES, nested=True),
         Host("workflow", "workflow", content_languages=("yaml",)),
         Host("compose", "compose", ("dockercompose",), ("yaml",), reads_next_to_path=True),
-        Host("kubernetes", "kubernetes", content_languages=("yaml",)),
+        Host("kubernetes", "kubernetes", content_languages=("yaml",), reads_next_to_path=True),
         Host("launcher", "launchers", content_languages=("yaml",)),
         Host("dstack", "dstack", content_languages=("yaml",)),
         Host("skypilot", "skypilot", content_languages=("yaml",)),

@@ -22,7 +22,7 @@ it (`on_written_text`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -120,13 +120,7 @@ class Word:
 
     def shifted(self, mapping: Callable[[int], int]) -> Word:
         """The same word with every offset passed through `mapping` (a word found in a
-        string that itself sits somewhere in the document, e.g. a YAML scalar); a generated
-        word keeps its place, and the text it is reported on moves."""
-        if self.generated is not None:
-            at = self.generated
-            return replace(
-                self, generated=replace(at, start=mapping(at.start), end=mapping(at.end))
-            )
+        string that itself sits somewhere in the document, e.g. a YAML scalar)."""
         return replace(
             self,
             start=mapping(self.start),
@@ -156,11 +150,11 @@ def generated_word(
     )
 
 
-def on_written_text(found: Finding, words: Iterable[Word]) -> Finding:
-    """A finding of a command line, moved off the words its operator writes: one on such a
-    word goes to the text that makes the operator write it, with the word named, and loses
-    the fixes that would edit it; a related setting on one points at that text too."""
-    made = [w for w in words if w.generated is not None]
+def on_written_text(found: Finding, made: Sequence[Word]) -> Finding:
+    """A finding of a command line, moved off the words its operator writes (`made`, the
+    command line's generated words): one on such a word goes to the text that makes the
+    operator write it, with the word named, and loses the fixes that would edit it; a
+    related setting on one points at that text too."""
     if not made:
         return found
 

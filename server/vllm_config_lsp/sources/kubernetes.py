@@ -25,11 +25,12 @@ unresolved part of its word.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
 from vllm_config_lsp.document.text_memo import text_memo
-from vllm_config_lsp.sources import gpu_claims, ray_serve, shell
+from vllm_config_lsp.sources import gpu_claims, kustomize, shell
 from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word
 from vllm_config_lsp.sources.operators import embedded_keys, operators
 from vllm_config_lsp.sources.operators.reader import VALUE, Reader, args_start, k8s_expand
@@ -54,17 +55,23 @@ from vllm_config_lsp.sources.yaml_hosts import (
 __all__ = ["find_invocations"]
 
 
-def find_invocations(text: str, *, expand_env: bool = False) -> list[Invocation]:
+def find_invocations(
+    text: str, path: Path | None = None, *, expand_env: bool = False
+) -> list[Invocation]:
     """Every vLLM start in a Kubernetes/Helm YAML text (any number of documents, broken or
     templated YAML included), in document order, with document offsets. `expand_env`
     replaces `$(VAR)` in command and args by the container's `env` value, as the kubelet
     does: a manifest's words keep it as written (what the file says, and how its ground
     truth lists it), while a chart's values, read through the templates
-    (`sources.helm_chart`), often reach vLLM only through such a variable."""
+    (`sources.helm_chart`), often reach vLLM only through such a variable. `path`, where
+    the document is on disk, lets a kustomize patch be read through its base
+    (`sources.kustomize`)."""
     try:
-        return _find(text, expand_env)
+        found = _find(text, expand_env)
     except RecursionError:  # a MemoryError is reported (engine), never "no start"
         return []
+    # a kustomize patch on disk: what its args-only containers run is in the base
+    return found if path is None else kustomize.through_bases(text, path, found)
 
 
 def _find(text: str, expand_env: bool) -> list[Invocation]:
@@ -117,9 +124,6 @@ class _KubernetesReader(Reader):
             self.root = root
         before = len(self.found)
         self._document(frame, root, kind, embedded)
-        self.found[before:] = ray_serve.with_application_environ(
-            frame, root, self.found[before:], self.masked.restore_word
-        )
         for operator in operators():
             if operator.finish is not None:
                 operator.finish(self, frame, root, kind, before)

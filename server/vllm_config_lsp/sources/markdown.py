@@ -38,7 +38,7 @@ from yaml.nodes import MappingNode
 
 from vllm_config_lsp.document.text_memo import text_memo
 from vllm_config_lsp.document.yaml_tree import parse_yaml
-from vllm_config_lsp.sources import compose, dstack, kubernetes, shell, workflow
+from vllm_config_lsp.sources import compose, dstack, kubernetes, shell, skypilot, workflow
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.source_map import SourceMap
 
@@ -122,6 +122,9 @@ _COMPOSE = re.compile(r"^services:[ \t]*(?:#.*)?$", re.M)
 _WORKFLOW = re.compile(r"^jobs:[ \t]*(?:#.*)?$", re.M)
 _DSTACK = re.compile(r"^type:[ \t]*[\"']?(?:service|task|dev-environment)\b", re.M)
 _COMMANDS = re.compile(r"^commands:", re.M)
+#: A SkyPilot task: a `run:` script with another of the task's keys (`sources.skypilot`).
+_RUN = re.compile(r"^run:", re.M)
+_TASK_KEY = re.compile(rf"^(?:{'|'.join(sorted(skypilot.TASK_KEYS))}):", re.M)
 #: Each container level strips at least its marker's indentation; real docs nest 2-3 levels.
 _MAX_DEPTH = 8
 
@@ -495,13 +498,15 @@ _YAML_FINDERS: dict[str, Callable[[str], list[Invocation]]] = {
     "compose": compose.find_invocations,
     "workflow": workflow.find_invocations,
     "dstack": dstack.find_invocations,
+    "skypilot": skypilot.find_invocations,
 }
 
 
 def _yaml_host(block: CodeBlock) -> str | None:
     """The YAML host that reads the block, by its top-level keys: a dstack run (`type:
     service` with `commands:`), a Kubernetes object (`apiVersion`/`kind`, a KubeAI `Model`
-    snippet included), a compose file (`services:`), a workflow (`jobs:`). A ```` ```yaml ````
+    snippet included), a compose file (`services:`), a workflow (`jobs:`), a SkyPilot task
+    (`run:` with `resources:`, `envs:`, `setup:`…). A ```` ```yaml ````
     block with none of them is a `--config` file or other data; an untagged block is taken
     for YAML only when it has one of them and parses, without error, as a mapping."""
     text = block.text
@@ -513,6 +518,8 @@ def _yaml_host(block: CodeBlock) -> str | None:
         host = "compose"
     elif _WORKFLOW.search(text):
         host = "workflow"
+    elif _RUN.search(text) and _TASK_KEY.search(text):
+        host = "skypilot"
     else:
         return None
     if block.language in YAML_LANGUAGES:

@@ -52,6 +52,7 @@ from vllm_config_lsp.vllm.catalogue import Catalogue, FlagSpec
 from vllm_config_lsp.vllm.flag_values import convert_values, loads_error
 from vllm_config_lsp.vllm.hardware import Target
 from vllm_config_lsp.vllm.parse_args import rewrite_tokens
+from vllm_config_lsp.vllm.plugins import Plugin
 from vllm_config_lsp.vllm.pydantic_lax import FieldIssue, Validator
 from vllm_config_lsp.vllm.serve_parser import OptionUse, ParseResult, parse
 
@@ -142,6 +143,8 @@ class ConfigModel:
     open_ended: bool = False
     #: The GPUs it runs on, when something says so (PLATFORM rules, memory budget).
     target: Target | None = None
+    #: The platform plugin it runs with (`plugins.choose_plugin`); None: stock vLLM.
+    plugin: Plugin | None = None
 
     @property
     def is_config_file(self) -> bool:

@@ -49,6 +49,8 @@ WATCHED_GLOBS = (
     "**/{Dockerfile,dockerfile,Containerfile,containerfile}*",  # DEPLOY_PREFIXES as written
     "**/vllm-*.dist-info/METADATA",
 )
+#: Why the newest release, when nothing names one (a reason starts with it).
+NEWEST_REASON = "newest known release (nothing names another)"
 #: What is read of a METADATA file: its header comes first (`Version:` is the third line).
 METADATA_HEAD_BYTES = 65536
 
@@ -95,7 +97,7 @@ def choose_version(
             release = nearest_release(version, clamp=True)
             if release:
                 return release, _why(release, version, f"the image tag in {where}")
-    reason = "newest known release (nothing names another)"
+    reason = NEWEST_REASON
     if ignored:
         reason += "; " + "; ".join(ignored)
     return DEFAULT_VERSION, reason

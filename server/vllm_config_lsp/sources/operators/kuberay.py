@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from yaml.nodes import MappingNode, Node
 
-from vllm_config_lsp.sources import gpu_claims
+from vllm_config_lsp.sources import gpu_claims, ray_serve
 from vllm_config_lsp.sources.engine_kwargs import engine_kwargs_words
 from vllm_config_lsp.sources.operators.reader import Operator, Reader
 from vllm_config_lsp.sources.yaml_hosts import Frame, env_mapping, get, get_pair, text_of
@@ -45,10 +45,19 @@ def _engine_kwargs(reader: Reader, frame: Frame, node: MappingNode, parent: Node
     started.environ = env_mapping(frame, env_vars, "runtime_env", reader.masked.restore_word)
 
 
+def _applications(reader: Reader, frame: Frame, root: Node, _kind: str, before: int) -> None:
+    """The starts a Serve config's applications build get each application's own
+    `runtime_env` first (`sources.ray_serve`)."""
+    reader.found[before:] = ray_serve.with_application_environ(
+        frame, root, reader.found[before:], reader.masked.restore_word
+    )
+
+
 OPERATOR = Operator(
     "Ray Serve LLM (KubeRay)",
     ("RayService (ray.io) `serveConfigV2`", "Serve config `applications[].args.llm_configs`"),
     "ray-project/ray python/ray/llm/_internal/serve/core/configs/llm_config.py@697db26",
     node=_engine_kwargs,
     embedded_keys=frozenset({"serveConfigV2", "serveConfig"}),
+    finish=_applications,
 )

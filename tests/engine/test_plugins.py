@@ -1,0 +1,120 @@
+"""Platform plugins (issue 32), through the CLI: a start that runs with vllm-ascend is
+checked with what the plugin registers (its catalogue in `schemas/plugins/`), and the same
+flags on stock vLLM's image are still errors. The files are real public deployments
+(`tests/corpus/plugins/SOURCES.md`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from support import CORPUS, cli
+
+ASCEND_FILES = (
+    CORPUS / "real" / "recipes-qwen3.8-27b-ascend-w8a8.yaml",
+    CORPUS
+    / "deployments/files/launcher-config"
+    / (
+        "vllm-project__vllm-ascend__tests__e2e__nightly__multi_node__external_dp__config__"
+        "GLM5_1-W8A8-EP-external.yaml"
+    ),
+    CORPUS
+    / "deployments/files/markdown"
+    / "vllm-project__vllm-ascend__docs__source__tutorials__models__Qwen3.5-27B-Qwen3.6-27B.md",
+)
+AIBRIX = CORPUS / "plugins" / "aibrix-samples-vllm-ascend-job.yaml"
+#: The plugin's own names the stock checks refused (VC303 quantization, VC361 connector).
+PLUGIN_NAME_CODES = {"VC303", "VC361"}
+
+
+def _findings(path: Path, *args: str) -> list[dict]:
+    done = cli("check", "--format", "json", "--exit-zero", *args, str(path))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def _codes(path: Path, *args: str) -> list[str]:
+    return [found["code"] for found in _findings(path, *args)]
+
+
+@pytest.mark.parametrize("path", ASCEND_FILES, ids=lambda p: p.name[:40])
+def test_what_vllm_ascend_registers_is_no_error(path: Path) -> None:
+    """13 false errors before: `--quantization ascend` (8) and `MooncakeConnectorV1` (5)."""
+    assert not PLUGIN_NAME_CODES & set(_codes(path))
+
+
+def test_argv_says_which_plugin_and_why() -> None:
+    done = cli("argv", str(AIBRIX))
+    assert done.returncode == 0, done.stderr
+    assert (
+        "vLLM 0.11.2: vLLM 0.11.2, the release vllm-ascend v0.11.0rc1-a3 is built for; "
+        "plugin vllm-ascend 0.11.0 (for v0.11.0rc1-a3), from the image "
+        "quay.io/ascend/vllm-ascend:v0.11.0rc1-a3"
+    ) in done.stdout
+
+
+def _with(text: str, image: str, tmp_path: Path) -> Path:
+    """The aibrix job with `--quantization ascend` and a MooncakeConnectorV1 added, on
+    another image."""
+    changed = text.replace("quay.io/ascend/vllm-ascend:v0.11.0rc1-a3", image).replace(
+        "--max-model-len 32768",
+        "--max-model-len 32768 --quantization ascend \\\n"
+        "                      --kv-transfer-config "
+        '\'{"kv_connector": "MooncakeConnectorV1", "kv_role": "kv_producer"}\'',
+    )
+    path = tmp_path / "job.yaml"
+    path.write_text(changed, encoding="utf-8")
+    return path
+
+
+def test_the_same_flags_on_stock_vllm_are_errors(tmp_path: Path) -> None:
+    text = AIBRIX.read_text(encoding="utf-8")
+    ascend = _with(text, "quay.io/ascend/vllm-ascend:v0.23.0rc1", tmp_path)
+    assert not PLUGIN_NAME_CODES & set(_codes(ascend))
+    stock = _with(text, "vllm/vllm-openai:v0.23.0", tmp_path)  # Ascend resources stay
+    assert set(_codes(stock)) >= PLUGIN_NAME_CODES
+
+
+def test_the_marker_names_the_plugin_and_a_typo_lists_its_names(tmp_path: Path) -> None:
+    path = tmp_path / "serve.yaml"
+    marker = "# vllm-config: plugin=vllm-ascend@0.23.0\n"
+    path.write_text(f"{marker}model: Qwen/Qwen3-8B\nquantization: ascend\n", encoding="utf-8")
+    assert "VC303" not in _codes(path)
+    path.write_text(f"{marker}model: Qwen/Qwen3-8B\nquantization: ascendd\n", encoding="utf-8")
+    [typo] = [f for f in _findings(path) if f["code"] == "VC303"]
+    assert "Did you mean `ascend`?" in typo["message"]
+    path.write_text("model: Qwen/Qwen3-8B\nquantization: ascend\n", encoding="utf-8")
+    assert "VC303" in _codes(path)  # no sign: stock vLLM
+
+
+def test_additional_config_is_read_as_the_plugin_reads_it(tmp_path: Path) -> None:
+    """VC250: a key AscendConfig ignores is a warning, one `eplb_config` refuses an error,
+    as the plugin's code does; the real files' keys are all known."""
+    path = tmp_path / "serve.yaml"
+    config = '{"enable_cpu_bindng": true, "eplb_config": {"dynamic_eplbb": true}}'
+    path.write_text(
+        f"# vllm-config: plugin=vllm-ascend@0.23.0\nmodel: Qwen/Qwen3-8B\n"
+        f"additional-config: '{config}'\n",
+        encoding="utf-8",
+    )
+    found = {f["message"].split("`")[3]: f for f in _findings(path) if f["code"] == "VC250"}
+    assert found["enable_cpu_bindng"]["severity"] == "warning"
+    assert "Did you mean `enable_cpu_binding`?" in found["enable_cpu_bindng"]["message"]
+    assert found["dynamic_eplbb"]["severity"] == "error"
+    for real in ASCEND_FILES:
+        assert "VC250" not in _codes(real)
+
+
+def test_the_plugin_platform_refuses_a_method_stock_vllm_accepts(tmp_path: Path) -> None:
+    """VC251: vllm-ascend 0.18.0's platform supports `ascend` and `compressed-tensors`;
+    `fp8` is refused there and fine on stock vLLM."""
+    path = tmp_path / "serve.yaml"
+    body = "model: Qwen/Qwen3-8B-FP8\nquantization: fp8\n"
+    path.write_text(f"# vllm-config: plugin=vllm-ascend@0.18.0\n{body}", encoding="utf-8")
+    [refused] = [f for f in _findings(path) if f["code"] == "VC251"]
+    assert refused["severity"] == "error"
+    assert refused["message"].startswith("fp8 quantization is currently not supported in npu.")
+    assert "vllm_ascend/platform.py:103" in refused["message"]
+    path.write_text(body, encoding="utf-8")
+    assert "VC251" not in _codes(path)
