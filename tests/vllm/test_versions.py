@@ -192,6 +192,18 @@ def test_installed_vllm_in_a_parent_venv(tmp_path: Path) -> None:
     assert version == "0.12.0" and ".venv" in why
 
 
+def test_an_upgrade_in_the_venv_is_seen(tmp_path: Path) -> None:
+    """The site-packages listing is kept between files of one `check DIR` (issue 30: a
+    20,000-entry venv was listed again for each of 1,000 files), until it changes."""
+    site = tmp_path / ".venv" / "lib" / "python3.11" / "site-packages"
+    (site / "vllm-0.10.2.dist-info").mkdir(parents=True)
+    file = tmp_path / "serve.yaml"
+    assert choose_version("model: m\n", file_path=file)[0] == "0.10.2"
+    (site / "vllm-0.10.2.dist-info").rename(site / "vllm-0.11.2.dist-info")
+    os.utime(site, ns=(1, 1))  # the same second as before on a coarse file system: a new mtime
+    assert choose_version("model: m\n", file_path=file)[0] == "0.11.2"
+
+
 def test_image_tag_beside_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("VIRTUAL_ENV", raising=False)
     (tmp_path / "k8s.yaml").write_text("image: docker.io/vllm/vllm-openai:v0.25.1\n")

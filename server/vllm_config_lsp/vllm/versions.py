@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from pathlib import Path
 
 from vllm_config_lsp.document.markers import marker_options
@@ -175,9 +176,23 @@ def _environments(start: Path) -> Iterator[Path]:
 
 
 def _dist_info_version(env: Path) -> str | None:
-    patterns = ("lib/python*/site-packages/vllm-*.dist-info", "Lib/site-packages/vllm-*.dist-info")
-    for pattern in patterns:
-        for dist in sorted(env.glob(pattern)):
+    """vLLM's version in the environment `env`. A `check DIR` asks for every file of a
+    folder, and a site-packages holds tens of thousands of entries: its listing is kept
+    until the folder changes (installing or removing a distribution changes its mtime)."""
+    stamps = []
+    for folder in (*sorted(env.glob("lib/python*/site-packages")), env / "Lib" / "site-packages"):
+        try:
+            stamps.append((str(folder), folder.stat().st_mtime_ns))
+        except (OSError, ValueError):
+            continue
+    return _site_packages_version(tuple(stamps))
+
+
+@lru_cache(maxsize=64)
+def _site_packages_version(stamps: tuple[tuple[str, int], ...]) -> str | None:
+    """`_dist_info_version` of site-packages folders as of their mtimes (the cache key)."""
+    for folder, _mtime in stamps:
+        for dist in sorted(Path(folder).glob("vllm-*.dist-info")):
             version = _metadata_version(dist / "METADATA")
             if version is None:  # the folder name carries it too: vllm-0.10.2.dist-info
                 match = re.fullmatch(r"vllm-(.+)\.dist-info", dist.name)
