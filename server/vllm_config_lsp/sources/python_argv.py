@@ -97,8 +97,8 @@ def find_invocations(text: str) -> list[Invocation]:
     try:
         reader = _Reader(_Source(text), tree)
         reader.run()
-        reader.found.extend(python_calls.engine_calls(tree, reader))
-        scopes = python_calls.modal_gpus(tree, reader)
+        calls, scopes = python_calls.read(tree, reader)
+        reader.found.extend(calls)
         found = _in_ray_workers(reader, reader.found) if "ray" in text else reader.found
     except RecursionError:
         return []

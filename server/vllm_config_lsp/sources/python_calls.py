@@ -28,14 +28,13 @@ from __future__ import annotations
 
 import ast
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 from vllm_config_lsp.sources.gpu_claims import RAY_ACCELERATOR
 from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, ModelRef, Word
 
-__all__ = ["Strings", "engine_calls", "modal_gpus", "with_gpus"]
+__all__ = ["Strings", "read", "with_gpus"]
 
 SOURCE = "python"
 _KEY = "python-field"
@@ -77,10 +76,10 @@ class _Imports:
         return None
 
 
-def _imports(tree: ast.Module) -> _Imports:
+def _imports(nodes: list[ast.AST]) -> _Imports:
     names: dict[str, str] = {}
     modules: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             package = _package(node.module)
             if package == "modal":  # `from modal import App`: the decorators are Modal's
@@ -107,35 +106,41 @@ def _package(module: str) -> str | None:
     return None
 
 
-def engine_calls(tree: ast.Module, strings: Strings) -> Iterator[Invocation]:
+def read(
+    tree: ast.Module, strings: Strings
+) -> tuple[list[Invocation], list[tuple[int, int, GpuClaim]]]:
     """Every `LLM(...)`, `EngineArgs(...)`, `AsyncEngineArgs(...)` and `LLMConfig(...)` the
-    file's imports make vLLM's or Ray Serve LLM's."""
-    imports = _imports(tree)
+    file's imports make vLLM's or Ray Serve LLM's, and the Modal GPU scopes
+    (`modal_gpus`); the tree is walked once."""
+    nodes = list(ast.walk(tree))
+    imports = _imports(nodes)
     if not imports.names and not imports.modules:
-        return
-    constants = _unchanged(tree, _constants(tree))
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        name = imports.class_of(node.func)
-        if name in _VLLM_CLASSES:
-            yield _engine(node, name, strings, constants)
-        elif name in _RAY_CLASSES:
-            found = _ray(node, strings, constants)
-            if found is not None:
-                yield found
+        return [], []
+    calls = [(node, imports.class_of(node.func)) for node in nodes if isinstance(node, ast.Call)]
+    found: list[Invocation] = []
+    if any(name for _, name in calls):
+        constants = _unchanged(nodes, _constants(tree))
+        for node, name in calls:
+            if name in _VLLM_CLASSES:
+                found.append(_engine(node, name, strings, constants))
+            elif name in _RAY_CLASSES:
+                ray = _ray(node, strings, constants)
+                if ray is not None:
+                    found.append(ray)
+    modal = "modal" in imports.modules.values()
+    return found, modal_gpus(tree, nodes, strings) if modal else []
 
 
 #: Methods that change a dict in place.
 _MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__"})
 
 
-def _unchanged(tree: ast.Module, constants: dict[str, ast.expr]) -> dict[str, ast.expr]:
+def _unchanged(nodes: list[ast.AST], constants: dict[str, ast.expr]) -> dict[str, ast.expr]:
     """The module constants nothing changes in place (`kw["x"] = 1`, `kw.update(...)`,
     `kw |= ...`, `del kw["x"]` anywhere): a dict of engine arguments read where it is
     written (`LLM(**ENGINE_KWARGS)`, `engine_kwargs=ENGINE_KWARGS`)."""
     changed: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
             if isinstance(node.value, ast.Name):
                 changed.add(node.value.id)
@@ -375,14 +380,14 @@ def _unresolved(node: ast.expr, strings: Strings, *, splat: bool = False) -> Wor
 # -- Modal --------------------------------------------------------------------------------
 
 
-def modal_gpus(tree: ast.Module, strings: Strings) -> list[tuple[int, int, GpuClaim]]:
+def modal_gpus(
+    tree: ast.Module, nodes: list[ast.AST], strings: Strings
+) -> list[tuple[int, int, GpuClaim]]:
     """(start, end, claim) of each function or class a Modal `@app.function(gpu=...)` /
     `@app.cls(gpu=...)` decorates: the GPU the starts inside it run on."""
-    if "modal" not in _imports(tree).modules.values():
-        return []
     constants = _constants(tree)
     scopes: list[tuple[int, int, GpuClaim]] = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         for decorator in node.decorator_list:
