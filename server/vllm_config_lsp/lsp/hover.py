@@ -35,7 +35,7 @@ from vllm_config_lsp.lsp.describe import (
 )
 from vllm_config_lsp.lsp.environ import hover as environ_hover
 from vllm_config_lsp.rules.memory import BUDGET_FLAGS, memory_summary
-from vllm_config_lsp.sources.config_file import Pair
+from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.catalogue import Catalogue, ClassSpec, FieldSpec, FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel
 

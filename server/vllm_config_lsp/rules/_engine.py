@@ -21,8 +21,8 @@ from vllm_config_lsp.document.value_tree import Entry, ValueNode
 from vllm_config_lsp.document.yaml_edits import content_end, remove_entry, whole_lines
 from vllm_config_lsp.findings import Finding, Fix, Related, Severity, TextEdit
 from vllm_config_lsp.rules.support import finding, remove_pair_fix, span, spell_like, token_span
-from vllm_config_lsp.sources.config_file import Pair
 from vllm_config_lsp.sources.rendering import append_words
+from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
 
 

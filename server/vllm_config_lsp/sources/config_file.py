@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from vllm_config_lsp.document.yaml_edits import content_end
 from vllm_config_lsp.document.yaml_tree import construct_value, mapping_pairs
-from vllm_config_lsp.sources.invocation import Word
+from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.yaml_origin import Pair, YamlOrigin
 
 
 @dataclass(frozen=True)
@@ -55,47 +56,54 @@ _CURRENT_LOADER = LoaderSpec()
 
 
 @dataclass(eq=False)
-class Pair:
-    """One effective top-level `key: value` of the file (after merges, last duplicate)."""
-
-    key: str
-    key_node: Node
-    value_node: Node
-    value: Any
-    #: Earlier duplicates of the same key, which safe_load silently discards.
-    shadowed: list[tuple[Node, Node]] = field(default_factory=list)
-
-
-@dataclass(eq=False)
 class Token:
-    """One argv element on its way through vLLM's parser, and where it was written: a YAML
-    node of a `--config` file (`pair`, `node`) or a command-line word of any host (`word`)."""
+    """One argv element on its way through vLLM's parser, and the word it was written as:
+    a command-line word of any host, or a `--config` file's word whose origin is a YAML
+    node (`Word.origin`)."""
 
     text: str
-    pair: Pair | None
-    #: The YAML node this token's text came from (key node for `--key`, value or list item).
-    node: Node | None
+    #: The argv word this token is (rewriting may change the text, never the word).
+    source: Word
     is_key: bool = False
     #: Set on the JSON argument vLLM builds from dotted keys.
     dotted: list[DottedPiece] | None = None
-    #: The command-line word this token is (None for `--config` file tokens).
-    word: Word | None = None
+
+    @property
+    def origin(self) -> YamlOrigin | None:
+        return self.source.origin
+
+    @property
+    def word(self) -> Word | None:
+        """The command-line word, when a host wrote it as a word (not a `--config` entry)."""
+        return self.source if self.source.origin is None else None
+
+    @property
+    def pair(self) -> Pair | None:
+        """The `--config` file's entry this token came from."""
+        origin = self.source.origin
+        return origin.pair if origin is not None else None
+
+    @property
+    def node(self) -> Node | None:
+        """The `--config` file's YAML node this token's text came from (the key node for
+        `--key`, the value or one list item otherwise)."""
+        origin = self.source.origin
+        return origin.node if origin is not None else None
 
     def span(self, text: str) -> tuple[int, int]:
         """Where the token was written: the word, or the key for `--key` and the value
-        node otherwise; (0, 0) for a token no text wrote."""
-        if self.word is not None:  # the characters, not the quotes around them
-            word = self.word
-            return word.source_range(0, len(word.text)) if word.text else (word.start, word.end)
-        if self.node is None:
-            return 0, 0
-        return self.node.start_mark.index, content_end(text, self.node)
+        node otherwise."""
+        origin = self.source.origin
+        if origin is not None:
+            return origin.node.start_mark.index, content_end(text, origin.node)
+        word = self.source  # the characters, not the quotes around them
+        return word.source_range(0, len(word.text)) if word.text else (word.start, word.end)
 
     @property
     def unresolved(self) -> bool:
         """A command-line word holding a variable or template: its text is not what vLLM
         will receive."""
-        return self.word is not None and not self.word.resolved
+        return not self.source.resolved
 
 
 @dataclass(eq=False)
@@ -118,24 +126,25 @@ class LoadEvent:
     detail: str = ""
 
 
-def config_tokens(
+def config_words(
     pairs: list[Pair], loader: LoaderSpec = _CURRENT_LOADER
-) -> tuple[list[Token], list[LoadEvent]]:
-    """`load_config_file`: each top-level key becomes `--key` plus value tokens."""
-    tokens: list[Token] = []
+) -> tuple[list[Word], list[LoadEvent]]:
+    """`load_config_file`: each top-level key becomes `--key` plus value words, each with
+    its origin."""
+    words: list[Word] = []
     events: list[LoadEvent] = []
     for pair in pairs:
-        option = Token("--" + pair.key, pair, pair.key_node, is_key=True)
+        option = _word("--" + pair.key, pair, pair.key_node, is_key=True)
         value = pair.value
         stringified = (isinstance(value, list) and loader.list == "str") or (
             isinstance(value, dict) and loader.dict == "str"
         )
-        if stringified:  # older releases: `str(value)`, one token, even for `[]`
-            tokens.append(option)
-            tokens.append(Token(_py_str(value), pair, pair.value_node))
+        if stringified:  # older releases: `str(value)`, one word, even for `[]`
+            words.append(option)
+            words.append(_word(_py_str(value), pair, pair.value_node))
         elif isinstance(value, bool):
             if value:
-                tokens.append(option)
+                words.append(option)
             else:
                 # The root `vllm` parser registers no `--no-*` option (argparse_utils.py:656)
                 events.append(LoadEvent("false-dropped", pair))
@@ -143,23 +152,40 @@ def config_tokens(
             if not value:
                 events.append(LoadEvent("empty-list-dropped", pair))
                 continue
-            tokens.append(option)
+            words.append(option)
             items = pair.value_node.value if isinstance(pair.value_node, SequenceNode) else []
             for index, item in enumerate(value):
                 node = items[index] if index < len(items) else pair.value_node
-                tokens.append(Token(_py_str(item), pair, node))
+                words.append(_word(_py_str(item), pair, node))
         elif isinstance(value, dict):
             try:
                 dumped = json.dumps(value)
             except (TypeError, ValueError) as error:  # vLLM crashes here (:667)
                 events.append(LoadEvent("not-serializable", pair, detail=str(error)))
                 continue
-            tokens.append(option)
-            tokens.append(Token(dumped, pair, pair.value_node))
+            words.append(option)
+            words.append(_word(dumped, pair, pair.value_node))
         else:
-            tokens.append(option)
-            tokens.append(Token(_py_str(value), pair, pair.value_node))
-    return tokens, events
+            words.append(option)
+            words.append(_word(_py_str(value), pair, pair.value_node))
+    return words, events
+
+
+def config_invocation(words: list[Word]) -> Invocation:
+    """The start of vLLM a `--config` file is: `vllm serve` with its argv, at its first key
+    (vLLM splices them in after the model, so later command-line flags win)."""
+    start = words[0].start if words else 0
+    return Invocation("config-file", "serve", start, start, args=words)
+
+
+def _word(text: str, pair: Pair, node: Node, *, is_key: bool = False) -> Word:
+    """A word vLLM builds from a node: its text is not the node's characters (`--` before a
+    key, `str()` or `json.dumps` of a value), so every character spans the whole node; the
+    origin says which entry and node it is."""
+    start, end = node.start_mark.index, node.end_mark.index
+    n = len(text)
+    origin = YamlOrigin(pair, node, is_key)
+    return Word(text, start, end, (start,) * n, (end,) * n, quoting="yaml", origin=origin)
 
 
 def _py_str(value: Any) -> str:

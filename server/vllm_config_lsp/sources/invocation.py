@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.sources.yaml_origin import YamlOrigin
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,9 @@ class Word:
     #: True when the word may expand to any number of arguments (`$EXTRA_ARGS`, `"$@"`,
     #: `"${ARGS[@]}"`): nothing is known about what it holds.
     splat: bool = False
+    #: The YAML entry and node of a `--config` file's word (`sources.config_file`), whose
+    #: text vLLM builds from the value rather than reads as written; None for a host's word.
+    origin: YamlOrigin | None = field(default=None, compare=False)
 
     @property
     def resolved(self) -> bool:
@@ -82,6 +86,7 @@ class Word:
             self.unresolved,
             self.quoting,
             self.splat,
+            self.origin,
         )
 
     def shifted(self, mapping: Callable[[int], int]) -> Word:

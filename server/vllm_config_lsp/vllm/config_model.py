@@ -41,13 +41,13 @@ from vllm_config_lsp.document.yaml_values import (
 from vllm_config_lsp.sources.config_file import (
     DottedPiece,
     LoadEvent,
-    Pair,
     Token,
     collect_pairs,
-    config_tokens,
+    config_words,
     top_level_pairs,
 )
 from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.catalogue import Catalogue, FlagSpec
 from vllm_config_lsp.vllm.flag_values import convert_values, loads_error
 from vllm_config_lsp.vllm.hardware import Target
@@ -282,13 +282,13 @@ def build_model(
         parsed.problems.append(YamlProblem(0, 0, TOO_DEEP))
         model.pairs = []
         return model
-    tokens, events = config_tokens(model.pairs, catalogue.loader)
+    words, events = config_words(model.pairs, catalogue.loader)
     model.events.extend(events)
-    has_model = any(token.text == "--model" for token in tokens)
+    has_model = any(word.text == "--model" for word in words)
     # `vllm serve --config F` needs a model from the file or the command line
     # (argparse_utils.py:575-583); without `model:` we assume the command line has one.
     model.model_on_cli = not has_model if model_on_cli is None else model_on_cli
-    _parse_tokens(model, tokens)
+    _parse_words(model, words)
     return model
 
 
@@ -316,11 +316,7 @@ def build_invocation_model(
     model.path, model.model_dirs = path, model_dirs
     # A word that may expand to several arguments still takes its place in argparse's
     # reading (it usually is one value: `--port $PORT`); findings on it are dropped.
-    tokens = [
-        Token(word.text, None, None, is_key=_is_option(word.text), word=word)
-        for word in invocation.args
-    ]
-    _parse_tokens(model, tokens)
+    _parse_words(model, invocation.args)
     # `--port $PORT` is one value whatever it holds; `$EXTRA_ARGS` where a flag would
     # stand may hold any flags at all.
     values = {id(token.word) for use in model.result.uses for token in use.values}
@@ -338,10 +334,13 @@ def _is_option(text: str) -> bool:
 BUILT_ONLY_WITH = {"LoRAConfig": "enable_lora"}
 
 
-def _parse_tokens(model: ConfigModel, tokens: list[Token]) -> None:
+def _parse_words(model: ConfigModel, words: list[Word]) -> None:
     """`parse_args` rewriting, argparse, conversion and validation, whichever host wrote
-    the tokens."""
+    the words (a `--config` file's words are options where the file has keys)."""
     catalogue = model.catalogue
+    tokens = [
+        Token(w.text, w, is_key=w.origin.is_key if w.origin else _is_option(w.text)) for w in words
+    ]
     rewritten, events = rewrite_tokens(tokens, catalogue.loader)
     model.events.extend(events)
     model.tokens = rewritten

@@ -57,7 +57,7 @@ def rewrite_tokens(
             level = arg[3:] if arg[2:3] == "=" else arg[2:]
             if loader.o_level.startswith("--"):
                 processed.append(_retext(token, loader.o_level))
-                processed.append(Token(level, token.pair, token.node, word=token.word))
+                processed.append(Token(level, token.source))
             else:  # 0.9-0.11: `-O3` is the dotted key `-O.level=3` / `-O.mode=3`
                 processed.append(_retext(token, f"{loader.o_level}={level}"))
         elif arg == "-O" and index + 1 < len(tokens) and tokens[index + 1].text in _O_LEVELS:
@@ -70,7 +70,7 @@ def rewrite_tokens(
 
 
 def _retext(token: Token, text: str) -> Token:
-    return Token(text, token.pair, token.node, token.is_key, token.dotted, token.word)
+    return Token(text, token.source, token.is_key, token.dotted)
 
 
 def _dotted_value(value_str: str, loader: LoaderSpec) -> Any:
@@ -131,10 +131,8 @@ def _merge_dotted(
         for piece in group:
             _recursive_update(merged, _nested(piece.path, piece.value))
         first = group[0].key_token
-        kept.append(Token(head, first.pair, first.node, is_key=True, word=first.word))
-        kept.append(
-            Token(json.dumps(merged), first.pair, first.node, dotted=group, word=first.word)
-        )
+        kept.append(Token(head, first.source, is_key=True))
+        kept.append(Token(json.dumps(merged), first.source, dotted=group))
     return kept, events
 
 
