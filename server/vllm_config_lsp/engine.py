@@ -25,7 +25,7 @@ from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
 from vllm_config_lsp.sources.association import DETECTION_BYTES, path_of_uri
 from vllm_config_lsp.sources.association import AssociationSettings as AssociationSettings
-from vllm_config_lsp.sources.config_file import config_invocation, config_words
+from vllm_config_lsp.sources.config_file import read_config_file
 from vllm_config_lsp.sources.detect import detect
 from vllm_config_lsp.sources.files import looks_like_config
 from vllm_config_lsp.sources.hosts import find_invocations
@@ -690,12 +690,11 @@ def starts(
 def config_file_argv(text: str, release: str) -> tuple[int, tuple[str, ...]] | None:
     """Where a `--config` file's first key is, and the argv vLLM builds from it
     (`load_config_file`); None when it has no keys."""
-    model = build_model(text, load_catalogue(release))
-    if not model.pairs:
+    source = read_config_file(text, load_catalogue(release).loader)
+    if not source.pairs or source.invocation is None:
         return None
-    words, _events = config_words(model.pairs, model.catalogue.loader)
-    invocation = config_invocation(words)
-    return model.pairs[0].key_node.start_mark.index, tuple(word.text for word in invocation.args)
+    args = tuple(word.text for word in source.invocation.args)
+    return source.pairs[0].key_node.start_mark.index, args
 
 
 def inlined_config(path: Path, release: str) -> tuple[str, ...] | None:

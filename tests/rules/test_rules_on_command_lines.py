@@ -16,7 +16,6 @@ from support import REPO
 from vllm_config_lsp.engine import lint
 from vllm_config_lsp.findings import apply_edits
 from vllm_config_lsp.rules import all_rules
-from vllm_config_lsp.sources.config_file import config_words
 
 #: Rules whose subject exists only in a `--config` YAML file.
 YAML_ONLY = {
@@ -60,8 +59,8 @@ def render(yaml_text: str) -> tuple[str, dict[int, int]]:
     """The script, and for each line of the YAML that holds a key, the script's line of
     the flag it becomes."""
     model = lint(yaml_text).model
-    assert model is not None and model.pairs
-    words, _events = config_words(model.pairs, model.catalogue.loader)
+    assert model is not None and model.origin is not None and model.origin.invocation
+    words = model.origin.invocation.args
     marker = [line for line in yaml_text.splitlines() if line.startswith("# vllm-config")]
     lines = [*marker, "vllm serve \\"]
     if not any(word.text == "--model" for word in words):

@@ -131,11 +131,17 @@ def _option(key: str) -> str:
     return head.replace("_", "-") + dot + tail
 
 
+def entries(model: ConfigModel) -> list[Pair]:
+    """The top-level entries of the `--config` file the argv came from (its origin's); a
+    host's command line has none."""
+    return model.origin.pairs if model.origin is not None else []
+
+
 def _written(model: ConfigModel) -> _Written:
     found = _WRITTEN.get(model)
     if found is None:
         pairs: dict[str, list[Pair]] = {}
-        for pair in model.pairs:
+        for pair in entries(model):
             pairs.setdefault(_option(pair.key), []).append(pair)
         uses: dict[int, list[OptionUse]] = {}
         for use in model.result.uses:
@@ -274,7 +280,7 @@ def dotted_list_spans(model: ConfigModel) -> list[tuple[int, int]]:
 
     return [
         span(pair.value_node)
-        for pair in model.pairs
+        for pair in entries(model)
         if "." in pair.key
         and isinstance(pair.value_node, SequenceNode)
         and len(pair.value_node.value) > 1
@@ -336,7 +342,7 @@ def remove_option_fix(
 ) -> Fix | None:
     """Remove a command-line option with the values that follow it."""
     words = [t.word for t in (token, *values) if t.word is not None]
-    if model.invocation is None or not words:
+    if model.is_config_file or not words:
         return None
     edit = remove_words(model.invocation, words[0], words[-1])
     return Fix(f"Remove `{' '.join(w.text for w in words)}`", (edit,), safe=safe)

@@ -1,5 +1,5 @@
-"""The `--config FILE` source: the argv vLLM builds from the YAML, token by token, with
-where each came from.
+"""The `--config FILE` source: the argv vLLM builds from the YAML, word by word, each with
+its origin (the entry and node it came from, `sources.yaml_origin`).
 
 Mirrors `FlexibleArgumentParser.load_config_file` (vllm/utils/argparse_utils.py:606-673) and
 `_pull_args_from_config` (:536-604); the rewriting every argv gets afterwards is
@@ -13,13 +13,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from vllm_config_lsp.document import yaml_incremental as incremental
 from vllm_config_lsp.document.yaml_edits import content_end
-from vllm_config_lsp.document.yaml_tree import construct_value, mapping_pairs
+from vllm_config_lsp.document.yaml_tree import (
+    EXPANSION_LIMIT,
+    TOO_DEEP,
+    ExpansionTooLarge,
+    ParsedYaml,
+    YamlProblem,
+    construct_value,
+    expanded_size,
+    mapping_pairs,
+    parse_yaml,
+)
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.yaml_origin import Pair, YamlOrigin
 
@@ -235,3 +246,57 @@ def top_level_pairs(root: MappingNode) -> tuple[list[Pair], list[tuple[Node, str
         if id(pair.key_node) in own:  # overriding what `<<` brought is what merging is for
             pair.shadowed = [shadowed for shadowed in pair.shadowed if id(shadowed[0]) in own]
     return pairs, bad
+
+
+@dataclass(eq=False)
+class ConfigFile:
+    """A `--config` file as `load_config_file` reads it: the YAML, its effective entries,
+    what loading does that the file does not say, and the start of vLLM it is. Its words'
+    origins point into it; the loader rules read it, every other rule the argv."""
+
+    parsed: ParsedYaml
+    #: The top-level entries as `yaml.safe_load` returns them (merged, last duplicate wins).
+    pairs: list[Pair] = field(default_factory=list)
+    #: Top-level keys vLLM cannot use (not strings), with what they are.
+    bad_keys: list[tuple[Node, str]] = field(default_factory=list)
+    #: The root, when aliases expand it past `EXPANSION_LIMIT` (not loaded).
+    too_large: Node | None = None
+    #: `id(value node)` → the top-level entry it belongs to, when composed piece by piece.
+    pieces: dict[int, incremental.Piece] = field(default_factory=dict)
+    events: list[LoadEvent] = field(default_factory=list)
+    #: The argv vLLM builds; None when it reads none (the root is no mapping, too large or
+    #: too deep).
+    invocation: Invocation | None = None
+
+
+def read_config_file(text: str, loader: LoaderSpec = _CURRENT_LOADER) -> ConfigFile:
+    """The file composed (entry by entry when `yaml_incremental` can), its entries, and
+    the argv `load_config_file` builds from them."""
+    composed = incremental.compose(text)
+    source = ConfigFile(composed.parsed if composed is not None else parse_yaml(text))
+    root = source.parsed.root
+    if not isinstance(root, MappingNode):
+        return source
+    try:
+        if composed is not None:
+            # the same as below, from each unchanged entry's cached value
+            if incremental.root_size(composed.pieces) > EXPANSION_LIMIT:
+                raise ExpansionTooLarge
+            source.pairs, source.bad_keys = collect_pairs(
+                (p.key, p.value, p.constructed_key, p.constructed_value) for p in composed.pieces
+            )
+            source.pieces = {id(piece.value): piece for piece in composed.pieces}
+        else:
+            if expanded_size(root) > EXPANSION_LIMIT:
+                raise ExpansionTooLarge
+            source.pairs, source.bad_keys = top_level_pairs(root)
+    except ExpansionTooLarge:
+        source.too_large = root
+        return source
+    except RecursionError:  # nesting PyYAML composed but Python cannot walk
+        source.parsed.problems.append(YamlProblem(0, 0, TOO_DEEP))
+        source.pairs = []
+        return source
+    words, source.events = config_words(source.pairs, loader)
+    source.invocation = config_invocation(words)
+    return source

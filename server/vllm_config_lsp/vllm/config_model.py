@@ -1,9 +1,11 @@
-"""Everything vLLM would make of one config file, with positions: the model rules read.
+"""Everything vLLM would make of one argv, with positions: the model rules read.
 
-text → `parse_yaml` → top-level pairs → argv tokens (`argv`) → argparse (`serve_parser`)
-→ converted values (`flag_values`) → JSON-valued flags as positioned trees validated like
-pydantic (`pydantic_lax`). Each stage records what went wrong instead of stopping, so one
-edit shows every problem at once.
+A source's words (a host's command line, or the words `sources.config_file` reads from a
+`--config` file) → `parse_args` rewriting → argparse (`serve_parser`) → converted values
+(`flag_values`) → JSON-valued flags as positioned trees validated like pydantic
+(`pydantic_lax`). Where the words came from (`Word.origin`) only places them: a JSON value
+written as a YAML mapping is that mapping's tree. Each stage records what went wrong
+instead of stopping, so one edit shows every problem at once.
 """
 
 from __future__ import annotations
@@ -15,22 +17,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from yaml.nodes import MappingNode, Node, ScalarNode
+from yaml.nodes import MappingNode, ScalarNode
 
-from vllm_config_lsp.document import yaml_incremental as incremental
 from vllm_config_lsp.document.text_index import TextIndex
 from vllm_config_lsp.document.value_tree import Entry, ValueNode, from_json_value
 from vllm_config_lsp.document.yaml_edits import content_end
 from vllm_config_lsp.document.yaml_scalars import scalar_source_map
-from vllm_config_lsp.document.yaml_tree import (
-    EXPANSION_LIMIT,
-    TOO_DEEP,
-    ExpansionTooLarge,
-    ParsedYaml,
-    YamlProblem,
-    expanded_size,
-    parse_yaml,
-)
 from vllm_config_lsp.document.yaml_values import (
     JsonProblem,
     json_in_scalar,
@@ -39,15 +31,14 @@ from vllm_config_lsp.document.yaml_values import (
     yaml_to_value,
 )
 from vllm_config_lsp.sources.config_file import (
+    ConfigFile,
     DottedPiece,
     LoadEvent,
     Token,
-    collect_pairs,
-    config_words,
-    top_level_pairs,
+    config_invocation,
+    read_config_file,
 )
 from vllm_config_lsp.sources.invocation import Invocation, Word
-from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.catalogue import Catalogue, FlagSpec
 from vllm_config_lsp.vllm.flag_values import convert_values, loads_error
 from vllm_config_lsp.vllm.hardware import Target
@@ -115,12 +106,18 @@ def _plain(default: Any) -> Any:
 
 @dataclass(eq=False)
 class ConfigModel:
+    """What vLLM makes of one argv, whichever host wrote it: its rewriting, argparse's
+    reading, the values and the JSON trees. Where the words came from is theirs
+    (`Word.origin`) and, for a `--config` file, `origin`'s."""
+
     text: str
     catalogue: Catalogue
-    parsed: ParsedYaml
-    model_on_cli: bool
-    pairs: list[Pair] = field(default_factory=list)
-    bad_keys: list[tuple[Node, str]] = field(default_factory=list)
+    #: The start of vLLM this argv is: a host's command line, or the `--config` file's.
+    invocation: Invocation
+    model_on_cli: bool = False
+    #: The `--config` file the argv was loaded from (its YAML, entries and what loading
+    #: did: what the loader rules read); None for a host's command line.
+    origin: ConfigFile | None = None
     events: list[LoadEvent] = field(default_factory=list)
     tokens: list[Token] = field(default_factory=list)
     result: ParseResult = field(default_factory=ParseResult)
@@ -128,15 +125,10 @@ class ConfigModel:
     #: pydantic errors per flag value (by `id(FlagValue)`): JSON configs field by field,
     #: and `Field(gt=…)` bounds of the config field a plain flag fills.
     field_issues: dict[int, list[FieldIssue]] = field(default_factory=dict)
-    too_large: Node | None = None
     #: The config file on disk (None for unsaved text): model folders are relative to it.
     path: Path | None = None
     #: Extra folders model rules look for `<dir>/<model name>/config.json` in.
     model_dirs: tuple[Path, ...] = ()
-    #: `id(value node)` → the top-level entry it belongs to, when composed piece by piece.
-    pieces: dict[int, incremental.Piece] = field(default_factory=dict)
-    #: The command line this model was built from; None for a `--config` file.
-    invocation: Invocation | None = None
     #: The command line holds a word that may expand to any arguments (`$EXTRA_ARGS`,
     #: `"$@"`): nothing can be said about what it does not show.
     open_ended: bool = False
@@ -145,7 +137,7 @@ class ConfigModel:
 
     @property
     def is_config_file(self) -> bool:
-        return self.invocation is None
+        return self.origin is not None
 
     @property
     def base_dir(self) -> Path | None:
@@ -229,7 +221,7 @@ class ConfigModel:
     def operator_model(self) -> Setting | None:
         """The model an operator passes from its own field (KubeAI `url`, KServe
         `storageUri`, Ray `model_source`) as `--model` before the arguments shown."""
-        ref = self.invocation.model if self.invocation is not None else None
+        ref = self.invocation.model
         return None if ref is None else Setting(ref.name, True, ref.start, ref.end, "model")
 
     def json_setting(self, flag_name: str, *path: str) -> Setting | None:
@@ -255,40 +247,28 @@ def build_model(
     path: Path | None = None,
     model_dirs: tuple[Path, ...] = (),
 ) -> ConfigModel:
-    composed = incremental.compose(text)
-    parsed = composed.parsed if composed is not None else parse_yaml(text)
-    model = ConfigModel(text, catalogue, parsed, bool(model_on_cli))
-    model.path, model.model_dirs = path, model_dirs
-    root = parsed.root
-    if not isinstance(root, MappingNode):
+    """What vLLM makes of a `--config` file: the argv the file's source reads
+    (`read_config_file`) through the same rewriting, argparse and validation as any
+    command line's."""
+    source = read_config_file(text, catalogue.loader)
+    invocation = source.invocation
+    model = ConfigModel(
+        text,
+        catalogue,
+        invocation or config_invocation([]),
+        bool(model_on_cli),
+        source,
+        path=path,
+        model_dirs=model_dirs,
+    )
+    if invocation is None:  # vLLM reads no argv from it
         return model
-    try:
-        if composed is not None:
-            # the same as below, from each unchanged entry's cached value
-            if incremental.root_size(composed.pieces) > EXPANSION_LIMIT:
-                raise ExpansionTooLarge
-            model.pairs, model.bad_keys = collect_pairs(
-                (p.key, p.value, p.constructed_key, p.constructed_value) for p in composed.pieces
-            )
-            model.pieces = {id(piece.value): piece for piece in composed.pieces}
-        else:
-            if expanded_size(root) > EXPANSION_LIMIT:
-                raise ExpansionTooLarge
-            model.pairs, model.bad_keys = top_level_pairs(root)
-    except ExpansionTooLarge:
-        model.too_large = root
-        return model
-    except RecursionError:  # nesting PyYAML composed but Python cannot walk
-        parsed.problems.append(YamlProblem(0, 0, TOO_DEEP))
-        model.pairs = []
-        return model
-    words, events = config_words(model.pairs, catalogue.loader)
-    model.events.extend(events)
-    has_model = any(word.text == "--model" for word in words)
+    model.events.extend(source.events)
+    has_model = any(word.text == "--model" for word in invocation.args)
     # `vllm serve --config F` needs a model from the file or the command line
     # (argparse_utils.py:575-583); without `model:` we assume the command line has one.
     model.model_on_cli = not has_model if model_on_cli is None else model_on_cli
-    _parse_words(model, words)
+    _parse_words(model, invocation.args)
     return model
 
 
@@ -296,9 +276,7 @@ def host_document(text: str, catalogue: Catalogue, invocation: Invocation) -> Co
     """A host document's text with one of its command lines and no settings read yet: what
     suppression comments are read against (building every command line's settings is not
     needed for that)."""
-    model = ConfigModel(text, catalogue, ParsedYaml(None), model_on_cli=False)
-    model.invocation = invocation
-    return model
+    return ConfigModel(text, catalogue, invocation)
 
 
 def build_invocation_model(
@@ -310,10 +288,9 @@ def build_invocation_model(
     model_dirs: tuple[Path, ...] = (),
 ) -> ConfigModel:
     """What vLLM makes of one command line of a host document: its words go through the
-    same rewriting, argparse and validation as a `--config` file's tokens. A word that may
+    same rewriting, argparse and validation as a `--config` file's. A word that may
     expand to anything (`$EXTRA_ARGS`) makes the model open-ended."""
-    model = host_document(text, catalogue, invocation)
-    model.path, model.model_dirs = path, model_dirs
+    model = ConfigModel(text, catalogue, invocation, path=path, model_dirs=model_dirs)
     # A word that may expand to several arguments still takes its place in argparse's
     # reading (it usually is one value: `--port $PORT`); findings on it are dropped.
     _parse_words(model, invocation.args)
@@ -480,7 +457,7 @@ def _tree_for(model: ConfigModel, token: Token, text: str, human: bool) -> Value
         and token.pair.value_node is node
         and model.catalogue.loader.dict == "json"  # before 0.16: the text is `str(dict)`
     ):
-        piece = model.pieces.get(id(node))
+        piece = model.origin.pieces.get(id(node)) if model.origin is not None else None
         if piece is not None:  # unchanged entries keep their tree
             return piece.tree(model.version, lambda: yaml_to_value(node, model.text))
         return yaml_to_value(node, model.text)
