@@ -31,7 +31,7 @@ from typing import Any
 from yaml.nodes import SequenceNode
 
 from vllm_config_lsp.findings import Finding, Severity
-from vllm_config_lsp.rules.support import entries, finding, quote_fix, span
+from vllm_config_lsp.rules.support import finding, quote_fix, span
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC109"
@@ -64,7 +64,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             source=VLLM_SOURCE,
             fixes=[quote_fix(model, pair.value_node, text, f"Write `{text}` as text")],
         )
-    for pair in entries(model):
+    for pair in model.origin.pairs if model.origin is not None else []:
         node = pair.value_node
         # One item is the single argument `--key item`, validated as that item (VC2xx).
         if "." not in pair.key or not isinstance(node, SequenceNode) or len(node.value) < 2:

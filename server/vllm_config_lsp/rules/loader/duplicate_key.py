@@ -25,7 +25,7 @@ from vllm_config_lsp.document.value_tree import Entry, ValueNode
 from vllm_config_lsp.document.yaml_edits import content_end, remove_entry, remove_lines
 from vllm_config_lsp.document.yaml_incremental import may_have_duplicate_keys
 from vllm_config_lsp.findings import Finding, Fix, Severity
-from vllm_config_lsp.rules.support import entries, finding, span
+from vllm_config_lsp.rules.support import finding, span
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC004"
@@ -34,7 +34,9 @@ VLLM_SOURCE = "vllm/utils/argparse_utils.py:646"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    for pair in entries(model):
+    if model.origin is None:  # a host's command line: no YAML entries
+        return
+    for pair in model.origin.pairs:
         line = model.index.line_col(pair.key_node.start_mark.index)[0] + 1
         for key_node, value_node in pair.shadowed:
             edit = remove_lines(

@@ -25,7 +25,6 @@ from yaml.nodes import Node, ScalarNode, SequenceNode
 
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.support import (
-    entries,
     finding,
     flag_by_key,
     plain_scalars,
@@ -46,7 +45,9 @@ def _yaml11_booleans(node: Node) -> Iterator[ScalarNode]:
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    for pair in entries(model):
+    if model.origin is None:  # a host's command line: no YAML entries
+        return
+    for pair in model.origin.pairs:
         spec = flag_by_key(model, pair.key)
         if spec is None or not spec.takes_value or spec.is_json:
             continue
