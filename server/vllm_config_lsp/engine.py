@@ -25,7 +25,7 @@ from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
 from vllm_config_lsp.sources.association import DETECTION_BYTES, path_of_uri
 from vllm_config_lsp.sources.association import AssociationSettings as AssociationSettings
-from vllm_config_lsp.sources.config_file import read_config_file
+from vllm_config_lsp.sources.config_file import ConfigFile, read_config_file
 from vllm_config_lsp.sources.detect import detect
 from vllm_config_lsp.sources.files import looks_like_config
 from vllm_config_lsp.sources.hosts import find_invocations
@@ -34,8 +34,8 @@ from vllm_config_lsp.sources.safe_read import is_dir, read_capped, read_text
 from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue
 from vllm_config_lsp.vllm.config_model import (
     ConfigModel,
-    build_invocation_model,
-    build_model,
+    argv_model,
+    config_start,
     host_document,
 )
 from vllm_config_lsp.vllm.hardware import Stated, Target, resolve_target
@@ -98,7 +98,8 @@ class LintResult:
 
 @dataclass(frozen=True)
 class CommandLine:
-    """One command line of a host document and how to build what vLLM makes of it."""
+    """One start of vLLM in a document (a host's command line, or the one a `--config`
+    file is) and how to build what vLLM makes of it."""
 
     text: str
     invocation: Invocation
@@ -111,16 +112,22 @@ class CommandLine:
     why: str = ""
     #: The document's marker comment, parsed once for all its command lines.
     marker: Marker | None = None
+    #: The `--config` file the words were loaded from (None: a host's command line), and
+    #: whether `vllm serve` names the model outside it (None: only without `model:`).
+    origin: ConfigFile | None = None
+    model_on_cli: bool | None = None
 
     @cached_property
     def target(self) -> Target | None:
         return _target(self.text, self.invocation.gpus, self.stated, self.marker)
 
     def model(self) -> ConfigModel:
-        model = build_invocation_model(
+        model = argv_model(
             self.text,
             load_catalogue(self.release),
             self.invocation,
+            origin=self.origin,
+            model_on_cli=self.model_on_cli,
             path=self.path,
             model_dirs=self.model_dirs,
         )
@@ -219,64 +226,51 @@ def lint(
     if version is None:  # front ends pass their choice; else the file's own marker counts
         version = choose_version(text, marker=_options(marker))[0]
     rules = _selected(all_rules(), select, ignore)
-    if host is not None:
-        where = (path, tuple(model_dirs))
-        release = (version, version_why, version_stated)
-        return _lint_host(text, host, release, rules, where, (gpus, marker), ignore_suppressions)
-    model = build_model(
-        text,
-        load_catalogue(version),
-        model_on_cli=model_on_cli,
-        path=path,
-        model_dirs=tuple(model_dirs),
-    )
-    model.target = _target(text, (), gpus, marker)
-    findings = _suppressed(model, _run_rules(model, rules), rules, ignore_suppressions)
+    origin = None
+    if host is None:  # the `--config` file's source, with the release's loader
+        origin = read_config_file(text, load_catalogue(version).loader)
+        invocations = [config_start(origin)]
+    else:
+        try:
+            invocations = find_invocations(host, text, path)
+        except MemoryError:  # never "no start of vLLM here": the file was not read
+            message = f"not read: the {host} reader ran out of memory on this file"
+            return LintResult([Finding(INTERNAL_ERROR, Severity.ERROR, 0, 0, message)], None)
+        except Exception:  # a host parser bug must not take the editor down
+            return LintResult([_internal(f"the {host} reader")], None)
+    lines = [
+        CommandLine(
+            text,
+            invocation,
+            release,
+            path,
+            tuple(model_dirs),
+            gpus,
+            why,
+            marker,
+            origin,
+            model_on_cli,
+        )
+        for invocation in invocations
+        for release, why in [
+            invocation_release(invocation, version, version_why, stated=version_stated)
+        ]
+    ]
+    ran = tuple(rule.code for rule in rules)
+    checked = [_command_line_findings(line, rules, ran) for line in lines]
+    findings = own_findings([found for found_on, _ in checked for found in found_on], text)
+    document = None
+    if lines:  # suppression comments apply to the document as a whole
+        document = host_document(text, load_catalogue(version), invocations[0], origin)
+        findings = _suppressed(document, findings, rules, ignore_suppressions)
     findings.sort(key=Finding.sort_key)
-    return LintResult(findings, model)
+    if origin is not None:  # one start, the file's own: no command line of a host
+        return LintResult(findings, checked[0][1], (), document)
+    return LintResult(findings, None, lines, document)
 
 
 def _options(marker: Marker) -> dict[str, str]:
     return {key: value for key, (value, _start, _end) in marker.items()}
-
-
-def _lint_host(
-    text: str,
-    host: str,
-    release: tuple[str, str, bool],
-    rules: list[Rule],
-    where: tuple[Path | None, tuple[Path, ...]],
-    target: tuple[Stated | None, Marker],
-    keep_suppressed: bool,
-) -> LintResult:
-    """Every command line of a host document, each on its own; suppression comments
-    apply to the document as a whole. `release`: the document's release, why, and whether
-    the user stated it; `where`: the file and the model folders; `target`: the target the
-    user states and the marker comment."""
-    path, model_dirs = where
-    version, why, stated = release
-    gpus, marker = target
-    try:
-        invocations = find_invocations(host, text, path)
-    except MemoryError:  # never "no start of vLLM here": the file was not read
-        message = f"not read: the {host} reader ran out of memory on this file"
-        return LintResult([Finding(INTERNAL_ERROR, Severity.ERROR, 0, 0, message)], None)
-    except Exception:  # a host parser bug must not take the editor down
-        return LintResult([_internal(f"the {host} reader")], None)
-    lines = [
-        CommandLine(text, invocation, line_release, path, model_dirs, gpus, line_why, marker)
-        for invocation in invocations
-        for line_release, line_why in [invocation_release(invocation, version, why, stated=stated)]
-    ]
-    ran = tuple(rule.code for rule in rules)
-    findings = [found for line in lines for found in _command_line_findings(line, rules, ran)]
-    findings = own_findings(findings, text)  # a chart template's words: it reports them
-    document = None
-    if lines:
-        document = host_document(text, load_catalogue(version), invocations[0])
-        findings = _suppressed(document, findings, rules, keep_suppressed)
-    findings.sort(key=Finding.sort_key)
-    return LintResult(findings, None, lines, document)
 
 
 @dataclass(frozen=True)
@@ -309,13 +303,18 @@ _NAMES_LINE = re.compile(r"\bline \d")
 
 def _command_line_findings(
     line: CommandLine, rules: list[Rule], ran: tuple[str, ...]
-) -> list[Finding]:
-    """Each command line is checked on its own, against the release its own image or pin
+) -> tuple[list[Finding], ConfigModel | None]:
+    """A `--config` file's findings depend on all its text (its YAML, comments, keys that
+    load no word): its one start is checked whole, and its model kept. Each command line
+    of a host is checked on its own, against the release its own image or pin
     names (unless the user named one; else the front end's choice); findings on words vLLM
     will not see as written (`$TP`, `{{ .Values.x }}`) are dropped: unknown is not wrong.
     Where a word may expand to any arguments (`$EXTRA_ARGS`, `"$@"`), the checks that
     combine settings (VC300 on) are dropped too; per-flag checks (unknown flags, types,
     choices, bounds) stay."""
+    if line.origin is not None:
+        model = line.model()
+        return _run_rules(model, rules), model
     text, invocation = line.text, line.invocation
     low, high = _extent(text, invocation)
     target = line.target
@@ -330,7 +329,7 @@ def _command_line_findings(
     )
     memo = _CHECKED.get(key)
     if memo is not None and (memo.line is None or memo.line == text.count("\n", 0, low)):
-        return [_moved(found, low) for found in memo.findings]
+        return [_moved(found, low) for found in memo.findings], None
     model = line.model()
     unknown = [(w.start, w.end) for w in invocation.args if not w.resolved]
     findings = []
@@ -348,7 +347,7 @@ def _command_line_findings(
             tuple(_moved(found, -low) for found in findings),
             text.count("\n", 0, low) if names_line else None,
         )
-    return findings
+    return findings, model
 
 
 def _extent(text: str, invocation: Invocation) -> tuple[int, int]:

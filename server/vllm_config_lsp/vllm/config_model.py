@@ -247,50 +247,60 @@ def build_model(
     path: Path | None = None,
     model_dirs: tuple[Path, ...] = (),
 ) -> ConfigModel:
-    """What vLLM makes of a `--config` file: the argv the file's source reads
-    (`read_config_file`) through the same rewriting, argparse and validation as any
-    command line's."""
+    """What vLLM makes of a `--config` file's text: the start its source reads
+    (`read_config_file`, with the release's loader) through `argv_model`."""
     source = read_config_file(text, catalogue.loader)
-    invocation = source.invocation
-    model = ConfigModel(
+    return argv_model(
         text,
         catalogue,
-        invocation or config_invocation([]),
-        bool(model_on_cli),
-        source,
+        config_start(source),
+        origin=source,
+        model_on_cli=model_on_cli,
         path=path,
         model_dirs=model_dirs,
     )
-    if invocation is None:  # vLLM reads no argv from it
-        return model
-    model.events.extend(source.events)
-    has_model = any(word.text == "--model" for word in invocation.args)
-    # `vllm serve --config F` needs a model from the file or the command line
-    # (argparse_utils.py:575-583); without `model:` we assume the command line has one.
-    model.model_on_cli = not has_model if model_on_cli is None else model_on_cli
-    _parse_words(model, invocation.args)
-    return model
 
 
-def host_document(text: str, catalogue: Catalogue, invocation: Invocation) -> ConfigModel:
-    """A host document's text with one of its command lines and no settings read yet: what
+def config_start(source: ConfigFile) -> Invocation:
+    """The start of vLLM a `--config` file is, with no argv when vLLM reads none."""
+    return source.invocation or config_invocation([])
+
+
+def host_document(
+    text: str, catalogue: Catalogue, invocation: Invocation, origin: ConfigFile | None = None
+) -> ConfigModel:
+    """A document's text with one of its starts and no settings read yet: what
     suppression comments are read against (building every command line's settings is not
-    needed for that)."""
-    return ConfigModel(text, catalogue, invocation)
+    needed for that; a `--config` file's YAML is its origin's)."""
+    return ConfigModel(text, catalogue, invocation, origin=origin)
 
 
-def build_invocation_model(
+def argv_model(
     text: str,
     catalogue: Catalogue,
     invocation: Invocation,
     *,
+    origin: ConfigFile | None = None,
+    model_on_cli: bool | None = None,
     path: Path | None = None,
     model_dirs: tuple[Path, ...] = (),
 ) -> ConfigModel:
-    """What vLLM makes of one command line of a host document: its words go through the
-    same rewriting, argparse and validation as a `--config` file's. A word that may
-    expand to anything (`$EXTRA_ARGS`) makes the model open-ended."""
-    model = ConfigModel(text, catalogue, invocation, path=path, model_dirs=model_dirs)
+    """What vLLM makes of one start, whichever source read it: its words go through
+    `parse_args` rewriting, argparse and validation. A word that may expand to anything
+    (`$EXTRA_ARGS`) makes the model open-ended. `origin`: the `--config` file the words
+    were loaded from; `model_on_cli` (only there) whether `vllm serve` names the model
+    outside it (None: only when the file has no `model:`)."""
+    model = ConfigModel(
+        text, catalogue, invocation, bool(model_on_cli), origin, path=path, model_dirs=model_dirs
+    )
+    if origin is not None:
+        if origin.invocation is None:  # vLLM reads no argv from it
+            return model
+        model.events.extend(origin.events)
+        has_model = any(word.text == "--model" for word in invocation.args)
+        # `vllm serve --config F` needs a model from the file or the command line
+        # (argparse_utils.py:575-583); without `model:` we assume the command line has one.
+        model.model_on_cli = not has_model if model_on_cli is None else model_on_cli
     # A word that may expand to several arguments still takes its place in argparse's
     # reading (it usually is one value: `--port $PORT`); findings on it are dropped.
     _parse_words(model, invocation.args)
