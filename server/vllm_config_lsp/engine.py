@@ -20,6 +20,7 @@ from functools import cached_property
 from pathlib import Path
 
 from vllm_config_lsp.document.markers import marker_spans
+from vllm_config_lsp.document.text_memo import DEFAULT_BUDGET, WeighedLru
 from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_edits
 from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
@@ -288,8 +289,11 @@ class _Checked:
 #: looked for. A keystroke changes one command line of a long script or recipe; the others
 #: are found here instead of being checked again. (A model folder that appears on disk is
 #: seen at the next edit of that command line, as a `--config` file sees it at its next edit.)
-_CHECKED: dict[tuple[object, ...], _Checked] = {}
-_CHECKED_LIMIT = 2048
+#: Bounded by what the entries weigh (their lines' text and findings), not their number:
+#: one edited line of 5,000 flags held 13 MB of findings per keystroke (issue 30).
+_CHECKED: WeighedLru[tuple[object, ...], _Checked] = WeighedLru(DEFAULT_BUDGET)
+#: What a finding weighs besides its message (its fixes, spans and related information).
+_FINDING_WEIGHT = 512
 
 
 def forget_checked() -> None:
@@ -340,13 +344,13 @@ def _command_line_findings(
             continue  # `$EXTRA_ARGS` may set (or override) what the check needs
         findings.append(found)
     if all(_within(found, low, high) for found in findings):
-        if len(_CHECKED) >= _CHECKED_LIMIT:
-            del _CHECKED[next(iter(_CHECKED))]  # the oldest
         names_line = any(_NAMES_LINE.search(found.message) for found in findings)
-        _CHECKED[key] = _Checked(
+        weight = high - low + sum(len(found.message) + _FINDING_WEIGHT for found in findings)
+        memo = _Checked(
             tuple(_moved(found, -low) for found in findings),
             text.count("\n", 0, low) if names_line else None,
         )
+        _CHECKED.put(key, memo, weight)
     return findings, model
 
 

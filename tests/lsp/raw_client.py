@@ -174,3 +174,12 @@ class RawClient:
         except Exception:
             self.process.kill()
             self.process.wait()
+
+
+def rss_kb(pid: int) -> int:
+    """The resident memory of process `pid`, in KB (Linux)."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS")

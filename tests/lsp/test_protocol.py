@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from raw_client import RawClient, frame
+from raw_client import RawClient, frame, rss_kb
 
 URI = "file:///protocol/serve.vllm.yaml"
 TEXT = "model: m\nmax-num-seqs: 4\n"
@@ -166,14 +166,6 @@ CHANGES = 20_000
 MOST_GROWTH_KB = 10 * 1024
 
 
-def _rss_kb(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS")
-
-
 def test_the_server_does_not_grow_with_the_number_of_changes() -> None:
     # a long debounce: each change only replaces the waiting check (no lint per keystroke)
     client = RawClient(options={"vllmConfig": {"debounceMs": 60_000}})
@@ -182,11 +174,11 @@ def test_the_server_does_not_grow_with_the_number_of_changes() -> None:
         for version in range(2, 1_002):  # warm up: caches and allocator arenas in place
             client.change(URI, version, [{"text": f"{TEXT}max-model-len: {version}\n"}])
         _still_serves(client)
-        before = _rss_kb(client.process.pid)
+        before = rss_kb(client.process.pid)
         for version in range(1_002, 1_002 + CHANGES):
             client.change(URI, version, [{"text": f"{TEXT}max-model-len: {version}\n"}])
         _still_serves(client)
-        grown = _rss_kb(client.process.pid) - before
+        grown = rss_kb(client.process.pid) - before
         assert grown < MOST_GROWTH_KB, f"+{grown} KB over {CHANGES} changes"
     finally:
         client.close()

@@ -178,6 +178,27 @@ def test_a_truncated_or_foreign_file_is_no_weights(tmp_path: Path) -> None:
     assert safetensors_bytes(tmp_path / "model.safetensors") is None
 
 
+def test_a_header_that_is_not_a_safetensors_header_is_refused_before_parsing(
+    tmp_path: Path,
+) -> None:
+    """Nested arrays (`{"__metadata__": [[],[],…]}`, issue 30) never occur in a real header:
+    the file is no weights, whatever its length; a metadata list is no header either."""
+    path = tmp_path / "model.safetensors"
+    for body in (b'{"__metadata__": [' + b"[]," * 100_000 + b"[]]}", b'{"__metadata__": [1]}'):
+        path.write_bytes(struct.pack("<Q", len(body)) + body)
+        assert safetensors_bytes(path) is None
+
+
+def test_a_header_is_read_again_when_the_file_changes(tmp_path: Path) -> None:
+    """Headers are remembered per version of the file: a shard rewritten is read anew."""
+    path = tmp_path / "model.safetensors"
+    assert safetensors_bytes(path) is None
+    write_safetensors(path, {"a": ("BF16", [8])})
+    assert safetensors_bytes(path) == 16
+    write_safetensors(path, {"a": ("BF16", [8, 8])})
+    assert safetensors_bytes(path) == 128
+
+
 def llama_budget(memory_gib: int, utilization: float, max_len: int, weights_gib: float) -> Budget:
     """An 8B-Llama-shaped GPU: 32 layers of 8 KV heads * 128 in bf16 = 128 KiB per token."""
     layer = CacheLayer("full", 8 * 2 * 128 * 2)

@@ -30,11 +30,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
+from vllm_config_lsp.document.text_memo import text_memo
 from vllm_config_lsp.sources import gpu_claims, node_groups, shell
 from vllm_config_lsp.sources.engine_kwargs import engine_kwargs_words
 from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, ModelRef, Word
@@ -106,7 +106,7 @@ def _find(text: str, expand_env: bool) -> list[Invocation]:
     return found
 
 
-@lru_cache(maxsize=512)
+@text_memo()
 def _find_in_document(
     text: str, terraform: bool, expand_env: bool
 ) -> tuple[tuple[Invocation, ...], bool]:

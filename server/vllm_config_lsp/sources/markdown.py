@@ -30,12 +30,13 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from yaml.nodes import MappingNode
 
+from vllm_config_lsp.document.text_memo import text_memo
 from vllm_config_lsp.document.yaml_tree import parse_yaml
 from vllm_config_lsp.sources import compose, dstack, kubernetes, shell, workflow
 from vllm_config_lsp.sources.invocation import Invocation, Word
@@ -229,7 +230,7 @@ def _cut_points(text: str) -> list[int]:
     return [0, *(match.end() for match in _CUT.finditer(text)), len(text)]
 
 
-@lru_cache(maxsize=2048)
+@text_memo()
 def _chunk(text: str) -> _Chunk:
     """Code blocks and vLLM starts of one chunk (a pure function of its text)."""
     root = _Host(text, None, len(text))

@@ -18,12 +18,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import cached_property
 from itertools import accumulate
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
+from vllm_config_lsp.document.text_memo import text_memo
 from vllm_config_lsp.sources import argv, gpu_claims, node_groups
 from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word, assignment
 from vllm_config_lsp.sources.source_map import SourceMap
@@ -135,7 +136,7 @@ def _environ_of(script: str, start: int) -> tuple[EnvVar, ...]:
     return tuple(found)
 
 
-@lru_cache(maxsize=256)
+@text_memo()
 def _environment_sites(
     script: str,
 ) -> tuple[tuple[EnvVar, ...], tuple[tuple[int, int, tuple[EnvVar, ...]], ...]]:
@@ -217,7 +218,7 @@ def _assignment(analyzer: _Analyzer, node: Node, origin: str) -> EnvVar | None:
     return EnvVar(name, analyzer.word(value_node), origin)
 
 
-@lru_cache(maxsize=1024)
+@text_memo()
 def _find_invocations(script: str, source: str) -> tuple[tuple[Invocation, ...], frozenset[int]]:
     """`find_invocations`, cached by text: hosts ask again for the blocks and strings that
     a keystroke elsewhere in the document did not change. A long script is read in
@@ -270,7 +271,7 @@ def _collected_in_chunks(script: str) -> _Collected:
     return units, assignments
 
 
-@lru_cache(maxsize=4096)
+@text_memo()
 def _placed(text: str, offset: int) -> tuple[_Collected, bool]:
     """`_chunk` at `offset` in the script (cached too: the chunks before an edit do not
     move, and moving every word of a long script costs more than reading one chunk)."""
@@ -281,7 +282,7 @@ def _placed(text: str, offset: int) -> tuple[_Collected, bool]:
     return (units, assignments), complete
 
 
-@lru_cache(maxsize=2048)
+@text_memo()
 def _chunk(text: str) -> tuple[_Collected, bool]:
     """A chunk's commands and assignments, and whether it is complete statements: no
     error, and every heredoc the grammar found closed. (A heredoc never closed in the

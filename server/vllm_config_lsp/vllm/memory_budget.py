@@ -33,9 +33,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -79,8 +81,15 @@ SLIDING_PERIOD = {"gemma2": ("", 2), "gemma3": ("sliding_window_pattern", 6)}
 SLIDING_PERIOD["gemma3_text"] = SLIDING_PERIOD["gemma3"]
 #: Model types whose `linear_attention` layers are Gated DeltaNet (a Mamba-style state).
 GATED_DELTA_NET = frozenset({"qwen3_next"})
-#: A safetensors header is JSON after its 8-byte length; real ones are a few MB.
-SAFETENSORS_HEADER_BYTES = 64 * 1024 * 1024
+#: A safetensors header is JSON after its 8-byte length. Real ones are tens of KB (a
+#: single-file MoE with 36,000 tensors is about 4 MB); past this bound the file is not read,
+#: so a crafted header cannot cost more than a few hundred MB once.
+SAFETENSORS_HEADER_BYTES = 16 * 1024 * 1024
+#: Real headers hold only flat arrays (shapes, offsets); a nested one is not a header, and
+#: refusing it before `json.loads` keeps a crafted `[[],[],…]` from costing 30 bytes per byte.
+_NESTED_ARRAY = re.compile(rb"\[\s*[\[{]")
+#: Headers remembered by (path, mtime, size): weights do not change between keystrokes.
+SAFETENSORS_CACHE = 256
 #: Shards read without an index (real checkpoints past a few files ship one).
 MAX_SHARDS = 64
 #: Layers followed (the deepest models have a few hundred); past it nothing is said.
@@ -351,7 +360,19 @@ class Weights:
 
 def safetensors_bytes(path: Path) -> int | None:
     """The tensor bytes a .safetensors file holds, from its header (8-byte little-endian
-    length, then JSON naming each tensor's `data_offsets`), or None if it is not one."""
+    length, then JSON naming each tensor's `data_offsets`), or None if it is not one. The
+    editor checks on every keystroke once a target GPU turns the budget on, so a header is
+    read once per version of the file (its mtime and size), not once per check."""
+    try:
+        stat = path.stat()
+    except (OSError, ValueError):
+        return None
+    return _header_bytes(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=SAFETENSORS_CACHE)
+def _header_bytes(path: str, _mtime: int, _size: int) -> int | None:
+    """`safetensors_bytes` of one version of the file (the stamp is only the cache key)."""
     head = read_bytes(path, 8, head=True)
     if head is None or len(head) < 8:
         return None
@@ -359,7 +380,7 @@ def safetensors_bytes(path: Path) -> int | None:
     if length > SAFETENSORS_HEADER_BYTES:
         return None
     raw = read_bytes(path, 8 + length, head=True)
-    if raw is None or len(raw) < 8 + length:
+    if raw is None or len(raw) < 8 + length or _NESTED_ARRAY.search(raw, 8):
         return None
     try:
         header = json.loads(raw[8:])
@@ -369,7 +390,7 @@ def safetensors_bytes(path: Path) -> int | None:
         return None
     total = 0
     for name, entry in header.items():
-        if name == "__metadata__":
+        if name == "__metadata__" and isinstance(entry, dict):
             continue
         offsets = entry.get("data_offsets") if isinstance(entry, dict) else None
         if not (isinstance(offsets, list) and len(offsets) == 2):
