@@ -19,11 +19,11 @@ from vllm_config_lsp.document.value_tree import Entry, ValueNode
 from vllm_config_lsp.document.yaml_edits import content_end, remove_entry, remove_lines
 from vllm_config_lsp.document.yaml_values import yaml_to_value
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
-from vllm_config_lsp.sources.config_file import Token
 from vllm_config_lsp.sources.rendering import remove_words, rename_option
 from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.catalogue import FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
+from vllm_config_lsp.vllm.parse_args import Token
 from vllm_config_lsp.vllm.pydantic_lax import FieldIssue
 from vllm_config_lsp.vllm.serve_parser import OptionUse
 

@@ -19,7 +19,6 @@ from typing import Any
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from vllm_config_lsp.document import yaml_incremental as incremental
-from vllm_config_lsp.document.yaml_edits import content_end
 from vllm_config_lsp.document.yaml_tree import (
     EXPANSION_LIMIT,
     TOO_DEEP,
@@ -66,74 +65,12 @@ class LoaderSpec:
 _CURRENT_LOADER = LoaderSpec()
 
 
-@dataclass(eq=False)
-class Token:
-    """One argv element on its way through vLLM's parser, and the word it was written as:
-    a command-line word of any host, or a `--config` file's word whose origin is a YAML
-    node (`Word.origin`)."""
-
-    text: str
-    #: The argv word this token is (rewriting may change the text, never the word).
-    source: Word
-    is_key: bool = False
-    #: Set on the JSON argument vLLM builds from dotted keys.
-    dotted: list[DottedPiece] | None = None
-
-    @property
-    def origin(self) -> YamlOrigin | None:
-        return self.source.origin
-
-    @property
-    def word(self) -> Word | None:
-        """The command-line word, when a host wrote it as a word (not a `--config` entry)."""
-        return self.source if self.source.origin is None else None
-
-    @property
-    def pair(self) -> Pair | None:
-        """The `--config` file's entry this token came from."""
-        origin = self.source.origin
-        return origin.pair if origin is not None else None
-
-    @property
-    def node(self) -> Node | None:
-        """The `--config` file's YAML node this token's text came from (the key node for
-        `--key`, the value or one list item otherwise)."""
-        origin = self.source.origin
-        return origin.node if origin is not None else None
-
-    def span(self, text: str) -> tuple[int, int]:
-        """Where the token was written: the word, or the key for `--key` and the value
-        node otherwise."""
-        origin = self.source.origin
-        if origin is not None:
-            return origin.node.start_mark.index, content_end(text, origin.node)
-        word = self.source  # the characters, not the quotes around them
-        return word.source_range(0, len(word.text)) if word.text else (word.start, word.end)
-
-    @property
-    def unresolved(self) -> bool:
-        """A command-line word holding a variable or template: its text is not what vLLM
-        will receive."""
-        return not self.source.resolved
-
-
-@dataclass(eq=False)
-class DottedPiece:
-    head: str  # e.g. "--compilation-config"
-    path: list[str]
-    append: bool
-    value: Any
-    key_token: Token
-    value_token: Token | None
-
-
 @dataclass
 class LoadEvent:
     """Something load_config_file did that the file does not say."""
 
     kind: str  # "false-dropped" | "empty-list-dropped" | "dotted-ate-next" | "dotted-missing-value"
     pair: Pair | None
-    token: Token | None = None
     detail: str = ""
 
 

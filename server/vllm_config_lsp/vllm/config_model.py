@@ -32,9 +32,7 @@ from vllm_config_lsp.document.yaml_values import (
 )
 from vllm_config_lsp.sources.config_file import (
     ConfigFile,
-    DottedPiece,
     LoadEvent,
-    Token,
     config_invocation,
     read_config_file,
 )
@@ -42,7 +40,7 @@ from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.vllm.catalogue import Catalogue, FlagSpec
 from vllm_config_lsp.vllm.flag_values import convert_values, loads_error
 from vllm_config_lsp.vllm.hardware import Target
-from vllm_config_lsp.vllm.parse_args import rewrite_tokens
+from vllm_config_lsp.vllm.parse_args import DottedPiece, Token, rewrite_tokens
 from vllm_config_lsp.vllm.pydantic_lax import FieldIssue, Validator
 from vllm_config_lsp.vllm.serve_parser import OptionUse, ParseResult, parse
 

@@ -32,10 +32,10 @@ from vllm_config_lsp.rules.support import (
     span,
     spell_like,
 )
-from vllm_config_lsp.sources.config_file import Token
 from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.flag_history import loader_since, removed_flag
+from vllm_config_lsp.vllm.parse_args import Token
 
 CODE = "VC101"
 NAME = "unknown-flag"
