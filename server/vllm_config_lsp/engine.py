@@ -679,33 +679,28 @@ def starts(
     if reason is None:
         return []
     text = document.text
-    if host is None:
-        found = config_file_argv(text, version)
-        return [] if found is None else [Start(found[0], "config-file", found[1], version, why)]
     stated = release_stated(text, options.release, document.marker_options)
     return [
         Start(inv.start, inv.source, tuple(w.text for w in inv.args), *release)
-        for inv in find_invocations(host, text, document.path)
+        for inv in _starts_of(text, host, document.path, version)
         for release in [invocation_release(inv, version, why, stated=stated)]
     ]
 
 
-def config_file_argv(text: str, release: str) -> tuple[int, tuple[str, ...]] | None:
-    """Where a `--config` file's first key is, and the argv vLLM builds from it
-    (`load_config_file`); None when it has no keys."""
+def _starts_of(text: str, host: str | None, path: Path | None, release: str) -> list[Invocation]:
+    """The starts a host's reader finds, or the one a `--config` file with keys is."""
+    if host is not None:
+        return find_invocations(host, text, path)
     source = read_config_file(text, load_catalogue(release).loader)
-    if not source.pairs or source.invocation is None:
-        return None
-    args = tuple(word.text for word in source.invocation.args)
-    return source.pairs[0].key_node.start_mark.index, args
+    return [source.invocation] if source.pairs and source.invocation is not None else []
 
 
 def inlined_config(path: Path, release: str) -> tuple[str, ...] | None:
     """The argv vLLM builds from the `--config` file at `path`, for that release (the
     editor's "Inline the --config file"); None when it cannot be read or has no keys."""
     text = read_text(path, MAX_BYTES)
-    found = None if text is None else config_file_argv(text, release)
-    return None if found is None else found[1]
+    found = [] if text is None else _starts_of(text, None, path, release)
+    return tuple(word.text for word in found[0].args) if found else None
 
 
 def walk_picks(path: Path) -> bool:

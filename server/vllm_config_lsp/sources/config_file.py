@@ -119,10 +119,9 @@ def config_words(
     return words, events
 
 
-def config_invocation(words: list[Word]) -> Invocation:
+def config_invocation(words: list[Word], start: int = 0) -> Invocation:
     """The start of vLLM a `--config` file is: `vllm serve` with its argv, at its first key
     (vLLM splices them in after the model, so later command-line flags win)."""
-    start = words[0].start if words else 0
     return Invocation("config-file", "serve", start, start, args=words)
 
 
@@ -235,5 +234,6 @@ def read_config_file(text: str, loader: LoaderSpec = _CURRENT_LOADER) -> ConfigF
         source.pairs = []
         return source
     words, source.events = config_words(source.pairs, loader)
-    source.invocation = config_invocation(words)
+    first = source.pairs[0].key_node.start_mark.index if source.pairs else 0
+    source.invocation = config_invocation(words, first)
     return source
