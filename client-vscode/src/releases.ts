@@ -15,7 +15,7 @@ export function knownReleases(fileNames: string[]): string[] {
 
 /** Languages whose comments start with `#`, where the marker comment can be written (in
  * Markdown it would be a heading, JSON has no comments). */
-export const COMMENT_LANGUAGES = ['yaml', 'dockercompose', 'shellscript', 'dockerfile'] as const;
+export const COMMENT_LANGUAGES = ['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'makefile', 'toml'] as const;
 
 export function canHoldMarker(languageId: string): boolean {
   return (COMMENT_LANGUAGES as readonly string[]).includes(languageId);

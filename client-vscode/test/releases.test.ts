@@ -65,5 +65,5 @@ test('a comment below the first ten lines is not the marker: a new one is writte
 });
 
 test('only languages with # comments can hold the comment', () => {
-  assert.deepEqual(['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'markdown', 'json'].map(canHoldMarker), [true, true, true, true, false, false]);
+  assert.deepEqual(['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'makefile', 'toml', 'markdown', 'json'].map(canHoldMarker), [true, true, true, true, true, true, false, false]);
 });

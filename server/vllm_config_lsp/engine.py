@@ -30,7 +30,12 @@ from vllm_config_lsp.sources.config_file import ConfigFile, read_config_file
 from vllm_config_lsp.sources.detect import detect
 from vllm_config_lsp.sources.files import looks_like_config
 from vllm_config_lsp.sources.hosts import find_invocations
-from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, own_findings
+from vllm_config_lsp.sources.invocation import (
+    GpuClaim,
+    Invocation,
+    on_written_text,
+    own_findings,
+)
 from vllm_config_lsp.sources.safe_read import is_dir, read_capped, read_text
 from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue
 from vllm_config_lsp.vllm.config_model import (
@@ -342,7 +347,7 @@ def _command_line_findings(
             continue
         if model.open_ended and found.code >= FIRST_IMPERATIVE_CODE:
             continue  # `$EXTRA_ARGS` may set (or override) what the check needs
-        findings.append(found)
+        findings.append(on_written_text(found, invocation.args))
     if all(_within(found, low, high) for found in findings):
         names_line = any(_NAMES_LINE.search(found.message) for found in findings)
         weight = high - low + sum(len(found.message) + _FINDING_WEIGHT for found in findings)
@@ -356,8 +361,9 @@ def _command_line_findings(
 
 def _extent(text: str, invocation: Invocation) -> tuple[int, int]:
     """The whole lines the command line and its fixes touch."""
-    starts = [invocation.start, *(word.start for word in invocation.args)]
-    ends = [invocation.end, *(word.end for word in invocation.args)]
+    written = [word for word in invocation.args if word.generated is None]
+    starts = [invocation.start, *(word.start for word in written)]
+    ends = [invocation.end, *(word.end for word in written)]
     if invocation.insert_at is not None:
         starts.append(invocation.insert_at)
         ends.append(invocation.insert_at)
@@ -667,6 +673,8 @@ class Start:
     argv: tuple[str, ...]
     release: str
     why: str
+    #: Which words of `argv` an operator or a chart writes (no text in the document).
+    generated: tuple[bool, ...] = ()
 
 
 def starts(
@@ -681,7 +689,13 @@ def starts(
     text = document.text
     stated = release_stated(text, options.release, document.marker_options)
     return [
-        Start(inv.start, inv.source, tuple(w.text for w in inv.args), *release)
+        Start(
+            inv.start,
+            inv.source,
+            tuple(w.text for w in inv.args),
+            *release,
+            tuple(w.generated is not None for w in inv.args),
+        )
         for inv in _starts_of(text, host, document.path, version)
         for release in [invocation_release(inv, version, why, stated=stated)]
     ]

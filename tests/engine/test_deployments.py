@@ -96,13 +96,17 @@ def test_argv_finds_every_invocation_with_its_flags(file: str) -> None:
         assert line in found, (line, sorted(found))
         if any("key" in flag for flag in expected["flags"]):
             continue  # an operator's key → flag mapping: tests/sources/test_kubernetes.py
-        # flags an operator generates have no text; `${VAR:+--flag …}` ones are conditional
+        # flags an operator generates have no text (argv marks them); `${VAR:+--flag …}`
+        # ones are conditional
         written = [
             flag["flag"]
             for flag in expected["flags"]
             if not flag.get("generated") and not flag.get("conditional")
         ]
-        assert _flags(found[line]["argv"]) == _flags(written)
+        words = found[line]["words"]
+        assert _flags([w["text"] for w in words if not w["generated"]]) == _flags(written)
+        generated = [flag["flag"] for flag in expected["flags"] if flag.get("generated")]
+        assert _flags([w["text"] for w in words if w["generated"]]) == _flags(generated)
 
 
 def _verdict_files(ok: bool) -> list[str]:
@@ -127,7 +131,7 @@ def _invocation_errors(file: str) -> tuple[str, dict[int, list[tuple[int, str]]]
     for model in result.invocations:
         invocation = model.invocation
         assert invocation is not None
-        words = invocation.args
+        words = [w for w in invocation.args if w.generated is None]  # the file's text
         start = min([invocation.start, *(w.start for w in words)])
         end = max([invocation.end, *(w.end for w in words)])
         flag_line = {

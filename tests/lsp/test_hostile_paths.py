@@ -17,7 +17,14 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_support import TIMEOUT, Doc, _client_factory, start_session
+from lsp_support import (
+    TIMEOUT,
+    Doc,
+    _client_factory,
+    apply_workspace_edit,
+    code_actions,
+    start_session,
+)
 from pytest_lsp import ClientServerConfig, LanguageClient
 from support import ADDRESS_SPACE, CACHED_MODEL, HF_CACHE, SPECIAL_FILES, make_special_file
 
@@ -98,3 +105,30 @@ async def test_a_symlink_loop_in_the_documents_path(client: LanguageClient) -> N
     doc = Doc(client, (folder / "loop" / "serve.vllm.yaml").as_uri(), BAD)
     assert [str(d.code) for d in await doc.diagnostics()] == ["VC201"]
     await _checked_and_then_the_next(client, folder / "serve.vllm.yaml", BAD)
+
+
+async def test_a_nul_in_the_documents_uri(client: LanguageClient) -> None:
+    """`%00` names no file on any file system: the document is checked as an unsaved one
+    (before, resolving its path raised and it was never checked)."""
+    doc = Doc(client, (WORK / "nul").as_uri() + "/a%00b.vllm.yaml", BAD)
+    assert [str(d.code) for d in await doc.diagnostics()] == ["VC201"]
+    await _checked_and_then_the_next(client, WORK / "after-nul" / "serve.vllm.yaml", BAD)
+
+
+@pytest.mark.parametrize("folder", ["my project", "caf\u00e9", "c:"])
+async def test_a_document_whose_uri_is_percent_encoded(client: LanguageClient, folder: str) -> None:
+    """Editors encode spaces, non-ASCII and a drive's colon (`my%20project`, `caf%C3%A9`,
+    `c%3A`); pygls keys documents by the decoded URI. Before, such a document was looked
+    up as the client wrote it, never found, and never checked."""
+    path = WORK / folder / "serve.vllm.yaml"
+    path.parent.mkdir()
+    path.write_text("model: m\nmax-num-seqs: 8\nmax_num_seqs: 16\n")
+    doc = Doc(client, path.as_uri(), path.read_text())
+    assert "%" in doc.uri
+    found = await doc.diagnostics()
+    assert [str(d.code) for d in found] == ["VC108"]
+    actions = await code_actions(client, doc.uri, found[0].range, found)
+    fix = next(a for a in actions if a.edit is not None and "VC108" in a.title)
+    assert fix.edit is not None
+    fixed = apply_workspace_edit(doc.text, fix.edit, doc.uri, "utf-16")
+    assert await doc.replace(fixed) == []

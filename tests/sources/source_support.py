@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.invocation import GENERATED_AT, Invocation, Word
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "deployments"
 
@@ -21,6 +21,16 @@ def single(found: list[Invocation]) -> Invocation:
 
 def texts(invocation: Invocation) -> list[str]:
     return [word.text for word in invocation.args]
+
+
+def written_texts(invocation: Invocation) -> list[str]:
+    """The words the document writes (not those its operator or chart adds)."""
+    return [word.text for word in invocation.args if word.generated is None]
+
+
+def generated_texts(invocation: Invocation) -> list[str]:
+    """The words the operator or chart adds, with no text in the document."""
+    return [word.text for word in invocation.args if word.generated is not None]
 
 
 def arg(invocation: Invocation, text: str) -> Word:
@@ -59,6 +69,7 @@ def flags(text: str, invocation: Invocation) -> list[tuple[str, int, int]]:
         (word.text.split("=", 1)[0], *line_column(text, word.starts[0]))
         for word in invocation.args
         if word.text.startswith("-") and not word.splat and len(word.text) > 1
+        if word.generated is None
     ]
 
 
@@ -67,6 +78,10 @@ def assert_words_inside(invocations: list[Invocation], text: str) -> None:
     for invocation in invocations:
         for word in invocation.args:
             assert len(word.starts) == len(word.text) == len(word.ends)
+            if word.generated is not None:  # no text here: reported where its writer says
+                assert all(offset >= GENERATED_AT for offset in (*word.starts, *word.ends))
+                assert 0 <= word.generated.start <= word.generated.end <= len(text)
+                continue
             assert all(0 <= offset <= len(text) for offset in (*word.starts, *word.ends))
 
 

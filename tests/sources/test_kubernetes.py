@@ -8,7 +8,16 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from source_support import CORPUS, arg, assert_words_inside, line_column, single, texts
+from source_support import (
+    CORPUS,
+    arg,
+    assert_words_inside,
+    generated_texts,
+    line_column,
+    single,
+    texts,
+    written_texts,
+)
 from support import apply_fix
 from vllm_config_lsp.engine import lint
 from vllm_config_lsp.sources.invocation import Invocation, Word
@@ -250,7 +259,17 @@ def test_kserve_inference_service_model_args_on_the_vllm_runtime() -> None:
     )
     invocation = only(text)
     assert invocation.entrypoint == "api_server"
-    assert texts(invocation) == ["--max-model-len=4096", "--dtype=half"]
+    # kserve-vllmserver's own args first (config/runtimes/kserve-vllmserver.yaml), then the
+    # model's; the service's name is not written here, so the served name is unknown
+    assert generated_texts(invocation) == [
+        "--port=8080",
+        "--served-model-name={{.Name}}",
+        "--model=/mnt/models",
+    ]
+    assert written_texts(invocation) == ["--max-model-len=4096", "--dtype=half"]
+    assert texts(invocation)[3:] == written_texts(invocation)
+    assert [w.resolved for w in invocation.args[:3]] == [True, False, True]
+    assert line_column(text, invocation.start) == (8, 14)
 
 
 def test_null_command_is_no_command() -> None:
@@ -425,7 +444,7 @@ def test_malformed_templates_do_not_raise(text: str) -> None:
 # -- operators ---------------------------------------------------------------------------
 
 
-def test_kubeai_model_args_are_flags_and_generated_flags_are_not_invented() -> None:
+def test_kubeai_model_args_follow_the_flags_the_controller_writes() -> None:
     text = (
         "apiVersion: kubeai.org/v1\n"
         "kind: Model\n"
@@ -439,9 +458,21 @@ def test_kubeai_model_args_are_flags_and_generated_flags_are_not_invented() -> N
         "    - --enable-prefix-caching\n"
     )
     invocation = only(text)
-    assert texts(invocation) == ["--max-model-len=8192", "--enable-prefix-caching"]
+    assert texts(invocation) == [
+        "--model=meta-llama/Llama-3.1-8B",
+        "--served-model-name=llama",
+        "--max-model-len=8192",
+        "--enable-prefix-caching",
+    ]
+    assert generated_texts(invocation) == texts(invocation)[:2]
+    # no text of their own: what is found on them goes to `url` and `metadata.name`
+    model, served = (w.generated for w in invocation.args[:2])
+    assert model is not None and served is not None
+    assert text[model.start : model.end] == "hf://meta-llama/Llama-3.1-8B"
+    assert text[served.start : served.end] == "llama"
     assert line_column(text, invocation.start) == (9, 7)
-    assert invocation.entrypoint == "serve"
+    # engine_vllm.go runs `python3 -m vllm.entrypoints.openai.api_server`
+    assert invocation.entrypoint == "api_server"
 
 
 def test_kubeai_other_engines_are_not_vllm() -> None:
@@ -625,12 +656,16 @@ spec:
 
 def test_vllm_runtime_as_the_operator_builds_it() -> None:
     invocation = only(VLLM_RUNTIME)
+    assert generated_texts(invocation) == ["--host", "0.0.0.0", "--no-enable-prefix-caching"]
     assert texts(invocation) == [
         "meta-llama/Llama-3.1-8B-Instruct",
+        "--host",
+        "0.0.0.0",
         "--port",
         "8000",
         "--enable-lora",
         "--no-enable-chunked-prefill",
+        "--no-enable-prefix-caching",
         "--max-model-len",
         "4096",
         "--gpu_memory_utilization",
@@ -667,8 +702,13 @@ routerSpec:
 def test_production_stack_values_as_the_chart_renders_them() -> None:
     invocation = only(PRODUCTION_STACK_VALUES)
     assert invocation.source == "helm"
+    assert generated_texts(invocation) == ["--host", "0.0.0.0", "--port", "8000"]
     assert texts(invocation) == [
         "meta-llama/Llama-3.1-8B-Instruct",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "8000",
         "--no-enable-prefix-caching",
         "--max-model-len",
         "1.048576e+06",  # Helm's `quote` of a float64
@@ -812,7 +852,7 @@ def _found_flags(text: str, invocation: Invocation) -> list[tuple[str, int, int]
     return [
         (word.text.split("=", 1)[0], *at(text, word))
         for word in invocation.args
-        if _is_flag(word.text)
+        if _is_flag(word.text) and word.generated is None
     ]
 
 
@@ -861,8 +901,8 @@ def test_corpus_invocation_is_found_with_its_flags_at_their_positions(
     assert _found_flags(text, invocation) == flags
     for line in positional_lines:
         assert any(at(text, w)[0] == line for w in invocation.args if not _is_flag(w.text))
-    generated = any(entry.get("generated") or entry.get("key") for entry in row["flags"])  # type: ignore[attr-defined]
-    if not generated:  # a command line written in full: the argv itself must agree
+    keyed = any(entry.get("key") for entry in row["flags"])  # type: ignore[attr-defined]
+    if not keyed:  # the argv vLLM receives, the flags an operator writes included
         assert texts(invocation) == row["argv"]
 
 

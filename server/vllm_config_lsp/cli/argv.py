@@ -32,6 +32,8 @@ class Entry:
     argv: list[str]
     vllm_version: str
     version_source: str
+    #: Each argv word, and whether an operator or a chart writes it (no text in the file).
+    words: list[dict[str, object]]
 
 
 def entries(path: Path, text: str, version: str | None, releases: engine.Releases) -> list[Entry]:
@@ -43,8 +45,15 @@ def entries(path: Path, text: str, version: str | None, releases: engine.Release
     for start in engine.starts(document, options, releases=releases):
         line, column = index.line_col(start.offset)
         argv = list(start.argv)
+        made = start.generated or (False,) * len(argv)
+        words: list[dict[str, object]] = [
+            {"text": word, "generated": generated}
+            for word, generated in zip(argv, made, strict=True)
+        ]
         out.append(
-            Entry(str(path), line + 1, column + 1, start.source, argv, start.release, start.why)
+            Entry(
+                str(path), line + 1, column + 1, start.source, argv, start.release, start.why, words
+            )
         )
     return out
 

@@ -71,7 +71,7 @@ def shown_command(analysis: Snapshot, index: int) -> dict[str, Any] | None:
 def _at(analysis: Snapshot, offset: int) -> ConfigModel | None:
     for model in analysis.result.invocations if analysis.result else []:
         invocation = model.invocation
-        ends = [invocation.end, *(word.end for word in invocation.args)]
+        ends = [invocation.end, *(w.end for w in invocation.args if w.generated is None)]
         if invocation.start <= offset <= max(ends):
             return model
     return None

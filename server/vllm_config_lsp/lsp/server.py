@@ -148,7 +148,7 @@ async def code_action(
     from vllm_config_lsp.lsp.actions import code_actions
 
     uri = params.text_document.uri
-    if uri not in ls.workspace.text_documents:
+    if ls.session.open_document(uri) is None:
         return None
     snapshot = await ls.session.current(uri)
     return await code_actions(ls.session, snapshot, params) if snapshot is not None else None

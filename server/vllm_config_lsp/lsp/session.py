@@ -27,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -38,6 +39,8 @@ from vllm_config_lsp.lsp.project_settings import new_problems, project_of, with_
 from vllm_config_lsp.lsp.settings import Settings, model_folders, parse
 
 if TYPE_CHECKING:
+    from pygls.workspace import TextDocument
+
     from vllm_config_lsp.engine import Checked, CheckOptions, LintResult, Releases
 
 #: Innermost traceback frames logged for a failed check (a RecursionError has thousands).
@@ -102,9 +105,10 @@ class Snapshot:
 
 def fs_path(uri: str) -> Path | None:
     """The file behind a `file:` URI (model-aware rules resolve relative model folders
-    against it, as `check` does); None for `untitled:` and other schemes."""
+    against it, as `check` does); None for `untitled:` and other schemes, and for a name
+    no file system holds (a NUL, `%00`, in it): such a document is checked as unsaved."""
     path = to_fs_path(uri)
-    return Path(path) if path else None
+    return Path(path) if path and "\x00" not in path else None
 
 
 def check_options(settings: Settings, root_path: str | None) -> CheckOptions:
@@ -184,7 +188,16 @@ class Session:
         return str(getattr(chosen, "value", chosen))  # a str-Enum's str() is its name
 
     def open_uris(self) -> list[str]:
-        return list(self.server.workspace.text_documents)
+        """The open documents' URIs as the client wrote them (pygls keys its documents by
+        the decoded URI, which the client would not recognise in a publish)."""
+        return [document.uri for document in self.server.workspace.text_documents.values()]
+
+    def open_document(self, uri: str) -> TextDocument | None:
+        """The open document `uri` names, None if it is not open. pygls keys documents by
+        the URI percent-decoded (`unquote`): looked up as the client wrote it, a document in
+        `my%20project/` or on `c%3A/` was never found, so never checked."""
+        document: TextDocument | None = self.server.workspace.text_documents.get(unquote(uri))
+        return document
 
     # -- settings -----------------------------------------------------------------------------
 
@@ -287,7 +300,7 @@ class Session:
 
     async def current(self, uri: str) -> Snapshot | None:
         """The snapshot of the document as it is now (cached, or computed and awaited)."""
-        document = self.server.workspace.text_documents.get(uri)
+        document = self.open_document(uri)
         if document is None:
             return None
         version, text = document.version, document.source
@@ -303,10 +316,7 @@ class Session:
         snapshot: Snapshot = await self.run_on_lint_thread(
             self._timed_analyse, uri, version, text, document.language_id
         )
-        if (
-            generation == self._generation
-            and self.server.workspace.text_documents.get(uri) is document
-        ):
+        if generation == self._generation and self.open_document(uri) is document:
             self._snapshots[uri] = (generation, snapshot)  # not if closed meanwhile
         return snapshot
 
@@ -320,12 +330,12 @@ class Session:
         try:
             if delay > 0:
                 await asyncio.sleep(delay)
-            document = self.server.workspace.text_documents.get(uri)
+            document = self.open_document(uri)
             if document is None:
                 return
             version = document.version
             snapshot = await self.current(uri)
-            document = self.server.workspace.text_documents.get(uri)
+            document = self.open_document(uri)
             if snapshot is None or document is None or document.version != version:
                 return  # stale: a newer check is scheduled (or the document closed)
             self.publish(snapshot)

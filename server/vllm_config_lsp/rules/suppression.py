@@ -322,10 +322,11 @@ def _remove_directive(text: str, directive: Directive) -> TextEdit:
 
 
 def _takes_line_comments(model: ConfigModel) -> bool:
-    """Where `# …` at a line's end is a comment: YAML and shell; not a Dockerfile (comments
-    only at a line's start), Markdown prose or Python strings."""
+    """Where `# …` at a line's end is a comment: YAML, shell and Makefiles; not a Dockerfile
+    (comments only at a line's start), Markdown prose or Python strings."""
     return model.is_config_file or model.invocation.source in (
         "shell",
+        "makefile",
         "kubernetes",
         "compose",
         "workflow",

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from vllm_config_lsp.sources.association import TEMPLATE_SUFFIXES
 from vllm_config_lsp.sources.invocation import Invocation
 from vllm_config_lsp.sources.safe_read import is_dir, is_file
 
@@ -59,6 +60,8 @@ HOSTS: dict[str, Host] = {
         Host("dockerfile", "dockerfile", ("dockerfile",)),
         Host("markdown", "markdown", ("markdown",)),
         Host("python", "python_argv", ("python",)),
+        Host("makefile", "makefile", ("makefile",)),
+        Host("toml", "toml_file", ("toml",)),
         Host("workflow", "workflow", content_languages=("yaml",)),
         Host("compose", "compose", ("dockercompose",), ("yaml",), reads_next_to_path=True),
         Host("kubernetes", "kubernetes", content_languages=("yaml",)),
@@ -80,6 +83,9 @@ SERVED_LANGUAGES = frozenset(
 )
 #: `Dockerfile`, `Dockerfile.gpu`, `gpu.Dockerfile`, `Containerfile`.
 _DOCKERFILE = re.compile(r"(?:^|[._-])(?:docker|container)file(?:[._-]|$)")
+#: `Makefile`, `makefile`, `GNUmakefile`, `Makefile.gpu`, `serve.mk` (a template of one,
+#: `Makefile.j2`, is not one as written).
+_MAKEFILE = re.compile(r"^(?:gnu)?makefile(?:\.[^.]+)?$|\.(?:mk|mak)$")
 _SHEBANG = re.compile(r"\A#![^\n]*\b(?:ba|z|k|da)?sh\b")
 _K8S = re.compile(r"^(?:apiVersion|kind):", re.M)
 #: Helm values of charts that map their keys to vLLM flags (production-stack), and KubeAI's
@@ -124,12 +130,16 @@ def host_of(
         return LANGUAGES[language_id]
     if _DOCKERFILE.search(lower):
         return "dockerfile"
+    if _MAKEFILE.search(lower) and suffix not in TEMPLATE_SUFFIXES:
+        return "makefile"
     if suffix in SHELL_SUFFIXES or (not suffix and _SHEBANG.match(text)):
         return "shell"
     if suffix in MARKDOWN_SUFFIXES:
         return "markdown"
     if suffix == ".py":
         return "python"
+    if suffix == ".toml":
+        return "toml"
     if _TRITON_NAME.search(lower) and flag_names and _is_model_json(text, flag_names):
         return "triton"  # whatever language an editor gave it: JSON is YAML too
     if suffix in YAML_SUFFIXES or language_id == "yaml":

@@ -11,6 +11,13 @@ through its templates (`sources.helm_chart`), which write the fixed flags around
 Those characters get offsets past the end of the document (`elsewhere`), so the rules see
 the whole argv while the document reports only what it wrote itself (`own_findings`); the
 other file reports the rest.
+
+An operator or a chart may write words of its own into the argv (KubeAI's `--model=<url>`,
+production-stack's `--host 0.0.0.0`): they have no text in the document, so their offsets
+sit in a region far past any document's end (`GENERATED_AT`, `generated_word`), and each
+carries `Generated`, the text that makes the operator write it. The rules see them like any
+word; the engine puts what is found on one on that text, without the fixes that would edit
+it (`on_written_text`).
 """
 
 from __future__ import annotations
@@ -21,6 +28,26 @@ from functools import cached_property
 
 from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.sources.yaml_origin import YamlOrigin
+
+#: Where the words an operator writes sit: past any document's end and past the offsets of
+#: the text another file wrote (`elsewhere`).
+GENERATED_AT = 1 << 40
+#: Room for each generated word of a command line (the n-th starts n times this further on).
+_GENERATED_ROOM = 1 << 20
+
+
+@dataclass(frozen=True)
+class Generated:
+    """Who writes a word that has no text in the document, and the document text that makes
+    it write it (a KubeAI `url:`, the production-stack `modelURL:` key): what is found on
+    the word is reported there."""
+
+    origin: str
+    start: int
+    end: int
+
+    def moved(self, by: int) -> Generated:
+        return replace(self, start=self.start + by, end=self.end + by)
 
 
 @dataclass(frozen=True)
@@ -42,6 +69,8 @@ class Word:
     #: True when the word may expand to any number of arguments (`$EXTRA_ARGS`, `"$@"`,
     #: `"${ARGS[@]}"`): nothing is known about what it holds.
     splat: bool = False
+    #: Set when an operator or a chart writes the word (it has no text here).
+    generated: Generated | None = None
     #: The YAML entry and node of a `--config` file's word (`sources.config_file`), whose
     #: text vLLM builds from the value rather than reads as written; None for a host's word.
     origin: YamlOrigin | None = field(default=None, compare=False)
@@ -86,12 +115,19 @@ class Word:
             self.unresolved,
             self.quoting,
             self.splat,
+            None if self.generated is None else self.generated.moved(by),
             self.origin,
         )
 
     def shifted(self, mapping: Callable[[int], int]) -> Word:
         """The same word with every offset passed through `mapping` (a word found in a
-        string that itself sits somewhere in the document, e.g. a YAML scalar)."""
+        string that itself sits somewhere in the document, e.g. a YAML scalar); a generated
+        word keeps its place, and the text it is reported on moves."""
+        if self.generated is not None:
+            at = self.generated
+            return replace(
+                self, generated=replace(at, start=mapping(at.start), end=mapping(at.end))
+            )
         return replace(
             self,
             start=mapping(self.start),
@@ -99,6 +135,59 @@ class Word:
             starts=tuple(mapping(i) for i in self.starts),
             ends=tuple(mapping(i) for i in self.ends),
         )
+
+
+def generated_word(
+    text: str, index: int, generated: Generated, unresolved: tuple[str, ...] = ()
+) -> Word:
+    """A word an operator writes, the `index`-th of its command line (each in a span of its
+    own in the generated region)."""
+    start = GENERATED_AT + index * _GENERATED_ROOM
+    stop = start + len(text)
+    starts = tuple(range(start, stop))
+    return Word(
+        text,
+        start,
+        stop,
+        starts,
+        tuple(at + 1 for at in starts),
+        unresolved,
+        "yaml-list",
+        generated=generated,
+    )
+
+
+def on_written_text(found: Finding, words: Iterable[Word]) -> Finding:
+    """A finding of a command line, moved off the words its operator writes: one on such a
+    word goes to the text that makes the operator write it, with the word named, and loses
+    the fixes that would edit it; a related setting on one points at that text too."""
+    made = [w for w in words if w.generated is not None]
+    if not made:
+        return found
+
+    def writer(at: int) -> Word | None:
+        return next((w for w in made if w.start <= at <= w.end), None)
+
+    related = []
+    for span in found.related:
+        word = writer(span.start) if span.start >= GENERATED_AT else None
+        if word is not None and word.generated is not None:
+            span = replace(span, start=word.generated.start, end=word.generated.end)
+        related.append(span)
+    found = replace(found, related=tuple(related)) if found.related else found
+    if found.start < GENERATED_AT and found.end < GENERATED_AT:
+        return found
+    word = writer(found.start if found.start >= GENERATED_AT else found.end)
+    if word is None or word.generated is None:
+        return found
+    fixes = tuple(fix for fix in found.fixes if all(edit.end < GENERATED_AT for edit in fix.edits))
+    return replace(
+        found,
+        start=word.generated.start,
+        end=word.generated.end,
+        message=f"{found.message} [`{word.text}` is written by {word.generated.origin}]",
+        fixes=fixes,
+    )
 
 
 @dataclass(frozen=True)

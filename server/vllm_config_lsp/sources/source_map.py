@@ -76,6 +76,11 @@ class SourceMap:
         """A word found in the text, with document offsets."""
         if self.starts is None:
             return word
+        if word.generated is not None:  # it keeps its place; what writes it moves
+            at = word.generated
+            return replace(
+                word, generated=replace(at, start=self.start_of(at.start), end=self.end_of(at.end))
+            )
         return replace(
             word,
             start=self.start_of(word.start),

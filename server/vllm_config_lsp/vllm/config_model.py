@@ -36,7 +36,7 @@ from vllm_config_lsp.sources.config_file import (
     config_invocation,
     read_config_file,
 )
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.invocation import GENERATED_AT, Invocation, Word
 from vllm_config_lsp.vllm.catalogue import Catalogue, FlagSpec
 from vllm_config_lsp.vllm.flag_values import convert_values, loads_error
 from vllm_config_lsp.vllm.hardware import Target
@@ -178,7 +178,10 @@ class ConfigModel:
             served = self.positional_model()
             if served is None:
                 served = self._setting(class_name, field_name)
-            return served if served.explicit else self.operator_model() or served
+            if served.explicit and served.start < GENERATED_AT:
+                return served
+            # A `--model` the operator writes stands for the files of its own field.
+            return self.operator_model() or served
         return self._setting(class_name, field_name)
 
     def _setting(self, class_name: str, field_name: str) -> Setting:

@@ -1,0 +1,406 @@
+"""vLLM starts in TOML files: an argv array (Cerebrium's `entrypoint = ["vllm", "serve", …]`,
+a launcher table's `cmd`), or a string that is a command line (a task runner's
+`serve = "vllm serve …"`, a `container_command`).
+
+The values come from `tomllib` (`tomli` before Python 3.11), the standard reader; it gives
+no positions, so the string tokens are found by a small scanner that follows TOML's string
+grammar (basic and literal strings, their multi-line forms, escapes, the line-ending
+backslash), with the document span of every decoded character. Where `tomllib` reads the
+file, an entry the scanner read differently from it is dropped (the scanner never guesses);
+where it does not (a file being typed, a template whose placeholders stand outside quotes,
+`sources.templates`), the scanner's reading is used alone: it recovers at the next line, and
+a bare word in an array (`{eager_flag}` before `]`) is one unresolved item that may stand for
+any number of arguments.
+
+Only a value that holds a start the shared start matcher finds is a start (`sources.argv`,
+through `sources.shell`): a TOML file that starts no vLLM gets nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from vllm_config_lsp.sources import shell
+from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.source_map import SourceMap
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+__all__ = ["find_invocations"]
+
+_SOURCE = "toml"
+#: What a value that starts vLLM names somewhere (as `sources.shell` looks for).
+_STARTERS = ("vllm", "docker", "podman")
+_BARE_KEY = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
+_ESCAPES["e"] = "\x1b"  # TOML 1.1
+_HEX_DIGITS = {"u": 4, "U": 8, "x": 2}
+_HEX = frozenset("0123456789abcdefABCDEF")
+#: Arrays nest this deep at most in what the scanner reads (a bound on its recursion).
+_MAX_DEPTH = 32
+
+
+@dataclass
+class _Entry:
+    """A value the scanner read: its key path (array-of-tables indexes included), and a
+    string (`word`) or an array (`items`: a string's word, or None for another value)."""
+
+    path: tuple[str | int, ...]
+    word: Word | None = None
+    items: list[Word | None] = field(default_factory=list)
+    is_array: bool = False
+
+
+def find_invocations(text: str) -> list[Invocation]:
+    """Every vLLM start the TOML file's values hold, with document offsets."""
+    if not any(starter in text for starter in _STARTERS):
+        return []
+    try:
+        loaded: dict[str, Any] | None = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError):
+        loaded = None
+    found: list[Invocation] = []
+    for entry in _Scanner(text).entries():
+        if loaded is not None and not _agrees(entry, loaded):
+            continue
+        if entry.is_array:
+            found.extend(_argv(entry.items))
+        elif entry.word is not None and any(s in entry.word.text for s in _STARTERS):
+            to_document = SourceMap.of_word(entry.word)
+            found.extend(
+                to_document.invocation(invocation)
+                for invocation in shell.find_invocations(entry.word.text, source=_SOURCE)
+            )
+    return found
+
+
+def _argv(items: list[Word | None]) -> list[Invocation]:
+    """The start an array of strings is, if any; a value that is no string ends what is
+    read (an argv of strings is what a launcher takes)."""
+    words: list[Word] = []
+    for item in items:
+        if item is None:
+            break
+        words.append(item)
+    if not any(any(s in word.text for s in _STARTERS) for word in words):
+        return []
+    return shell.argv_invocations(words, source=_SOURCE)
+
+
+def _agrees(entry: _Entry, loaded: dict[str, Any]) -> bool:
+    """What `tomllib` read at the entry's key path is what the scanner decoded."""
+    value: Any = loaded
+    for key in entry.path:
+        if isinstance(key, int):
+            if not isinstance(value, list) or key >= len(value):
+                return False
+        elif not isinstance(value, dict) or key not in value:
+            return False
+        value = value[key]
+    if not entry.is_array:
+        return entry.word is not None and value == entry.word.text
+    if not isinstance(value, list) or len(value) != len(entry.items):
+        return False
+    return all(
+        item is None or item.text == got for item, got in zip(entry.items, value, strict=True)
+    )
+
+
+class _Scanner:
+    """TOML's structure as far as the values' paths and strings go; tolerant of errors
+    (an unreadable line is skipped to its end)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+        self.found: list[_Entry] = []
+        #: How many times each array-of-tables header was seen.
+        self.table_counts: dict[tuple[str | int, ...], int] = {}
+
+    def entries(self) -> list[_Entry]:
+        table: tuple[str | int, ...] = ()
+        text = self.text
+        n = len(text)
+        while self.at < n:
+            self._blank(newlines=True)
+            if self.at >= n:
+                break
+            if text[self.at] == "[":
+                header = self._header()
+                if header is not None:
+                    table = header
+            else:
+                self._key_value(table, 0)
+            self._to_line_end()
+        return self.found
+
+    # -- lexical ---------------------------------------------------------------------
+
+    def _blank(self, *, newlines: bool) -> None:
+        text, n = self.text, len(self.text)
+        while self.at < n:
+            char = text[self.at]
+            if char in " \t" or (newlines and char in "\r\n"):
+                self.at += 1
+            elif char == "#" and newlines:
+                end = text.find("\n", self.at)
+                self.at = n if end == -1 else end
+            elif char == "#":
+                return
+            else:
+                return
+
+    def _to_line_end(self) -> None:
+        """Past the rest of the line (what an error left, or a comment)."""
+        end = self.text.find("\n", self.at)
+        self.at = len(self.text) if end == -1 else end + 1
+
+    def _key(self) -> list[str] | None:
+        """A dotted key, each part unquoted; None when none is here."""
+        parts: list[str] = []
+        while True:
+            self._blank(newlines=False)
+            part = self._key_part()
+            if part is None:
+                return None
+            parts.append(part)
+            self._blank(newlines=False)
+            if self.at < len(self.text) and self.text[self.at] == ".":
+                self.at += 1
+                continue
+            return parts
+
+    def _key_part(self) -> str | None:
+        text, at = self.text, self.at
+        if at < len(text) and text[at] in "\"'":
+            word = self._string()
+            return None if word is None else word.text
+        end = at
+        while end < len(text) and text[end] in _BARE_KEY:
+            end += 1
+        if end == at:
+            return None
+        self.at = end
+        return text[at:end]
+
+    def _header(self) -> tuple[str | int, ...] | None:
+        text = self.text
+        double = text.startswith("[[", self.at)
+        self.at += 2 if double else 1
+        key = self._key()
+        if key is None:
+            return None
+        self._blank(newlines=False)
+        close = "]]" if double else "]"
+        if not text.startswith(close, self.at):
+            return None
+        self.at += len(close)
+        path: tuple[str | int, ...] = tuple(key)
+        if not double:
+            return path
+        count = self.table_counts.get(path, 0)
+        self.table_counts[path] = count + 1
+        return (*path, count)
+
+    # -- values ----------------------------------------------------------------------
+
+    def _key_value(self, table: tuple[str | int, ...], depth: int) -> None:
+        key = self._key()
+        if key is None:
+            return
+        self._blank(newlines=False)
+        if self.at >= len(self.text) or self.text[self.at] != "=":
+            return
+        self.at += 1
+        self._blank(newlines=False)
+        self._value((*table, *key), depth)
+
+    def _value(self, path: tuple[str | int, ...], depth: int) -> Word | None:
+        """Read the value here; record strings and arrays of `path`; return a string's
+        word (None for any other value)."""
+        text = self.text
+        if self.at >= len(text) or depth > _MAX_DEPTH:
+            return None
+        char = text[self.at]
+        if char in "\"'":
+            word = self._string()
+            if word is not None and depth == 0:
+                self.found.append(_Entry(path, word=word))
+            return word
+        if char == "[":
+            items = self._array(path, depth)
+            if items is not None and depth == 0:
+                self.found.append(_Entry(path, items=items, is_array=True))
+            return None
+        if char == "{":
+            self._inline_table(path, depth)
+            return None
+        self._bare()
+        return None
+
+    def _bare(self, end: int = -1) -> Word | None:
+        """A value that is no string, array or table (a number, a date, `true`), or what a
+        template left there (up to `end` when given): its word, unresolved and splat."""
+        text, start = self.text, self.at
+        if end < 0:
+            end = start
+            while end < len(text) and text[end] not in ",]}#\r\n \t":
+                end += 1
+        self.at = end
+        if end == start:
+            self.at += 1  # a stray character: step over it
+            return None
+        written = text[start:end]
+        return Word(
+            written,
+            start,
+            end,
+            tuple(range(start, end)),
+            tuple(range(start + 1, end + 1)),
+            unresolved=(written,),
+            quoting="json",
+            splat=True,
+        )
+
+    def _array(self, path: tuple[str | int, ...], depth: int) -> list[Word | None] | None:
+        text = self.text
+        self.at += 1
+        items: list[Word | None] = []
+        while True:
+            self._blank(newlines=True)
+            if self.at >= len(text):
+                return None
+            char = text[self.at]
+            if char == "]":
+                self.at += 1
+                return items
+            if char == ",":
+                self.at += 1
+                continue
+            before = self.at
+            line_end = text.find("\n", self.at)
+            close = text.find("}", self.at, len(text) if line_end < 0 else line_end)
+            if char == "{" and close > 0 and "=" not in text[self.at : close]:
+                item = self._bare(close + 1)  # `{name}`: a `str.format` field, no table
+            elif char in "\"'[{":
+                item = self._value((*path, len(items)), depth + 1)
+            else:
+                item = self._bare()
+                if item is not None and _is_toml_scalar(item.text):
+                    item = None
+            if self.at == before:
+                return None
+            items.append(item)
+
+    def _inline_table(self, path: tuple[str | int, ...], depth: int) -> None:
+        """`{ key = value, … }`: each value with its path (recorded as at the top level)."""
+        text = self.text
+        self.at += 1
+        while True:
+            self._blank(newlines=False)
+            if self.at >= len(text) or text[self.at] in "\r\n":
+                return
+            if text[self.at] == "}":
+                self.at += 1
+                return
+            if text[self.at] == ",":
+                self.at += 1
+                continue
+            before = self.at
+            key = self._key()
+            self._blank(newlines=False)
+            if key is None or self.at >= len(text) or text[self.at] != "=":
+                return
+            self.at += 1
+            self._blank(newlines=False)
+            self._value((*path, *key), depth)
+            if self.at == before:
+                return
+
+    def _string(self) -> Word | None:
+        """The string token here, decoded, each character mapped to what wrote it."""
+        text, start = self.text, self.at
+        quote = text[start]
+        multi = text.startswith(quote * 3, start)
+        at = start + (3 if multi else 1)
+        if multi and text.startswith("\r\n", at):
+            at += 2
+        elif multi and text.startswith("\n", at):
+            at += 1
+        chars: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        n = len(text)
+        while at < n:
+            char = text[at]
+            if char == quote and (not multi or text.startswith(quote * 3, at)):
+                if multi:  # up to two quotes just before the closing three are content
+                    while text.startswith(quote * 4, at):
+                        chars.append(quote)
+                        starts.append(at)
+                        ends.append(at + 1)
+                        at += 1
+                end = at + (3 if multi else 1)
+                self.at = end
+                return Word("".join(chars), start, end, tuple(starts), tuple(ends), quoting="json")
+            if char in "\r\n" and not multi:
+                break
+            if char == "\\" and quote == '"':
+                at = self._escape(at, multi, chars, starts, ends)
+                if at < 0:
+                    break
+                continue
+            chars.append(char)
+            starts.append(at)
+            ends.append(at + 1)
+            at += 1
+        self.at = at  # unterminated: no string
+        return None
+
+    def _escape(
+        self, at: int, multi: bool, chars: list[str], starts: list[int], ends: list[int]
+    ) -> int:
+        """Decode the escape at `at`; where it ends, or -1 when it is not TOML's."""
+        text = self.text
+        if at + 1 >= len(text):
+            return -1
+        kind = text[at + 1]
+        if kind in _ESCAPES:
+            chars.append(_ESCAPES[kind])
+            starts.append(at)
+            ends.append(at + 2)
+            return at + 2
+        if kind in _HEX_DIGITS:
+            digits = text[at + 2 : at + 2 + _HEX_DIGITS[kind]]
+            if len(digits) != _HEX_DIGITS[kind] or not all(c in _HEX for c in digits):
+                return -1
+            code = int(digits, 16)
+            if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+                return -1
+            chars.append(chr(code))
+            starts.append(at)
+            ends.append(at + 2 + len(digits))
+            return at + 2 + len(digits)
+        if multi:  # a line-ending backslash: the newline and the blanks after it go
+            after = at + 1
+            while after < len(text) and text[after] in " \t":
+                after += 1
+            if after < len(text) and text[after] in "\r\n":
+                while after < len(text) and text[after] in " \t\r\n":
+                    after += 1
+                return after
+        return -1
+
+
+def _is_toml_scalar(written: str) -> bool:
+    """A number, a boolean or a date: a value TOML reads (a template's word is none)."""
+    try:
+        tomllib.loads(f"v = {written}")
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return False
+    return True

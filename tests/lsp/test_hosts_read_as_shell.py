@@ -1,0 +1,80 @@
+"""The hosts of issue 28 in the editor: a Makefile recipe, a TOML entrypoint, a template.
+Each real file is opened as the editor opens it; in one session: its diagnostics, a fix
+applied through the code action (the file stays its host's syntax: the finding is gone and
+the start is still read), a hover and a completion inside the command line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from lsp_support import Doc, apply_workspace_edit, code_actions, complete_at, encoding, hover_text
+from pytest_lsp import LanguageClient
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+DATA = Path(__file__).resolve().parents[1] / "sources" / "data"
+
+
+@dataclass(frozen=True)
+class Case:
+    """A document as the editor opens it; the finding whose fix is applied; the text the
+    completion is typed in place of, with `§` at the cursor; what is gone after the fix."""
+
+    uri: str
+    text: str
+    language_id: str
+    code: str
+    before: str
+    typed: str
+    removed: str
+
+
+CASES = [
+    Case(
+        "file:///work/issue28/mk/Makefile",
+        (DATA / "makefile" / "lewidi2025" / "Makefile").read_text(encoding="utf-8"),
+        "makefile",
+        "VC101",
+        "\t\t--port 8000",
+        "\t\t--enable-prefix-ca§ \\\n\t\t--port 8000",
+        "--task generate",
+    ),
+    Case(
+        "file:///work/issue28/toml/cerebrium.toml",
+        "[cerebrium.runtime.custom]\n"
+        'entrypoint = ["vllm", "serve", "Qwen/Qwen3-4B", "--dtype", "auto",\n'
+        '  "--task", "generate", "--port", "8000"]\n',
+        "toml",
+        "VC101",
+        '"--port"',
+        '"--enable-prefix-ca§", "--port"',
+        '"--task"',
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.language_id)
+async def test_fix_hover_and_completion_in_the_host(client: LanguageClient, case: Case) -> None:
+    """Apply the first fix of the case's finding (it is gone from its line after), hover
+    `--dtype`, complete the flag typed: `--enable-prefix-caching` is offered."""
+    doc = Doc(client, case.uri, case.text, language_id=case.language_id)
+    try:
+        diagnostics = await doc.diagnostics()
+        finding = next(d for d in diagnostics if str(d.code) == case.code)
+        actions = await code_actions(client, doc.uri, finding.range, [finding])
+        fix = next(a for a in actions if a.edit is not None and a.diagnostics)
+        assert fix.edit is not None
+        fixed = apply_workspace_edit(doc.text, fix.edit, doc.uri, encoding(client))
+        assert case.removed in case.text and case.removed not in fixed
+        after = await doc.replace(fixed)
+        line = finding.range.start.line
+        assert case.code not in {str(d.code) for d in after if d.range.start.line == line}
+        hover = await hover_text(client, doc, "--dtype", skip=2) or ""
+        assert "dtype" in hover, hover
+        typed = fixed.replace(case.before, case.typed, 1)
+        labels = [item.label for item in await complete_at(client, doc, typed)]
+        assert "--enable-prefix-caching" in labels, labels
+    finally:
+        doc.close()

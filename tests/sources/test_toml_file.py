@@ -1,0 +1,112 @@
+"""TOML files as a host of vLLM starts (issue 28, item 4): an argv array (Cerebrium's
+`[cerebrium.runtime.custom] entrypoint`), a string that is a command line (a task runner's
+`serve = "vllm serve …"`). The real TOML files of `data/toml/` (SOURCES.md) name vLLM but
+start it elsewhere: they get nothing. The Cerebrium layout below is the one Cerebrium's
+documentation and the real template `data/templates/tandemn-tuna/cerebrium.toml.tpl` use."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from support import cli
+from vllm_config_lsp.engine import Document, check
+from vllm_config_lsp.findings import apply_edits
+from vllm_config_lsp.sources.hosts import host_of
+from vllm_config_lsp.sources.toml_file import find_invocations
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+DATA = Path(__file__).resolve().parent / "data" / "toml"
+REAL = sorted(p for p in DATA.rglob("*.toml"))
+CEREBRIUM = """\
+[cerebrium.deployment]
+name = "vllm-qwen"
+docker_base_image_url = "vllm/vllm-openai:v0.11.0"
+
+[cerebrium.hardware]
+compute = "AMPERE_A10"
+gpu_count = 1
+
+[cerebrium.runtime.custom]
+entrypoint = ["vllm", "serve", "Qwen/Qwen3-4B", "--host", "0.0.0.0", "--port", "8000",
+  # one per line from here
+  "--max-model-len", '8192',
+  "--task", "generate",
+  "--served-model-name", "q\\u0077en"]
+port = 8000
+healthcheck_endpoint = "/health"
+
+[tasks]
+serve = "vllm serve Qwen/Qwen3-4B --tensor-parallel-size 2 --dtype \\"bfloat16\\""
+script = \"\"\"
+python -m vllm.entrypoints.openai.api_server \\
+    --model m --enforce-eager
+\"\"\"
+"""
+
+
+def test_the_real_files_are_cited_and_get_nothing() -> None:
+    cited = (DATA / "SOURCES.md").read_text(encoding="utf-8")
+    assert len(REAL) >= 5
+    for path in REAL:
+        assert f"| {path.relative_to(DATA).as_posix()} |" in cited
+        assert host_of(str(path), path.read_text(encoding="utf-8")) == "toml"
+        assert json.loads(cli("argv", "--format", "json", str(path)).stdout) == []
+        result = cli("check", str(path))
+        assert (result.returncode, result.stdout) == (0, ""), result.stdout
+
+
+def test_an_entrypoint_array_and_command_strings_are_starts(tmp_path: Path) -> None:
+    path = tmp_path / "cerebrium.toml"
+    path.write_text(CEREBRIUM, encoding="utf-8")
+    starts = json.loads(cli("argv", "--format", "json", str(path)).stdout)
+    assert [(s["line"], s["source"], s["argv"][:3]) for s in starts] == [
+        (10, "toml", ["Qwen/Qwen3-4B", "--host", "0.0.0.0"]),
+        (19, "toml", ["Qwen/Qwen3-4B", "--tensor-parallel-size", "2"]),
+        (21, "toml", ["--model", "m", "--enforce-eager"]),
+    ]
+    entrypoint, task, script = find_invocations(CEREBRIUM)
+    words = {word.text: word for word in entrypoint.args}
+    assert CEREBRIUM[words["--task"].start : words["--task"].end] == '"--task"'
+    assert CEREBRIUM[words["8192"].start : words["8192"].end] == "'8192'"
+    qwen = words["qwen"]  # the escape maps to the text that wrote it
+    assert CEREBRIUM[qwen.starts[1] : qwen.ends[1]] == "\\u0077"
+    dtype = next(word for word in task.args if word.text == "bfloat16")
+    assert CEREBRIUM[dtype.start : dtype.end] == '\\"bfloat16\\"'
+    assert [w.text for w in script.args] == ["--model", "m", "--enforce-eager"]
+
+
+def test_a_toml_file_without_a_start_is_nothing() -> None:
+    text = '[project]\nname = "x"\ndependencies = ["vllm>=0.10", "vllm serve-helper"]\n'
+    assert find_invocations(text) == []
+    assert check(Document(text, path=Path("/w/pyproject.toml"))).reason is None
+
+
+def test_the_scanner_drops_what_tomllib_reads_otherwise_and_reads_broken_files() -> None:
+    # a file tomllib refuses (a template's placeholder outside the quotes): the scanner's
+    # reading, the placeholder one unresolved item that may be many arguments
+    text = 'entrypoint = ["vllm", "serve", "m", "--port", "1"{extra_flags}]\n'
+    [invocation] = find_invocations(text)
+    assert [w.text for w in invocation.args] == ["m", "--port", "1", "{extra_flags}"]
+    assert invocation.args[-1].splat and not invocation.args[-1].resolved
+    # a half-typed string (tomllib refuses the file) is no string: nothing is guessed
+    assert find_invocations('a = "vllm serve m --port 2\nb = 1\n') == []
+    assert find_invocations('x = ["vllm", "serve", 3, "--port"]\n')[0].args == []
+
+
+@pytest.mark.parametrize("fixed_code", ["VC101"])
+def test_a_fix_applied_is_still_toml(fixed_code: str) -> None:
+    checked = check(Document(CEREBRIUM, path=Path("/w/cerebrium.toml")))
+    assert checked.host == "toml"
+    fixes = [f for f in checked.findings if f.code == fixed_code and f.fixes]
+    assert fixes
+    fixed = apply_edits(CEREBRIUM, fixes[0].fixes[0].edits)
+    entrypoint = tomllib.loads(fixed)["cerebrium"]["runtime"]["custom"]["entrypoint"]
+    assert "--task" not in entrypoint and entrypoint[-2:] == ["--served-model-name", "qwen"]
+    assert [w.text for w in find_invocations(fixed)[0].args] == entrypoint[2:]
