@@ -388,7 +388,7 @@ def _shape(invocation: Invocation, low: int) -> tuple[object, ...]:
         # The environment decides some checks (VC240, VC241, VC508) and is often written
         # outside the command line's lines (a container's `env:`): it is part of the key,
         # and so is the linter's own, which the checks read where the host's is open.
-        invocation.environ_open,
+        invocation.environ_complete,
         tuple(
             (
                 var.origin,
@@ -675,6 +675,12 @@ class Start:
     why: str
     #: Which words of `argv` an operator or a chart writes (no text in the document).
     generated: tuple[bool, ...] = ()
+    #: The environment the host gives it, in the order written: (name, value as written or
+    #: None where the host names it without a value, which host syntax wrote it).
+    environment: tuple[tuple[str, str | None, str], ...] = ()
+    #: Variables not written may reach it (`envFrom`, `env_file`, a script's caller):
+    #: `Invocation.environ_complete` is not.
+    environment_open: bool = True
 
 
 def starts(
@@ -695,6 +701,11 @@ def starts(
             tuple(w.text for w in inv.args),
             *release,
             tuple(w.generated is not None for w in inv.args),
+            tuple(
+                (var.name.text, None if var.value is None else var.value.text, var.origin)
+                for var in inv.environ
+            ),
+            not inv.environ_complete,
         )
         for inv in _starts_of(text, host, document.path, version)
         for release in [invocation_release(inv, version, why, stated=stated)]

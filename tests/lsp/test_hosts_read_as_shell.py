@@ -1,4 +1,4 @@
-"""The hosts of issue 28 in the editor: a Makefile recipe, a TOML entrypoint, a template.
+"""The hosts of issue 28 in the editor: a Makefile recipe, a TOML entrypoint, a Jinja template.
 Each real file is opened as the editor opens it; in one session: its diagnostics, a fix
 applied through the code action (the file stays its host's syntax: the finding is gone and
 the start is still read), a hover and a completion inside the command line."""
@@ -51,6 +51,17 @@ CASES = [
         '"--port"',
         '"--enable-prefix-ca§", "--port"',
         '"--task"',
+    ),
+    Case(
+        "file:///work/issue28/tpl/run.sh.j2",
+        "#!/bin/bash\nvllm serve {{ model }} --dtype auto \\\n"
+        "{% if eager %}\n  --enforce-eager \\\n{% endif %}\n"
+        "  --task generate --port {{ port }}\n",
+        "jinja-shell",
+        "VC101",
+        "--port {{",
+        "--enable-prefix-ca§ --port {{",
+        "--task generate",
     ),
 ]
 

@@ -34,6 +34,10 @@ class Entry:
     version_source: str
     #: Each argv word, and whether an operator or a chart writes it (no text in the file).
     words: list[dict[str, object]]
+    #: `{"name", "value", "origin"}` of each variable the host sets (`value` null where it
+    #: names one without a value), and whether it adds others not written.
+    environment: list[dict[str, str | None]]
+    environment_open: bool
 
 
 def entries(path: Path, text: str, version: str | None, releases: engine.Releases) -> list[Entry]:
@@ -50,9 +54,22 @@ def entries(path: Path, text: str, version: str | None, releases: engine.Release
             {"text": word, "generated": generated}
             for word, generated in zip(argv, made, strict=True)
         ]
+        environment = [
+            {"name": name, "value": value, "origin": origin}
+            for name, value, origin in start.environment
+        ]
         out.append(
             Entry(
-                str(path), line + 1, column + 1, start.source, argv, start.release, start.why, words
+                str(path),
+                line + 1,
+                column + 1,
+                start.source,
+                argv,
+                start.release,
+                start.why,
+                words,
+                environment,
+                start.environment_open,
             )
         )
     return out

@@ -10,10 +10,6 @@ from vllm_config_lsp.sources.invocation import EnvVar
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.environ import EnvCatalogue, load_environ
 
-#: Hosts whose written environment is all vLLM gets, besides the image's own (`envFrom`,
-#: `env_file` open it): a variable missing there is missing where vLLM runs.
-CLOSED_HOSTS = frozenset({"kubernetes", "compose", "helm"})
-
 
 def catalogue(model: ConfigModel) -> EnvCatalogue | None:
     return load_environ(model.version)
@@ -28,7 +24,8 @@ def settings(model: ConfigModel) -> Iterator[EnvVar]:
 def lookup(model: ConfigModel, name: str) -> tuple[str | None, bool]:
     """(value, known) of a variable for the command line: the value the host writes for
     it; where it is missing, nothing for a host whose environment is closed (a Kubernetes
-    container without `envFrom`, a compose service without `env_file`), else the linter's
+    container without `envFrom`, a compose service without `env_file`, a Slurm step of
+    `--export=NONE`: `Invocation.environ_complete`), else the linter's
     own environment (a shell script runs with its caller's; a `--config` file with the
     serving host's). `known` is True only when the host decides the value: it writes it
     (without parts filled in elsewhere: `valueFrom`, `$(VAR)`), or it is closed."""
@@ -38,7 +35,7 @@ def lookup(model: ConfigModel, name: str) -> tuple[str | None, bool]:
         if var.value is None or not var.value.resolved:
             return None, False
         return var.value.text, True
-    if invocation.source in CLOSED_HOSTS and not invocation.environ_open:
+    if invocation.environ_complete:
         return None, True
     return os.environ.get(name), False
 

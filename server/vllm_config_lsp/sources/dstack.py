@@ -29,7 +29,7 @@ from vllm_config_lsp.sources.yaml_hosts import (
     text_of,
 )
 
-__all__ = ["RUN_TYPES", "find_invocations", "is_configuration"]
+__all__ = ["RUN_TYPES", "find_invocations", "is_configuration", "joined_script"]
 
 _SOURCE = "dstack"
 #: Configuration types whose `commands` run in a container.
@@ -62,7 +62,7 @@ def find_invocations(text: str) -> list[Invocation]:
 
 def _commands(frame: Frame, root: Node) -> list[Invocation]:
     image = text_of(get(root, "image"))
-    script = _script(frame, get(root, "commands"))
+    script = joined_script(frame, items(get(root, "commands")))
     if script is None or "vllm" not in script.text:
         return []
     return [
@@ -71,12 +71,12 @@ def _commands(frame: Frame, root: Node) -> list[Invocation]:
     ]
 
 
-def _script(frame: Frame, node: Node | None) -> Frame | None:
-    """The `commands` items joined by newlines into one script; each joining newline maps
-    to the end of the item before it."""
+def joined_script(frame: Frame, commands: list[Node]) -> Frame | None:
+    """Command items (dstack's `commands`, a Ray cluster's head commands) joined by
+    newlines into one script; each joining newline maps to the end of the item before it."""
     parts = [
         part
-        for item in items(node)
+        for item in commands
         if isinstance(item, ScalarNode)
         for part in [scalar_frame(frame, item)]
         if part is not None and part.starts is not None and part.ends is not None

@@ -4,7 +4,9 @@ The decision is by name first (what editors use too: `Dockerfile`, `*.sh`, `*.md
 content for YAML: a Kubernetes object (`apiVersion` + `kind`), a compose file (`services:`)
 or a GitHub workflow (`jobs:`) is a host of command lines and never a `--config` file, even
 when its name contains `vllm`; so is a launcher config whose keys name its launcher
-(`sources.launchers`), and a Helm chart's values file on disk (`chart_folder`), read through
+(`sources.launchers`), a dstack run, a SkyPilot task or a Ray cluster config (`run:`,
+`cluster_name:` with their launcher's keys: `sources.skypilot`), and a Helm chart's values
+file on disk (`chart_folder`), read through
 the chart's templates. Any other YAML is left to `association` (a `--config` file or
 nothing). A JSON file is a host only as Triton's vLLM backend names it, `model.json`, and
 only when its keys are vLLM's engine arguments (`sources.triton`): the flag names it
@@ -30,6 +32,11 @@ YAML_SUFFIXES = {".yaml", ".yml", ".tftpl"}
 _TRITON_NAME = re.compile(r"(?:^|[._-])model\.json$")
 
 
+#: Editor language ids of Jinja templates (VS Code's Better Jinja): each a template of a
+#: format the template host reads under it.
+_JINJA_LANGUAGES = ("jinja", "jinja-yaml", "jinja-toml", "jinja-shell", "jinja-dockerfile")
+
+
 @dataclass(frozen=True)
 class Host:
     """One host of vLLM command lines, as it declares itself: its `kind` (what `host_of`
@@ -49,6 +56,9 @@ class Host:
     content_languages: tuple[str, ...] = ()
     keyed: bool = False
     reads_next_to_path: bool = False
+    #: Its reader reads the document as another host's (a template as the file it renders
+    #: to): it is handed `inner_host` and `find_invocations`.
+    nested: bool = False
 
 
 #: Every host, in the order `host_of` tries them by content; `tests/editors/
@@ -62,11 +72,13 @@ HOSTS: dict[str, Host] = {
         Host("python", "python_argv", ("python",)),
         Host("makefile", "makefile", ("makefile",)),
         Host("toml", "toml_file", ("toml",)),
+        Host("template", "templates", _JINJA_LANGUAGES, nested=True),
         Host("workflow", "workflow", content_languages=("yaml",)),
         Host("compose", "compose", ("dockercompose",), ("yaml",), reads_next_to_path=True),
         Host("kubernetes", "kubernetes", content_languages=("yaml",)),
         Host("launcher", "launchers", content_languages=("yaml",)),
         Host("dstack", "dstack", content_languages=("yaml",)),
+        Host("skypilot", "skypilot", content_languages=("yaml",)),
         Host("helm-values", "helm_chart", content_languages=("yaml",), reads_next_to_path=True),
         Host("triton", "triton", content_languages=("json",), keyed=True),
     )
@@ -97,6 +109,24 @@ _COMPOSE = re.compile(r"^services:\s*$", re.M)
 _DSTACK_TYPE = re.compile(r"^type:\s*(?:service|task|dev-environment)\s*$", re.M)
 _DSTACK_COMMANDS = re.compile(r"^commands:", re.M)
 _WORKFLOW = re.compile(r"^jobs:\s*$", re.M)
+#: A SkyPilot task (`sources.skypilot`): a top-level `run:` with one more of its keys; a
+#: Ray cluster launcher config: `cluster_name:` with head commands or node types.
+_SKYPILOT_RUN = re.compile(r"^run:", re.M)
+_SKYPILOT_KEYS = re.compile(
+    r"^(?:resources|envs|secrets|setup|num_nodes|service|file_mounts|workdir):", re.M
+)
+#: A Ray Serve config file (`serve run`/`serve deploy`) whose applications build Ray Serve
+#: LLM deployments: read by the Kubernetes reader, which reads a RayService's too.
+_SERVE_CONFIG = (
+    re.compile(r"^applications:", re.M),
+    re.compile(r"^[ \t-]+import_path:", re.M),
+    re.compile(r"^[ \t-]+(?:llm_configs|engine_kwargs):", re.M),
+)
+_RAY_CLUSTER = re.compile(r"^cluster_name:", re.M)
+_RAY_CLUSTER_KEYS = re.compile(
+    r"^(?:setup_commands|head_setup_commands|head_start_ray_commands|available_node_types):",
+    re.M,
+)
 #: Launcher configs (`sources.launchers`), each by the keys its schema requires together:
 #: vector-inference (`models:` entries with `vllm_args:`), InferenceX AMD disaggregation
 #: (`prefill_flags:`/`decode_flags:` strings), vllm-ascend nightly (`server_cmd:`,
@@ -128,9 +158,11 @@ def host_of(
     suffix = PurePosixPath(lower).suffix
     if language_id in LANGUAGES:
         return LANGUAGES[language_id]
+    if suffix in TEMPLATE_SUFFIXES and not _yaml_tftpl(lower):
+        return "template" if _renders_a_host(path, text) else None
     if _DOCKERFILE.search(lower):
         return "dockerfile"
-    if _MAKEFILE.search(lower) and suffix not in TEMPLATE_SUFFIXES:
+    if _MAKEFILE.search(lower):
         return "makefile"
     if suffix in SHELL_SUFFIXES or (not suffix and _SHEBANG.match(text)):
         return "shell"
@@ -148,6 +180,31 @@ def host_of(
             return "helm-values"
         return kind
     return None
+
+
+def _yaml_tftpl(name: str) -> bool:
+    """A Terraform template of YAML (or of nothing named): the YAML hosts read it, with its
+    `${…}` and `%{…}` masked (`yaml_hosts.mask_templates`)."""
+    path = PurePosixPath(name)
+    return path.suffix == ".tftpl" and PurePosixPath(path.stem).suffix in ("", ".yaml", ".yml")
+
+
+def _renders_a_host(path: str, text: str) -> bool:
+    """A template renders to a file some host reads (the text with its holes masked tells
+    which, when the name under its suffix does not)."""
+    from vllm_config_lsp.sources.templates import inner_name, template_text
+
+    inner = PurePosixPath(path).with_name(inner_name(PurePosixPath(path).name))
+    return inner_host(inner.as_posix(), template_text(path, text).text) is not None
+
+
+def inner_host(path: str, text: str) -> str | None:
+    """The host of the file a template renders to, `path` its name under the template's
+    suffix and `text` the template with its holes masked: by name, else by content."""
+    kind = host_of(path, text)
+    if kind is None:
+        kind = _yaml_host(path.lower(), text)
+    return None if kind == "template" else kind
 
 
 def chart_folder(path: str | Path) -> Path | None:
@@ -179,12 +236,18 @@ def _yaml_host(name: str, text: str) -> str | None:
         return "compose"
     if _K8S.search(head) or _CHART_VALUES.search(head):
         return "kubernetes"
+    if all(key.search(head) for key in _SERVE_CONFIG):
+        return "kubernetes"
     if _COMPOSE.search(head):
         return "compose"
     if any(all(key.search(head) for key in keys) for keys in _LAUNCHERS):
         return "launcher"
     if _DSTACK_TYPE.search(head) and _DSTACK_COMMANDS.search(head):
         return "dstack"
+    if _SKYPILOT_RUN.search(head) and _SKYPILOT_KEYS.search(head):
+        return "skypilot"
+    if _RAY_CLUSTER.search(head) and _RAY_CLUSTER_KEYS.search(head):
+        return "skypilot"
     return None
 
 
@@ -193,8 +256,12 @@ def find_invocations(kind: str, text: str, path: Path | None = None) -> list[Inv
     document is on disk, if it is."""
     host = HOSTS[kind]
     reader = importlib.import_module(f"vllm_config_lsp.sources.{host.reader}")
-    if host.reads_next_to_path:
-        found: list[Invocation] = reader.find_invocations(text, path)
+    if host.nested:
+        found: list[Invocation] = reader.find_invocations(
+            text, path, inner_host=inner_host, read=find_invocations
+        )
+    elif host.reads_next_to_path:
+        found = reader.find_invocations(text, path)
     else:
         found = reader.find_invocations(text)
     return sorted(found, key=lambda invocation: invocation.start)

@@ -299,6 +299,11 @@ class ModelRef:
     origin: str
 
 
+#: Hosts whose written environment is all vLLM gets, besides the image's own (`envFrom`,
+#: `env_file` open it): a variable missing there is missing where vLLM runs.
+CLOSED_SOURCES = frozenset({"kubernetes", "compose", "helm"})
+
+
 @dataclass
 class Invocation:
     """One start of vLLM. `args` are what vLLM's parser receives after `vllm serve` (or
@@ -307,7 +312,7 @@ class Invocation:
     argument where the host has none (an `args:` list, a compose `command:`)."""
 
     #: The host syntax: shell, kubernetes, compose, dockerfile, markdown, workflow, helm,
-    #: python, launcher, dstack, triton (`argv --format json` prints it as "source").
+    #: python, launcher, dstack, skypilot, triton (`argv --format json` prints it as "source").
     source: str
     entrypoint: str  # "serve" | "api_server"
     start: int
@@ -329,8 +334,19 @@ class Invocation:
     #: True when the host adds variables that are not written here (Kubernetes `envFrom`,
     #: compose `env_file`, a sourced file): no claim that a name is missing.
     environ_open: bool = False
+    #: True when the host says the written environment is all this start gets, whatever
+    #: its kind (Slurm's `--export=NONE`, or a list without `ALL`).
+    environ_closed: bool = False
     #: The model the host passes outside `args` (operators), when it names one.
     model: ModelRef | None = None
+
+    @property
+    def environ_complete(self) -> bool:
+        """The written environment is all vLLM gets besides the image's own: a host that
+        passes nothing else (a Kubernetes container, a compose service) or says so
+        (`environ_closed`), and adds nothing unwritten (`environ_open`)."""
+        closed = self.source in CLOSED_SOURCES or self.environ_closed
+        return closed and not self.environ_open
 
     def environment(self) -> dict[str, EnvVar]:
         """Name → the setting that wins (the last of its name)."""

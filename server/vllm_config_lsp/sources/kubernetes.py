@@ -29,7 +29,7 @@ from dataclasses import replace
 from yaml.nodes import MappingNode, Node, ScalarNode
 
 from vllm_config_lsp.document.text_memo import text_memo
-from vllm_config_lsp.sources import gpu_claims, shell
+from vllm_config_lsp.sources import gpu_claims, ray_serve, shell
 from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word
 from vllm_config_lsp.sources.operators import embedded_keys, operators
 from vllm_config_lsp.sources.operators.reader import VALUE, Reader, args_start, k8s_expand
@@ -117,6 +117,9 @@ class _KubernetesReader(Reader):
             self.root = root
         before = len(self.found)
         self._document(frame, root, kind, embedded)
+        self.found[before:] = ray_serve.with_application_environ(
+            frame, root, self.found[before:], self.masked.restore_word
+        )
         for operator in operators():
             if operator.finish is not None:
                 operator.finish(self, frame, root, kind, before)

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from vllm_config_lsp.sources import argv, shell
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word
 from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = ["find_invocations"]
@@ -94,10 +94,11 @@ def find_invocations(text: str) -> list[Invocation]:
     try:
         reader = _Reader(_Source(text), tree)
         reader.run()
+        found = _in_ray_workers(reader, reader.found) if "ray" in text else reader.found
     except RecursionError:
         return []
     unique: dict[int, Invocation] = {}
-    for invocation in reader.found:
+    for invocation in found:
         unique.setdefault(invocation.start, invocation)
     return sorted(unique.values(), key=lambda invocation: invocation.start)
 
@@ -892,3 +893,103 @@ def _list_event(statement: ast.stmt) -> tuple[str | None, ast.expr | None, str]:
         ):
             return func.value.id, call.args[0], func.attr
     return None, None, ""
+
+
+# -- Ray's runtime environment ---------------------------------------------------------------
+
+#: Decorators whose function or class runs in a Ray worker (a task, an actor, a Serve
+#: deployment's replicas), with the `runtime_env` option each takes.
+_RAY_WORKERS = {"remote": "runtime_env", "deployment": "ray_actor_options"}
+
+
+def _in_ray_workers(reader: _Reader, found: list[Invocation]) -> list[Invocation]:
+    """The starts inside a Ray task, actor or Serve deployment, with the environment Ray
+    gives its workers: the job's `ray.init(runtime_env={"env_vars": {...}})`, then the
+    worker's own (`@ray.remote(runtime_env=...)`, `@serve.deployment(ray_actor_options=
+    {"runtime_env": ...})`), whose `env_vars` win a name both set (ray
+    python/ray/_private/runtime_env: a task's runtime_env is merged over the job's). The
+    node's own environment is not written here: open."""
+    job: tuple[EnvVar, ...] = ()
+    scopes: list[tuple[int, int, tuple[EnvVar, ...]]] = []
+    for node in ast.walk(reader.tree):
+        if isinstance(node, ast.Call) and _called(node.func) == ("ray", "init"):
+            job = (*job, *_env_vars(reader, _keyword(node, "runtime_env"), "ray.init"))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for decorator in node.decorator_list:
+                own = _worker_environ(reader, decorator)
+                if own is not None:
+                    scopes.append((*reader.source.span(node), own))
+    if not scopes:
+        return found
+    out = []
+    for invocation in found:
+        inside = [own for start, end, own in scopes if start <= invocation.start < end]
+        if inside:
+            environ = (*job, *(var for own in inside for var in own), *invocation.environ)
+            invocation = replace(invocation, environ=environ, environ_open=True)
+        out.append(invocation)
+    return out
+
+
+def _called(func: ast.expr) -> tuple[str, ...]:
+    """`ray.init` → ("ray", "init"); `remote` → ("remote",)."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return (func.value.id, func.attr)
+    return (func.id,) if isinstance(func, ast.Name) else ()
+
+
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((kw.value for kw in call.keywords if kw.arg == name), None)
+
+
+def _worker_environ(reader: _Reader, decorator: ast.expr) -> tuple[EnvVar, ...] | None:
+    """The environment a worker decorator sets (None: not a Ray worker decorator)."""
+    call = decorator if isinstance(decorator, ast.Call) else None
+    name = _called(call.func if call is not None else decorator)
+    if not name or name[-1] not in _RAY_WORKERS or name[0] not in ("ray", "serve", name[-1]):
+        return None
+    if call is None:
+        return ()
+    option = _keyword(call, _RAY_WORKERS[name[-1]])
+    if name[-1] == "deployment":
+        option = _entry(option, "runtime_env")
+    return _env_vars(reader, option, "runtime_env")
+
+
+def _entry(node: ast.expr | None, key: str) -> ast.expr | None:
+    """`{"key": value}` or `dict(key=value)`'s value."""
+    if isinstance(node, ast.Dict):
+        for name, value in zip(node.keys, node.values, strict=True):
+            if isinstance(name, ast.Constant) and name.value == key:
+                return value
+    if isinstance(node, ast.Call) and _called(node.func) == ("dict",):
+        return _keyword(node, key)
+    return None
+
+
+def _env_vars(reader: _Reader, runtime_env: ast.expr | None, origin: str) -> tuple[EnvVar, ...]:
+    """`runtime_env={"env_vars": {"NAME": "value"}}` (or `dict(env_vars=dict(NAME=...))`):
+    a name or value that is no string literal is not known here."""
+    env_vars = _entry(runtime_env, "env_vars")
+    pairs: list[tuple[ast.expr | str, ast.expr]] = []
+    if isinstance(env_vars, ast.Dict):
+        pairs = [(k, v) for k, v in zip(env_vars.keys, env_vars.values, strict=True) if k]
+    elif isinstance(env_vars, ast.Call) and _called(env_vars.func) == ("dict",):
+        pairs = [(kw.arg, kw.value) for kw in env_vars.keywords if kw.arg]
+    found = []
+    for key, value in pairs:
+        name = _env_word(reader, key)
+        if name is not None and name.starts:
+            # the name is its characters, not its quotes: a rename writes only those
+            name = replace(name, start=name.starts[0], end=name.ends[-1])
+            found.append(EnvVar(name, _env_word(reader, value), origin))
+    return tuple(found)
+
+
+def _env_word(reader: _Reader, node: ast.expr | str) -> Word | None:
+    if isinstance(node, str):  # a `dict(NAME=...)` keyword: no node of its own
+        return None
+    text = reader._string(node) if isinstance(node, ast.Constant) else None
+    if text is None:
+        return None
+    return reader._word(text, *reader.source.span(node))

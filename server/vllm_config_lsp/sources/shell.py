@@ -29,7 +29,13 @@ from vllm_config_lsp.sources import argv, gpu_claims, node_groups
 from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word, assignment
 from vllm_config_lsp.sources.source_map import SourceMap
 
-__all__ = ["argv_invocations", "command_words", "container_invocations", "find_invocations"]
+__all__ = [
+    "argv_invocations",
+    "command_words",
+    "container_invocations",
+    "find_invocations",
+    "pinned_version",
+]
 
 _PARSER: Parser | None = None
 
@@ -88,21 +94,125 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
     # Fresh invocations every call (callers may set fields); the words are immutable.
     found, containers = _find_invocations(script, source)
     job = gpu_claims.sbatch(script) if found and "#SBATCH" in script else ()
-    return [
-        replace(
+    exported = _sbatch_export(script) if found and "--export" in script else None
+    out = []
+    for invocation in found:
+        start = replace(
             invocation,
             args=list(invocation.args),
             gpus=gpu_claims.visible_devices(script, invocation)
             + job
             + _group(script, invocation, job),
-            environ=(
-                invocation.environ
-                if invocation.start in containers
-                else (*_environ_of(script, invocation.start), *invocation.environ)
-            ),
         )
-        for invocation in found
-    ]
+        if invocation.start not in containers:
+            start = _with_environ(script, start, exported)
+        out.append(start)
+    return out
+
+
+def _with_environ(script: str, invocation: Invocation, job: _Export | None) -> Invocation:
+    """The start with the environment its script gives it (`_environ_of`), through Slurm's
+    `--export` where the batch job (`#SBATCH --export`) or the step (`srun --export`)
+    states one: ALL passes the caller's environment and the listed variables; NONE, or a
+    list without ALL, passes only the listed ones (a bare name takes the value the caller
+    has), and the start's environment is then all that is written."""
+    own = _environ_of(script, invocation.start)
+    listed = job.listed if job is not None else ()
+    environ = (*listed, *own, *invocation.environ)
+    closed = job is not None and not job.everything
+    step = _step_export(script, invocation.start) if "--export" in script else None
+    if step is not None and step.everything:
+        environ = (*environ, *step.listed)
+    elif step is not None:
+        environ = (*_passed(step.listed, environ), *invocation.environ)
+        closed = True
+    return replace(
+        invocation,
+        environ=environ,
+        environ_open=invocation.environ_open or (job is not None and job.everything),
+        environ_closed=closed,
+    )
+
+
+@dataclass(frozen=True)
+class _Export:
+    """A Slurm `--export` value: the variables it lists, and whether the caller's whole
+    environment goes too (`ALL`) or only those (`NONE`, a list without `ALL`)."""
+
+    listed: tuple[EnvVar, ...]
+    everything: bool
+
+
+def _export(word: Word, origin: str) -> _Export:
+    """`ALL,VLLM_X=1,HF_HOME`: comma-separated, as Slurm splits it."""
+    listed: list[EnvVar] = []
+    everything = False
+    at = 0
+    for part in word.text.split(","):
+        piece = _piece(word, at, at + len(part))
+        at += len(part) + 1
+        if part in ("ALL", "NONE", "NIL") or not part:
+            everything = everything or part == "ALL"
+            continue
+        var = assignment(piece, origin)
+        if _NAME.fullmatch(var.name.text):
+            listed.append(var)
+    return _Export(tuple(listed), everything)
+
+
+def _piece(word: Word, start: int, end: int) -> Word:
+    """Characters `[start, end)` of a word, with their positions."""
+    starts, ends = word.starts[start:end], word.ends[start:end]
+    first = starts[0] if starts else word.end
+    return Word(word.text[start:end], first, ends[-1] if ends else first, starts, ends)
+
+
+def _passed(listed: tuple[EnvVar, ...], caller: tuple[EnvVar, ...]) -> tuple[EnvVar, ...]:
+    """What `--export=NAME` passes: a bare name takes the caller's value of it."""
+    known = {var.name.text: var for var in caller}
+    out = []
+    for var in listed:
+        given = known.get(var.name.text)
+        if var.value is None and given is not None:
+            var = EnvVar(var.name, given.value, var.origin)
+        out.append(var)
+    return tuple(out)
+
+
+#: `#SBATCH --export=…` (the last statement wins, as sbatch reads its options).
+_SBATCH_EXPORT = re.compile(r"^#SBATCH[ \t]+(?:[^\n]*?[ \t])?--export[= ](?P<value>[^\s]+)", re.M)
+
+
+def _sbatch_export(script: str) -> _Export | None:
+    found = None
+    for match in _SBATCH_EXPORT.finditer(script):
+        found = match
+    if found is None:
+        return None
+    start, end = found.span("value")
+    word = Word(
+        found.group("value"), start, end, tuple(range(start, end)), tuple(range(start + 1, end + 1))
+    )
+    return _export(word, "sbatch --export")
+
+
+def _step_export(script: str, start: int) -> _Export | None:
+    """The `--export` of the `srun` command the start at `start` runs under, if any."""
+    inner: tuple[int, int, Word] | None = None
+    for first, last, word in _environment_sites(script)[2]:
+        if first <= start < last and (inner is None or first >= inner[0]):
+            inner = (first, last, word)
+    return None if inner is None else _export(inner[2], "srun --export")
+
+
+def pinned_version(script: str) -> str | None:
+    """The release a script installs (`pip install vllm==X`, the first one), whether or not
+    it starts vLLM itself: a launcher's setup script pins what its run script starts."""
+    if "vllm" not in script:
+        return None
+    scan = _Scan("shell")
+    _Analyzer(script, scan, {}).run(0)
+    return scan.pins[0] if scan.pins else None
 
 
 def _group(script: str, invocation: Invocation, job: tuple[GpuClaim, ...]) -> tuple[GpuClaim, ...]:
@@ -125,7 +235,7 @@ def _environ_of(script: str, start: int) -> tuple[EnvVar, ...]:
     vllm serve`, `env NAME=value …`). Functions, subshells and `unset` are not followed."""
     if "=" not in script and "export" not in script:
         return ()
-    exports, commands = _environment_sites(script)
+    exports, commands, _steps = _environment_sites(script)
     found = [var for var in exports if var.name.end <= start]
     inner: tuple[int, int, tuple[EnvVar, ...]] | None = None
     for first, last, prefix in commands:
@@ -136,15 +246,22 @@ def _environ_of(script: str, start: int) -> tuple[EnvVar, ...]:
     return tuple(found)
 
 
+_Sites = tuple[
+    tuple[EnvVar, ...],
+    tuple[tuple[int, int, tuple[EnvVar, ...]], ...],
+    tuple[tuple[int, int, Word], ...],
+]
+
+
 @text_memo()
-def _environment_sites(
-    script: str,
-) -> tuple[tuple[EnvVar, ...], tuple[tuple[int, int, tuple[EnvVar, ...]], ...]]:
-    """The exports of a script, and each command's prefix assignments with its span."""
+def _environment_sites(script: str) -> _Sites:
+    """The exports of a script, each command's prefix assignments with its span, and each
+    `srun` command's `--export` value with its span."""
     analyzer = _Analyzer(script, _Scan("shell"), {})
     plain: dict[str, Word | None] = {}
     exports: list[EnvVar] = []
     commands: list[tuple[int, int, tuple[EnvVar, ...]]] = []
+    steps: list[tuple[int, int, Word]] = []
     for node in analyzer.nodes():
         if node.type == "variable_assignment" and node.parent is not None:
             if node.parent.type == "program":
@@ -165,10 +282,29 @@ def _environment_sites(
                     exports.append(EnvVar(name, plain.get(name.text), "export"))
         elif node.type == "command":
             prefix = _prefix(analyzer, node)
+            start, end = analyzer.span(node)
             if prefix:
-                start, end = analyzer.span(node)
                 commands.append((start, end, tuple(prefix)))
-    return tuple(exports), tuple(commands)
+            export = _srun_export(analyzer, node)
+            if export is not None:
+                steps.append((start, end, export))
+    return tuple(exports), tuple(commands), tuple(steps)
+
+
+def _srun_export(analyzer: _Analyzer, node: Node) -> Word | None:
+    """The value of `srun --export=VALUE` (or `--export VALUE`), of a command run by srun."""
+    name = node.child_by_field_name("name")
+    if name is None or analyzer.text[slice(*analyzer.span(name))].rsplit("/", 1)[-1] != "srun":
+        return None
+    words = [analyzer.word(child) for child in node.children_by_field_name("argument")]
+    for index, word in enumerate(words):
+        if word.text.startswith("--export="):
+            return _piece(word, len("--export="), len(word.text))
+        if word.text == "--export" and index + 1 < len(words):
+            return words[index + 1]
+        if not word.text.startswith("-"):
+            return None  # the command srun runs: its own options are not srun's
+    return None
 
 
 def _prefix(analyzer: _Analyzer, node: Node) -> list[EnvVar]:

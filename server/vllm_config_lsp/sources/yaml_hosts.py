@@ -366,10 +366,16 @@ class Masked:
         if not hits:
             return word
         added = tuple(self.original[slice(*self.spans[at])] for at in hits)
+        restored = "".join(chars)
+        # what the reader listed as unresolved in the masked text, as the template wrote it
+        kept = tuple(
+            restored[found : found + len(item)] if (found := word.text.find(item)) >= 0 else item
+            for item in word.unresolved
+        )
         return replace(
             word,
-            text="".join(chars),
-            unresolved=word.unresolved + tuple(a for a in added if a not in word.unresolved),
+            text=restored,
+            unresolved=kept + tuple(a for a in added if a not in kept),
         )
 
     def restore(self, found: Sequence[Invocation]) -> list[Invocation]:
@@ -413,7 +419,7 @@ def go_value(value: Any) -> str:
     return f"{sign}{digits[:point]}.{digits[point:]}"
 
 
-def _action_end(text: str, at: int, close: str, quotes: str) -> int:
+def action_end(text: str, at: int, close: str, quotes: str) -> int:
     """End (exclusive) of a template action whose body starts at `at`, skipping quoted
     strings of the template language; -1 when it never closes."""
     n = len(text)
@@ -434,7 +440,7 @@ def _action_end(text: str, at: int, close: str, quotes: str) -> int:
     return -1
 
 
-def _braced_end(text: str, at: int) -> int:
+def braced_end(text: str, at: int) -> int:
     """End of a Terraform `${ … }` whose body starts at `at` (braces nest, strings skip)."""
     depth = 1
     index = at
@@ -486,6 +492,12 @@ def _apply(original: str, actions: list[tuple[int, int, bool]], helm: bool) -> M
     return Masked(original, "".join(out), spans, helm)
 
 
+def mask_actions(original: str, actions: list[tuple[int, int, bool]]) -> Masked:
+    """Template actions another host's scanner found (`sources.templates`: start, end,
+    whether it is a control action), replaced as `mask_templates` replaces its own."""
+    return _apply(original, actions, False)
+
+
 def is_terraform_template(text: str) -> bool:
     """A line starts with a `%{` directive: `${…}` and `%{…}` are Terraform's."""
     return _TERRAFORM_DIRECTIVE_LINE.search(text) is not None
@@ -503,7 +515,7 @@ def mask_templates(text: str, terraform: bool) -> Masked:
         if brace == -1:
             break
         if text.startswith("{{", brace):
-            end = _action_end(text, brace + 2, "}}", "\"`'")
+            end = action_end(text, brace + 2, "}}", "\"`'")
             if end == -1:
                 break
             body = text[brace + 2 : end - 2].strip(" \t\r\n-")
@@ -515,7 +527,7 @@ def mask_templates(text: str, terraform: bool) -> Masked:
             if mark > 0 and text[mark - 1] == text[mark]:  # `$${`, `%%{`: literal
                 index = brace + 1
                 continue
-            end = _braced_end(text, brace + 1)
+            end = braced_end(text, brace + 1)
             if end == -1:
                 index = brace + 1
                 continue
@@ -535,7 +547,7 @@ def mask_github(text: str) -> Masked:
         at = text.find("${{", index)
         if at == -1:
             break
-        end = _action_end(text, at + 3, "}}", "'")
+        end = action_end(text, at + 3, "}}", "'")
         if end == -1:
             break
         actions.append((at, end, False))
