@@ -18,7 +18,7 @@ class BuildPyWithSchemas(build_py):
         source = Path(__file__).parent / "schemas"
         target = Path(self.build_lib) / "vllm_config_lsp" / "schemas"
         target.mkdir(parents=True, exist_ok=True)
-        for path in [*source.glob("*.json"), *source.glob("models/*.json")]:
+        for path in [*source.glob("*.json"), *source.glob("models/*.json"), *source.glob("plugins/*.json")]:
             (target / path.relative_to(source)).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, target / path.relative_to(source))
 

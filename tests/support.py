@@ -279,3 +279,44 @@ spec:
 #: Rules the target GPU decides (the platform checks, the GPU memory budget): the CPU oracle
 #: cannot judge them, so comparisons with its verdicts leave them out.
 GPU_RULES = ("vllm_config_lsp.rules.platforms.", "vllm_config_lsp.rules.v1.core.")
+
+
+def model_hosts(model: str, flags: list[tuple[str, str]]) -> dict[str, str]:
+    """One file per host, each starting vLLM on `model` with `flags`: a `--config` file, a
+    shell line (positional and `--model`), a Kubernetes Deployment, a compose file, a Markdown
+    recipe, a KubeAI Model and a Ray Serve config (issue 29's model-everywhere tests)."""
+    words = [word for pair in flags for word in pair]
+    keys = "".join(f"{flag.removeprefix('--')}: {value}\n" for flag, value in flags)
+    line = " ".join(words)
+    listed = ", ".join(f'"{word}"' for word in [model, *words])
+    kwargs = "".join(
+        f"            {flag.removeprefix('--').replace('-', '_')}: {value}\n"
+        for flag, value in flags
+    )
+    return {
+        "config.vllm.yaml": f"model: {model}\n{keys}",
+        "serve.sh": f"#!/bin/bash\nvllm serve {model} {line}\n",
+        "serve-model-flag.sh": f"#!/bin/bash\nvllm serve --model {model} {line}\n",
+        "deployment.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: vllm}\nspec:\n"
+            "  template:\n    spec:\n      containers:\n      - name: vllm\n"
+            "        image: vllm/vllm-openai:latest\n"
+            f'        command: ["vllm", "serve"]\n        args: [{listed}]\n'
+        ),
+        "compose.yaml": (
+            f"services:\n  vllm:\n    image: vllm/vllm-openai:latest\n    command: [{listed}]\n"
+        ),
+        "README.md": f"# Serving\n\n```bash\nvllm serve {model} \\\n  {line}\n```\n",
+        "kubeai-model.yaml": (
+            "apiVersion: kubeai.org/v1\nkind: Model\nmetadata: {name: llama}\nspec:\n"
+            f"  url: hf://{model}\n  engine: VLLM\n  args:\n"
+            + "".join(f"  - {flag}={value}\n" for flag, value in flags)
+        ),
+        "ray-service.yaml": (
+            "apiVersion: ray.io/v1\nkind: RayService\nmetadata: {name: llm}\nspec:\n"
+            "  serveConfigV2: |\n    applications:\n    - name: llm\n      args:\n"
+            "        llm_configs:\n        - model_loading_config:\n"
+            f"            model_id: llama\n            model_source: {model}\n"
+            f"          engine_kwargs:\n{kwargs}"
+        ),
+    }

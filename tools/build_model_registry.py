@@ -2,20 +2,31 @@
 deploy, for the model-aware checks and the memory budget when a model's files are not on
 the machine.
 
-    python tools/build_model_registry.py [--mirror /work/.mirror] [--check]
+    python tools/build_model_registry.py            # write the registry (offline)
+    python tools/build_model_registry.py --check    # exit 1 if it is not up to date
+    python tools/build_model_registry.py --coverage ../shared/corpus
+    python tools/build_model_registry.py --refresh [--mirror /work/.mirror]
 
-Every entry comes from a public copy of the model's config.json named in
-tools/model_registry_sources.json (repository, path, commit), read from a local git
-snapshot of that repository (`<mirror>/<owner>+<name>/repo`, as the search tool's `fetch`
-lays them out; any bare clone there works). Nothing is typed in by hand: an id without a
-source is left out. Weight bytes come from a safetensors index (`metadata.total_size`) the
-sources name, the same way.
+The registry is generated offline from tools/model_registry_sources.json, which is
+committed: for each Hub id, the fields of its config.json (every top-level key; of a
+quantization or compression config only the keys the code names, since those may list
+every quantized layer) and where they were read, `source` (repository, path, commit of a
+public copy), and where a public copy of the safetensors index gives it, `total_size` with
+its own `total_size_source`. Nothing is typed in by hand: an id without a source is left
+out and listed in `unsourced` with why.
 
-Only the config.json keys the product reads are kept: every top-level key of a source
-config that is a string literal in the model-aware code (vllm/model_files.py,
-vllm/memory_budget.py, rules/) — a superset of what the rules and the budget look up by
-name — with its whole value. `--check` exits 1 when the registry on disk differs from what
-the sources and the code give now.
+Only the keys the product reads reach the registry: every top-level key that is a string
+literal in the model-aware code (vllm/model_files.py, vllm/memory_budget.py, rules/), a
+superset of what the rules and the budget look up by name, with its whole value. So a rule
+that starts reading a new key needs only a regeneration, not a new download.
+
+`--refresh` re-reads the sources file's entries from local git snapshots of the cited
+repositories (`<mirror>/<owner>+<name>/repo`, as the search tool's `fetch` lays them out;
+any bare clone there works) at the cited commits, and adds the ids of its `snapshots`
+folders (one `ORG--NAME<suffix>` file per id). An entry whose snapshot or commit is not
+there is kept as it is. `--coverage CORPUS` counts the literal Hub ids of the shared
+corpus (its deployments' invocations and its real `--config` files) the registry has, and
+lists the others.
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -50,44 +62,16 @@ def literals() -> set[str]:
     return found
 
 
-def git_dir(mirror: Path, repository: str) -> Path:
-    folder = mirror / repository.replace("/", "+") / "repo"
-    if not folder.is_dir():
-        raise SystemExit(
-            f"no snapshot of {repository} at {folder}: fetch it (search tool `fetch "
-            f"github:{repository}`) or clone it there (`git clone --bare`)"
-        )
-    return folder
-
-
-def git(folder: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "--git-dir", str(folder), *args], capture_output=True, text=True, check=False
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"git {' '.join(args)} in {folder}: {done.stderr.strip()}")
-    return done.stdout
-
-
-def read_source(mirror: Path, repository: str, commit: str, path: str) -> dict[str, Any]:
-    data = json.loads(git(git_dir(mirror, repository), "show", f"{commit}:{path}"))
-    if not isinstance(data, dict):
-        raise SystemExit(f"{repository}@{commit}:{path} is not a JSON object")
-    return data
-
-
 #: Sub-configs of config.json whose own keys are kept only where the code names them (a
 #: quantization config may list every quantized layer: megabytes nothing reads).
 FILTERED = ("quantization_config", "compression_config")
 
 
-def kept_keys(config: dict[str, Any], read: set[str]) -> dict[str, Any]:
-    """The keys of `config` the code names, with their values (those of FILTERED, and
-    ModelOpt's `quantization` in them, with their named keys only)."""
+def filtered(config: dict[str, Any], read: set[str]) -> dict[str, Any]:
+    """`config` with the sub-configs of FILTERED (and ModelOpt's `quantization` in them)
+    cut down to the keys the code names."""
     kept: dict[str, Any] = {}
     for key, value in config.items():
-        if key not in read:
-            continue
         if key in FILTERED and isinstance(value, dict):
             value = {k: v for k, v in value.items() if k in read}
             if isinstance(value.get("quantization"), dict):
@@ -96,6 +80,71 @@ def kept_keys(config: dict[str, Any], read: set[str]) -> dict[str, Any]:
                 }
         kept[key] = value
     return kept
+
+
+def kept_keys(config: dict[str, Any], read: set[str]) -> dict[str, Any]:
+    """The keys of `config` the code names, with their values."""
+    return {k: v for k, v in filtered(config, read).items() if k in read}
+
+
+# --------------------------------------------------------------------------- offline build
+
+
+def load_sources() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(SOURCES.read_text(encoding="utf-8"))
+    return data
+
+
+def build(sources: dict[str, Any]) -> dict[str, Any]:
+    """The registry the committed sources give, with no network and no snapshot."""
+    read = literals()
+    fields: set[str] = set()
+    models: dict[str, Any] = {}
+    for model_id, entry in sorted(sources["models"].items()):
+        kept = kept_keys(entry["config"], read)
+        fields.update(kept)
+        out: dict[str, Any] = {"config": kept, "source": entry["source"]}
+        if isinstance(entry.get("total_size"), int) and entry["total_size"] > 0:
+            out["total_size"] = entry["total_size"]
+            out["total_size_source"] = entry["total_size_source"]
+        models[model_id] = out
+    return {
+        "about": (
+            "Generated by tools/build_model_registry.py from tools/model_registry_sources.json: "
+            "the config.json keys vllm-config-lsp reads, for models whose files are not local. "
+            "Each entry cites the public copy of its config.json (repository, path, commit)."
+        ),
+        "fields": sorted(fields),
+        "unsourced": sorted(sources.get("unsourced", {})),
+        "models": models,
+    }
+
+
+def render(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+# --------------------------------------------------------------------------- refresh
+
+
+def git_dir(mirror: Path, repository: str) -> Path | None:
+    folder = mirror / repository.replace("/", "+") / "repo"
+    return folder if folder.is_dir() else None
+
+
+def git(folder: Path, *args: str) -> str | None:
+    done = subprocess.run(
+        ["git", "--git-dir", str(folder), *args], capture_output=True, text=True, check=False
+    )
+    return done.stdout if done.returncode == 0 else None
+
+
+def read_json(mirror: Path, cite: dict[str, str]) -> dict[str, Any] | None:
+    """The JSON object at `cite` in its repository's snapshot, if the snapshot has it."""
+    folder = git_dir(mirror, cite["repository"])
+    text = git(folder, "show", f"{cite['commit']}:{cite['path']}") if folder else None
+    data = json.loads(text) if text is not None else None
+    return data if isinstance(data, dict) else None
 
 
 def hub_id(file_name: str, suffix: str, exclude: tuple[str, ...] = ()) -> str | None:
@@ -109,63 +158,98 @@ def hub_id(file_name: str, suffix: str, exclude: tuple[str, ...] = ()) -> str | 
     return f"{org}/{name}" if org and name else None
 
 
-def build(mirror: Path) -> dict[str, Any]:
-    sources = json.loads(SOURCES.read_text(encoding="utf-8"))
+def folder_entries(mirror: Path, folder: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Hub id → citation of each config file of a `snapshots` folder."""
+    repository, commit = folder["repository"], folder["commit"]
+    snapshot = git_dir(mirror, repository)
+    names = git(snapshot, "ls-tree", "--name-only", commit, folder["folder"] + "/") or ""
+    found: dict[str, dict[str, str]] = {}
+    for path in sorted(names.split()):
+        model_id = hub_id(path.rsplit("/", 1)[-1], folder["suffix"], tuple(folder["exclude"]))
+        if model_id is not None:
+            found[model_id] = {"repository": repository, "path": path, "commit": commit}
+    return found
+
+
+def refresh(sources: dict[str, Any], mirror: Path) -> list[str]:
+    """Re-read every entry (and add each snapshot folder's ids) from `mirror`; the ids
+    whose snapshot was not there."""
     read = literals()
-    found: dict[str, tuple[dict[str, Any], dict[str, str]]] = {}
-    for folder in sources["folders"]:
-        repository, commit = folder["repository"], folder["commit"]
-        names = git(
-            git_dir(mirror, repository), "ls-tree", "--name-only", commit, folder["folder"] + "/"
-        )
-        for path in sorted(names.split()):
-            exclude = tuple(folder.get("exclude", ()))
-            model_id = hub_id(path.rsplit("/", 1)[-1], folder["suffix"], exclude)
-            if model_id is None:
-                continue
-            config = read_source(mirror, repository, commit, path)
-            found[model_id] = (config, {"repository": repository, "path": path, "commit": commit})
-    for entry in sources["files"]:
-        config = read_source(mirror, entry["repository"], entry["commit"], entry["path"])
-        cite = {k: entry[k] for k in ("repository", "path", "commit")}
-        found[entry["id"]] = (config, cite)
-    fields: set[str] = set()
-    models: dict[str, Any] = {}
-    for model_id, (config, cite) in sorted(found.items()):
-        kept = kept_keys(config, read)
-        fields.update(kept)
-        models[model_id] = {"config": kept, "source": cite}
-    for entry in sources["weights"]:
-        index = read_source(mirror, entry["repository"], entry["commit"], entry["path"])
-        total = (index.get("metadata") or {}).get("total_size")
-        if entry["id"] in models and isinstance(total, int) and total > 0:
-            models[entry["id"]]["total_size"] = total
-            models[entry["id"]]["total_size_source"] = {
-                k: entry[k] for k in ("repository", "path", "commit")
-            }
-    return {
-        "about": (
-            "Generated by tools/build_model_registry.py from tools/model_registry_sources.json: "
-            "the config.json keys vllm-config-lsp reads, for models whose files are not local. "
-            "Each entry cites the public copy of its config.json (repository, path, commit)."
-        ),
-        "fields": sorted(fields),
-        "unsourced": sorted(sources.get("unsourced", [])),
-        "models": models,
-    }
+    models: dict[str, Any] = sources["models"]
+    for folder in sources["snapshots"]:
+        for model_id, cite in folder_entries(mirror, folder).items():
+            models.setdefault(model_id, {"source": cite})
+    missing: list[str] = []
+    for model_id, entry in sorted(models.items()):
+        config = read_json(mirror, entry["source"])
+        if config is None:
+            if "config" not in entry:
+                del models[model_id]
+            missing.append(model_id)
+            continue
+        entry["config"] = filtered(config, read)
+        weights = entry.get("total_size_source")
+        index = read_json(mirror, weights) if weights else None
+        total = (index or {}).get("metadata", {}).get("total_size")
+        if isinstance(total, int) and total > 0:
+            entry["total_size"] = total
+    return missing
 
 
-def render(registry: dict[str, Any]) -> str:
-    return json.dumps(registry, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+# --------------------------------------------------------------------------- coverage
+
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+
+
+def corpus_ids(corpus: Path) -> dict[str, int]:
+    """Literal Hub id → how often the corpus names it: the `model` of each invocation of
+    deployments/invocations.jsonl and the `model:` of each real `--config` file."""
+    import yaml
+
+    counts: dict[str, int] = {}
+    names: list[Any] = []
+    for line in (corpus / "deployments" / "invocations.jsonl").read_text().splitlines():
+        names.append(json.loads(line).get("model"))
+    for path in sorted((corpus / "real").glob("*.y*ml")):
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError:
+            continue
+        names.append(data.get("model") if isinstance(data, dict) else None)
+    for name in names:
+        if isinstance(name, str) and _HUB_ID.match(name):
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def coverage(registry: dict[str, Any], corpus: Path) -> str:
+    counts = corpus_ids(corpus)
+    misses = sorted((n for n in counts if n not in registry["models"]), key=lambda n: -counts[n])
+    hit = len(counts) - len(misses)
+    unsourced = registry.get("unsourced_why", {})
+    lines = [f"{hit} of {len(counts)} literal Hub ids ({100 * hit / max(len(counts), 1):.0f} %)"]
+    lines += [f"  miss {counts[n]:3d}  {n}  {unsourced.get(n, '')}".rstrip() for n in misses]
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mirror", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--check", action="store_true", help="compare, do not write")
+    parser.add_argument("--refresh", action="store_true", help="re-read the sources' snapshots")
+    parser.add_argument("--mirror", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--coverage", type=Path, metavar="CORPUS", help="the shared corpus")
     args = parser.parse_args(argv)
-    registry = build(args.mirror)
+    sources = load_sources()
+    if args.refresh:
+        missing = refresh(sources, args.mirror)
+        SOURCES.write_text(render(sources), encoding="utf-8")
+        if missing:
+            print(f"kept as they were (no snapshot of their source): {', '.join(missing)}")
+    registry = build(sources)
     text = render(registry)
+    if args.coverage:
+        print(coverage({**registry, "unsourced_why": sources.get("unsourced", {})}, args.coverage))
+        return 0
     if args.check:
         current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.is_file() else ""
         if current != text:

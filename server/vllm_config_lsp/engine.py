@@ -367,6 +367,9 @@ def _extent(text: str, invocation: Invocation) -> tuple[int, int]:
     if invocation.insert_at is not None:
         starts.append(invocation.insert_at)
         ends.append(invocation.insert_at)
+    for found in invocation.breaks:  # the line after the command line, and its repair
+        starts.extend([found.start, *(edit.start for edit in found.edits)])
+        ends.extend([found.end, *(edit.end for edit in found.edits)])
     low = text.rfind("\n", 0, min(starts)) + 1
     high = text.find("\n", max(ends))
     return low, len(text) if high == -1 else high
@@ -389,6 +392,16 @@ def _shape(invocation: Invocation, low: int) -> tuple[object, ...]:
         # outside the command line's lines (a container's `env:`): it is part of the key,
         # and so is the linter's own, which the checks read where the host's is open.
         invocation.environ_complete,
+        tuple(
+            (
+                found.start - low,
+                found.end - low,
+                found.runs,
+                found.fatal,
+                tuple((e.start - low, e.end - low, e.new_text) for e in found.edits),
+            )
+            for found in invocation.breaks
+        ),
         tuple(
             (
                 var.origin,

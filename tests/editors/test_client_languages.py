@@ -17,9 +17,12 @@ from vllm_config_lsp.sources.hosts import HOSTS, SERVED_LANGUAGES
 CLIENT = Path(__file__).resolve().parents[2] / "client-vscode"
 #: Neovim/Emacs file types the hosts declare too; VS Code calls them `shellscript`.
 OTHER_EDITORS = {"sh", "bash"}
-#: Declared by the Python host, not (yet) sent by the VS Code client: every Python file of
-#: a workspace would go to the server. Listed here so that the gap is a decision on record;
-#: remove it from here when the client serves `python`.
+#: Declared by the Python host, not (yet) sent by the VS Code client: VS Code activates an
+#: extension by language, never by content, so `onLanguage:python` would start the server
+#: in every Python workspace for the few files that start vLLM (the server itself stays
+#: cheap on the others: a file that names neither `vllm` nor Ray Serve LLM is not parsed).
+#: Listed here so that the gap is a decision on record; remove it from here when the
+#: client serves `python`.
 NOT_YET_IN_VSCODE = {"python"}
 
 

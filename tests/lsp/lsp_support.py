@@ -287,6 +287,19 @@ async def code_actions(
     return [a for a in result or [] if isinstance(a, types.CodeAction)]
 
 
+def change_settings(client: LanguageClient, settings: dict[str, Any]) -> None:
+    """Change the `vllmConfig` settings as the client's editor does: VS Code style, a bare
+    `didChangeConfiguration` and the server pulls them; Neovim 0.7 style, the settings in
+    the payload."""
+    caps = client.capabilities
+    if caps and caps.workspace and caps.workspace.configuration:
+        client.set_configuration(settings, section="vllmConfig")
+        pushed: object = None
+    else:
+        pushed = {"vllmConfig": settings}
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=pushed))
+
+
 class Doc:
     """A document the test edits like an editor: full-text changes, increasing versions."""
 

@@ -31,7 +31,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-MODEL = "meta-llama/Llama-3.1-8B-Instruct"
+#: Not in the registry (its new name, meta-llama/Llama-3.1-8B-Instruct, is).
+MODEL = "meta-llama/Meta-Llama-3.1-8B-Instruct"
 FIXTURE = (
     Path(__file__).resolve().parents[1] / "fixtures/models/meta-llama/Meta-Llama-3.1-8B-Instruct"
 )

@@ -17,6 +17,7 @@ from lsp_support import (
     TIMEOUT,
     Doc,
     _client_factory,
+    change_settings,
     encoding,
     position_of,
     published,
@@ -125,18 +126,14 @@ async def test_quantized_and_cached_models(client: LanguageClient) -> None:
 
 
 async def test_changing_model_dirs_rechecks(client: LanguageClient) -> None:
+    """A model the registry does not carry (Qwen2.5-0.5B-Instruct: 14 heads) is known only
+    from the model folder."""
     uri = "file:///work/m/change.vllm.yaml"
-    doc = Doc(client, uri, TEXT)
+    doc = Doc(client, uri, "model: Qwen/Qwen2.5-0.5B-Instruct\ntensor-parallel-size: 8\n")
     assert "VC601" in {str(d.code) for d in await doc.diagnostics()}
     before = len(published(client, uri))
     settings = {"debounceMs": 0, "modelDirs": []}
-    caps = client.capabilities
-    if caps and caps.workspace and caps.workspace.configuration:
-        client.set_configuration(settings, section="vllmConfig")
-        pushed: object = None
-    else:
-        pushed = {"vllmConfig": settings}
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=pushed))
+    change_settings(client, settings)
     await wait_until(lambda: len(published(client, uri)) > before)
     assert "VC601" not in {str(d.code) for d in published(client, uri)[-1].diagnostics}
     assert "Model files not found" in await _hover(client, doc, "Qwen2.5", skip=3)

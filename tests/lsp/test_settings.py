@@ -13,6 +13,7 @@ from lsp_support import (
     CONFIG,
     EDITORS,
     Doc,
+    change_settings,
     document_info,
     open_doc,
     published,
@@ -105,13 +106,7 @@ async def test_changed_settings_recheck_open_documents(client: LanguageClient) -
     await doc.diagnostics()
     before = len(published(client, uri))
     settings = {"severityOverrides": {"VC101": "warning"}, "detection": True}
-    caps = client.capabilities
-    if caps and caps.workspace and caps.workspace.configuration:
-        client.set_configuration(settings, section="vllmConfig")
-        pushed: object = None  # VS Code style: a bare notification, the server pulls
-    else:
-        pushed = {"vllmConfig": settings}  # Neovim 0.7 style: the settings in the payload
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=pushed))
+    change_settings(client, settings)
 
     def republished() -> list[types.Diagnostic] | None:
         found = published(client, uri)

@@ -54,6 +54,25 @@ def test_marker_target_refuses_the_full_context(tmp_path: Path) -> None:
     assert "VC681" not in codes_of(check_json(path))
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "column"),
+    [
+        ("serve.vllm.yaml", "model: meta-llama/Llama-3.1-70B-Instruct\nmax-model-len: 8192\n", 8),
+        ("serve.sh", "vllm serve meta-llama/Llama-3.1-70B-Instruct --max-model-len 8192\n", 12),
+    ],
+)
+def test_weights_finding_is_on_the_model(tmp_path: Path, name: str, text: str, column: int) -> None:
+    """The weights do not depend on `max-model-len`: VC680 sits on the model word, and the
+    marker comment that states the target is its related information."""
+    path = tmp_path / name
+    path.write_text("# vllm-config: gpu=H100-80GB count=1\n" + text)
+    (found,) = [f for f in check_json(path) if f["code"] == "VC680"]
+    assert (found["line"], found["column"]) == (2, column)
+    assert found["related"] == [
+        {"line": 1, "column": 20, "message": "the target: the `# vllm-config:` comment"}
+    ]
+
+
 def test_cli_target(tmp_path: Path) -> None:
     path = tmp_path / "serve.vllm.yaml"
     path.write_text("model: meta-llama/Llama-3.1-70B-Instruct\n")

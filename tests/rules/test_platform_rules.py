@@ -58,6 +58,18 @@ CASES = [
         "H200",
     ),
     (HISPARSE, "MI300X", "VC710", "H200"),
+    (
+        "model: m\ncompilation-config:\n  pass_config:\n    fuse_rope_kvcache: true\n",
+        "H100",
+        "VC714",
+        "MI300X",
+    ),
+    (
+        'model: m\ncompilation-config: \'{"pass_config": {"fuse_act_padding": true}}\'\n',
+        "L4",
+        "VC714",
+        "MI355X",
+    ),
 ]
 
 

@@ -210,6 +210,22 @@ STARTS = [
         "--model m",
         "rocm/vllm:latest",
     ),
+    # NVIDIA Dynamo's worker: its own flags (and their values) are taken out first
+    (
+        "python3 -m dynamo.vllm --model m --is-prefill-worker --endpoint dyn://a.b.c --tp 2",
+        "api_server",
+        "python3",
+        "--model m --tp 2",
+        None,
+    ),
+    (
+        "python3 -m dynamo.vllm --connector nixl lmcache --no-use-vllm-tokenizer --model m"
+        " --disaggregation-mode=prefill --dyn-structural-tag --max-model-len 8k",
+        "api_server",
+        "python3",
+        "--model m --max-model-len 8k",
+        None,
+    ),
 ]
 
 
@@ -278,6 +294,19 @@ NOTHING = [
     "apptainer run docker://python:3 --model m",
     "--model m --port 1",
     "$EXTRA_ARGS",
+    # other engines next to vLLM, even with vLLM-like flags (issue 28 item 10)
+    "python -m sglang.launch_server --model-path m --port 30000",
+    "python3 -m sglang.launch_server --model m --tp 2",
+    "docker run lmsysorg/sglang:latest python3 -m sglang.launch_server --model-path m",
+    "text-generation-launcher --model-id m --num-shard 2",
+    "docker run ghcr.io/huggingface/text-generation-inference:2.0 --model-id m",
+    "lmdeploy serve api_server m --tp 2 --server-port 1",
+    "trtllm-serve m --tp_size 2 --port 1",
+    "llama-server -m model.gguf --port 1 -c 4096",
+    "python3 -m dynamo.frontend --http-port 8000",
+    "python3 -m dynamo.sglang --model-path m",
+    "python3 -m dynamo.trtllm --model-path m",
+    "nohup python3 -m sglang.launch_server --model-path m --port 1",
 ]
 
 

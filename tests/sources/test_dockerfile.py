@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from source_support import CORPUS, arg, ground_truth, line_column, single, texts
+from vllm_config_lsp.findings import apply_edits
 from vllm_config_lsp.sources.dockerfile import built_image, find_invocations
 from vllm_config_lsp.sources.invocation import Invocation
 
@@ -72,10 +73,32 @@ def test_exec_cmd_continued_over_lines() -> None:
     assert line_column(text, arg(invocation, "--port").starts[0]) == (3, 7)
 
 
-def test_invalid_json_is_shell_form_as_docker_reads_it() -> None:
-    # Docker runs `/bin/sh -c "['vllm', 'serve', 'm']"`: not a vLLM start.
-    assert find_invocations("FROM x\nCMD ['vllm', 'serve', 'm']\n") == []
-    assert find_invocations('FROM x\nCMD ["vllm", "serve", "m",]\n') == []
+@pytest.mark.parametrize(
+    ("written", "fixed"),
+    [
+        ("CMD ['vllm', 'serve', 'm']", 'CMD ["vllm", "serve", "m"]'),
+        ('CMD ["vllm", "serve", "m",]', 'CMD ["vllm", "serve", "m"]'),
+        ('CMD ["vllm", "serve". "m"]', 'CMD ["vllm", "serve", "m"]'),
+        ('CMD ["vllm" "serve", "m"]', 'CMD ["vllm", "serve", "m"]'),
+    ],
+)
+def test_invalid_json_is_shell_form_as_docker_reads_it(written: str, fixed: str) -> None:
+    """Docker runs `/bin/sh -c '[…]'`: vLLM never starts. The start its author meant is
+    read with the break (issue 28 item 9), whose repair is the JSON Docker runs as exec
+    form."""
+    text = f"FROM x\n{written}\n"
+    invocation = only(text)
+    assert texts(invocation) == ["m"]
+    (broken,) = invocation.breaks
+    assert broken.fatal and "/bin/sh -c" in broken.runs and "command `[vllm" in broken.runs
+    repaired = apply_edits(text, broken.edits)
+    assert repaired == f"FROM x\n{fixed}\n"
+    assert only(repaired).breaks == ()
+
+
+def test_a_bracketed_text_that_is_no_list_of_strings_stays_shell_form() -> None:
+    assert find_invocations("FROM x\nCMD [[[\n") == []
+    assert find_invocations('FROM x\nCMD ["vllm", serve, "m"]\n') == []
 
 
 def test_exec_shell_c_runs_its_string_as_a_script() -> None:

@@ -215,6 +215,15 @@ def add_option(
     return Fix(f"Add `--{flag} {value}`", (edit,), safe=False, preferred=preferred)
 
 
+def add_switch(model: ConfigModel, anchor: Given | None, flag: str) -> Fix | None:
+    """Turn an on/off flag on: `flag: true` below `anchor` in a `--config` file, the bare
+    `--flag` after a host's command line (argparse's BooleanOptionalAction takes no value)."""
+    if model.is_config_file:
+        return add_flag(model, anchor, flag, "true") if anchor else None
+    edit = append_words(model.text, model.invocation, [f"--{flag}"])
+    return Fix(f"Add `--{flag}`", (edit,), safe=False, preferred=True) if edit else None
+
+
 def error(
     code: str, where: Given, message: str, source: str, fixes: Iterable[Fix | None] = ()
 ) -> Finding:

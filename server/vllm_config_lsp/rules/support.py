@@ -340,12 +340,14 @@ def _given(use: OptionUse) -> tuple[str | None, tuple[str, ...]]:
 def remove_option_fix(
     model: ConfigModel, token: Token, values: list[Token], *, safe: bool = False
 ) -> Fix | None:
-    """Remove a command-line option with the values that follow it."""
+    """Remove a command-line option with the values that follow it (a keyword argument,
+    `sources.engine_kwargs`, goes with its value and is named as written)."""
     words = [t.word for t in (token, *values) if t.word is not None]
     if model.is_config_file or not words:
         return None
     edit = remove_words(model.invocation, words[0], words[-1])
-    return Fix(f"Remove `{' '.join(w.text for w in words)}`", (edit,), safe=safe)
+    shown = words[0].field or " ".join(w.text for w in words)
+    return Fix(f"Remove `{shown}`", (edit,), safe=safe)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ argv list), and `match` says what they run:
 
 * `Start`: vLLM itself, with the words its parser receives (`vllm serve`, `python3 [-u -O
   -X opt -W x …] -m vllm.entrypoints.openai.api_server` or the older
-  `vllm.entrypoints.api_server`, `-m vllm.entrypoints.cli.main serve`, `uvx vllm@X serve`),
+  `vllm.entrypoints.api_server`, `-m vllm.entrypoints.cli.main serve`, `uvx vllm@X serve`,
+  NVIDIA Dynamo's `-m dynamo.vllm`, whose own flags `sources.dynamo` takes out),
   possibly behind environment assignments and wrappers (`exec`, `nohup`, `env A=B`, `srun
   …`, `apptainer exec IMG`, `ray job submit … --`, `uv run`, `hatch run --`, `tini --`) or a
   container runtime (`docker run … IMAGE`, `apptainer run IMAGE`) whose image runs vLLM as
@@ -28,6 +29,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from vllm_config_lsp.sources import dynamo
 from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word, assignment
 
 __all__ = [
@@ -488,6 +490,9 @@ class _Matcher:
             return self.start(_MODULES[module], at, index, image)
         if module == _CLI_MAIN and index < len(words) and words[index].text == "serve":
             return self.start("serve", at, index + 1, image)
+        if module == dynamo.MODULE:  # vLLM's engine arguments, Dynamo's own flags taken out
+            found = self.start("api_server", at, index, image)
+            return replace(found, args=dynamo.engine_words(found.args))
         return None
 
     def shell(self, at: int, image: str | None) -> Script | None:

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field, replace
 import tree_sitter_containerfile
 from tree_sitter import Language, Node, Parser
 
-from vllm_config_lsp.sources import argv, shell
-from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word
+from vllm_config_lsp.sources import argv, exec_form, shell
+from vllm_config_lsp.sources.invocation import Break, EnvVar, Invocation, Word
 from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = ["built_image", "find_invocations"]
@@ -174,6 +174,9 @@ class _Command:
     words: list[Word] = field(default_factory=list)
     script: str = ""
     positions: list[int] = field(default_factory=list)
+    #: A bracketed text that is not valid JSON (`exec_form.lenient`): run in shell form,
+    #: read as the exec form its author meant, with the break.
+    broken: Break | None = None
 
 
 def _command(document: _Document, parts: Sequence[Node]) -> _Command | None:
@@ -195,7 +198,24 @@ def _command(document: _Document, parts: Sequence[Node]) -> _Command | None:
             if [word.text for word in words] != value:
                 words = _approximate(value, strings, document, start, end)
             return _Command(True, start, end, words=words)
+        stop = _logical_line_end(document.text, start)  # the grammar may stop at the error
+        meant = exec_form.lenient(document.text[start:stop], range(start, stop))
+        if meant is not None:  # Docker: shell form; its author: this exec form
+            return _Command(True, start, end, words=meant[0], broken=meant[1])
     return _Command(False, start, end, script=script, positions=positions)
+
+
+def _logical_line_end(text: str, start: int) -> int:
+    """Where Docker's instruction line from `start` ends: the first line end that no `\\`
+    continues."""
+    at = start
+    while True:
+        newline = text.find("\n", at)
+        if newline == -1:
+            return len(text)
+        if not text[at:newline].rstrip("\r").endswith("\\"):
+            return newline
+        at = newline + 1
 
 
 def _approximate(
@@ -511,6 +531,16 @@ class _Reader:
     # -- what a stage runs ------------------------------------------------------------------
 
     def _stage(self, stage: _Stage, *, final: bool) -> None:
+        """What the stage runs; a start read from an exec form that is not valid JSON
+        carries the break (`exec_form`)."""
+        before = len(self.found)
+        self._runs(stage, final=final)
+        broken = [c.broken for c in (stage.entrypoint, stage.cmd) if c and c.broken]
+        for at in range(before, len(self.found)):
+            invocation = self.found[at]
+            self.found[at] = replace(invocation, breaks=(*invocation.breaks, *broken))
+
+    def _runs(self, stage: _Stage, *, final: bool) -> None:
         entrypoint, cmd = stage.entrypoint, stage.cmd
         if entrypoint is not None and not entrypoint.exec_form:
             self._script(stage, entrypoint)  # shell form: CMD is ignored

@@ -66,7 +66,9 @@ def engine_kwargs_words(frame: Frame, mapping: Node, *, syntax: Syntax) -> list[
         if loaded is None or loaded is False:
             continue
         start, end = node_span(frame, key)
-        flag = synthetic_word("--" + name.replace("_", "-"), start, end, key_quoting)
+        flag = replace(
+            synthetic_word("--" + name.replace("_", "-"), start, end, key_quoting), field=name
+        )
         if loaded is True:
             words.append(replace(flag, end=node_span(frame, value)[1]))
             continue

@@ -109,6 +109,21 @@ def kubeai(frame: yaml_hosts.Frame, model: MappingNode) -> tuple[GpuClaim, ...]:
     return (claim,) if claim.count else ()
 
 
+def ray_accelerator(frame: yaml_hosts.Frame, llm_config: MappingNode) -> tuple[GpuClaim, ...]:
+    """A Ray Serve `LLMConfig`'s `accelerator_type` (`L40S`): the GPU every replica's
+    workers are scheduled on (Ray's accelerator resource); how many is vLLM's parallelism."""
+    value = yaml_hosts.get(llm_config, "accelerator_type")
+    name = yaml_hosts.text_of(value)
+    if value is None or not name or "$" in name or "{" in name:
+        return ()
+    start, end = yaml_hosts.node_span(frame, value)
+    return (GpuClaim(RAY_ACCELERATOR, start, end, name=name),)
+
+
+#: Where a Ray Serve LLM config names its GPU.
+RAY_ACCELERATOR = "Ray Serve accelerator_type"
+
+
 def compose(frame: yaml_hosts.Frame, service: MappingNode) -> tuple[GpuClaim, ...]:
     """`deploy.resources.reservations.devices`: the GPUs a service reserves (`count: all`
     says nothing about how many)."""

@@ -1,17 +1,18 @@
 """Which host syntax a document is written in, and the vLLM invocations it holds.
 
 The decision is by name first (what editors use too: `Dockerfile`, `*.sh`, `*.md`), then by
-content for YAML: a Kubernetes object (`apiVersion` + `kind`), a compose file (`services:`)
-or a GitHub workflow (`jobs:`) is a host of command lines and never a `--config` file, even
-when its name contains `vllm`; so is a launcher config whose keys name its launcher
-(`sources.launchers`), a dstack run, a SkyPilot task or a Ray cluster config (`run:`,
-`cluster_name:` with their launcher's keys: `sources.skypilot`), and a Helm chart's values
-file on disk (`chart_folder`), read through
-the chart's templates. Any other YAML is left to `association` (a `--config` file or
-nothing). A JSON file is a host only as Triton's vLLM backend names it, `model.json`, and
-only when its keys are vLLM's engine arguments (`sources.triton`): the flag names it
-decides with are passed in from `vllm/`, as to `association`. Each host module reads its
-syntax with a real parser; this one only dispatches.
+content for YAML: a Kubernetes object (`apiVersion` + `kind`), a compose file (`services:`),
+a Ray Serve config (`applications:` with Ray Serve LLM configs, read by the Kubernetes reader
+as KubeRay's `serveConfigV2`) or a GitHub workflow (`jobs:`) is a host of command lines and
+never a `--config` file, even when its name contains `vllm`; so is a launcher config whose
+keys name its launcher (`sources.launchers`), a dstack run, a SkyPilot task or a Ray cluster
+config (`run:`, `cluster_name:` with their launcher's keys: `sources.skypilot`), and a Helm
+chart's values file on disk (`chart_folder`), read through the chart's templates. Any other
+YAML is left to `association` (a `--config` file or nothing). A JSON file is a host only as
+Triton's vLLM backend names it, `model.json`, and only when its keys are vLLM's engine
+arguments (`sources.triton`): the flag names it decides with are passed in from `vllm/`, as
+to `association`. Each host module reads its syntax with a real parser; this one only
+dispatches.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ class Host:
 HOSTS: dict[str, Host] = {
     host.kind: host
     for host in (
-        Host("shell", "shell", ("shellscript", "sh", "bash")),
+        Host("shell", "shell_script", ("shellscript", "sh", "bash")),
         Host("dockerfile", "dockerfile", ("dockerfile",)),
         Host("markdown", "markdown", ("markdown",)),
         Host("python", "python_argv", ("python",)),

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.findings import Finding, TextEdit
 from vllm_config_lsp.sources.yaml_origin import YamlOrigin
 
 #: Where the words an operator writes sit: past any document's end and past the offsets of
@@ -74,6 +74,9 @@ class Word:
     #: The YAML entry and node of a `--config` file's word (`sources.config_file`), whose
     #: text vLLM builds from the value rather than reads as written; None for a host's word.
     origin: YamlOrigin | None = field(default=None, compare=False)
+    #: The keyword argument a flag word stands for, as written (`max_model_len`), when the
+    #: host hands vLLM keyword arguments rather than a command line (`sources.engine_kwargs`).
+    field: str | None = None
 
     @property
     def resolved(self) -> bool:
@@ -116,7 +119,8 @@ class Word:
             self.quoting,
             self.splat,
             None if self.generated is None else self.generated.moved(by),
-            self.origin,
+            origin=self.origin,
+            field=self.field,
         )
 
     def shifted(self, mapping: Callable[[int], int]) -> Word:
@@ -304,6 +308,26 @@ class ModelRef:
 CLOSED_SOURCES = frozenset({"kubernetes", "compose", "helm"})
 
 
+@dataclass(frozen=True)
+class Break:
+    """Where the command line a document writes is not what its host runs: a line the
+    shell reads as a command of its own (` \\ --flag` for a continuation, the flags after a
+    `docker run … IMAGE` line without its `\\`), an exec form Docker runs as a shell
+    string, a placeholder the shell reads as redirections. `runs` says what really runs;
+    `fatal` when vLLM then never starts (else it starts without what follows); `edits`
+    repair it when the repair is unambiguous."""
+
+    start: int
+    end: int
+    runs: str
+    fatal: bool
+    edits: tuple[TextEdit, ...] = ()
+
+    def moved(self, by: int) -> Break:
+        edits = tuple(TextEdit(e.start + by, e.end + by, e.new_text) for e in self.edits)
+        return replace(self, start=self.start + by, end=self.end + by, edits=edits)
+
+
 @dataclass
 class Invocation:
     """One start of vLLM. `args` are what vLLM's parser receives after `vllm serve` (or
@@ -339,6 +363,14 @@ class Invocation:
     environ_closed: bool = False
     #: The model the host passes outside `args` (operators), when it names one.
     model: ModelRef | None = None
+    #: Where the written command line breaks before it reaches vLLM (`Break`).
+    breaks: tuple[Break, ...] = ()
+
+    #: The Python constructor whose keyword arguments `args` stand for (`EngineArgs`,
+    #: `AsyncEngineArgs`, `LLM`: Ray Serve's `engine_kwargs`, Triton's `model.json`, a
+    #: Python call), None for a command line: its fields, not argparse, decide which
+    #: names exist (`vllm.engine_args`).
+    keywords_of: str | None = None
 
     @property
     def environ_complete(self) -> bool:
@@ -372,6 +404,7 @@ class Invocation:
             model=None
             if self.model is None
             else replace(self.model, start=self.model.start + by, end=self.model.end + by),
+            breaks=tuple(found.moved(by) for found in self.breaks),
         )
 
 

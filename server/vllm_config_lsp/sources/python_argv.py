@@ -32,7 +32,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from vllm_config_lsp.sources import argv, shell
+from vllm_config_lsp.sources import argv, python_calls, shell
 from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word
 from vllm_config_lsp.sources.source_map import SourceMap
 
@@ -83,7 +83,10 @@ _PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError, OverflowE
 def find_invocations(text: str) -> list[Invocation]:
     """Every vLLM server start a Python file spells out, in document order, with offsets
     into `text`: argv lists (and lists grown with `+=`/`.extend`/`.append` in the same
-    scope) and command strings (f-strings included) that a shell would run."""
+    scope) and command strings (f-strings included) that a shell would run, and the
+    engine-argument calls and Modal GPUs `python_calls` reads."""
+    if "vllm" not in text and "ray.serve.llm" not in text and "ray.llm" not in text:
+        return []  # every start names vLLM, or imports Ray Serve LLM: no parse, no tokens
     try:
         with warnings.catch_warnings():
             # `"\d"` in the user's file is their warning to see, not ours to print.
@@ -94,13 +97,16 @@ def find_invocations(text: str) -> list[Invocation]:
     try:
         reader = _Reader(_Source(text), tree)
         reader.run()
+        reader.found.extend(python_calls.engine_calls(tree, reader))
+        scopes = python_calls.modal_gpus(tree, reader)
         found = _in_ray_workers(reader, reader.found) if "ray" in text else reader.found
     except RecursionError:
         return []
     unique: dict[int, Invocation] = {}
     for invocation in found:
         unique.setdefault(invocation.start, invocation)
-    return sorted(unique.values(), key=lambda invocation: invocation.start)
+    found = sorted(unique.values(), key=lambda invocation: invocation.start)
+    return python_calls.with_gpus(found, scopes)
 
 
 # -- source positions -----------------------------------------------------------------------
@@ -676,6 +682,20 @@ class _Reader:
         start, end = self.source.span(node)
         written = self.source.text[start:end]
         return written if written.strip() else _unparse(node)
+
+    # -- what `python_calls` reads through (`python_calls.Strings`) --------------------------
+
+    def span(self, node: ast.AST) -> tuple[int, int]:
+        return self.source.span(node)
+
+    def written(self, node: ast.AST) -> str:
+        return self._written(node)
+
+    def string_word(self, node: ast.AST, quoting: str) -> Word | None:
+        text = self._string(node)
+        if text is None:
+            return None
+        return replace(self._word(text, *self.source.span(node)), quoting=quoting)
 
 
 def _shell_word(word: Word, text: _Text, to_document: SourceMap) -> Word:

@@ -11,12 +11,18 @@ knows continuations, redirections, heredocs, comments and nesting, and it recove
 half-typed input, which an editor sees all the time. What remains here is quote removal inside
 one word (the grammar marks where quotes and expansions are; it does not say what the
 program receives) and the knowledge of which wrappers run which command.
+
+A script often builds its command line before it runs it: a string (`CMD="vllm serve m"`,
+`CMD+=" --flag"` under an `if`) run by `eval "$CMD"`, `sh -c "$CMD"` or a bare `$CMD`, or an
+array (`ARGS+=(--flag)`) run by `"${ARGS[@]}"`. `_Values` follows what the variable holds
+where it is run, arm by arm, and the words keep the offsets of the assignments that wrote
+them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import accumulate
@@ -25,15 +31,17 @@ import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
 from vllm_config_lsp.document.text_memo import text_memo
-from vllm_config_lsp.sources import argv, gpu_claims, node_groups
+from vllm_config_lsp.sources import argv, gpu_claims, node_groups, shell_breaks
 from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word, assignment
 from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = [
+    "Heredoc",
     "argv_invocations",
     "command_words",
     "container_invocations",
     "find_invocations",
+    "heredocs",
     "pinned_version",
 ]
 
@@ -60,6 +68,8 @@ _ALL_ELEMENTS = re.compile(r"\$(?:@|\{@|\{[A-Za-z_][A-Za-z0-9_]*\[@\])")
 
 #: Every command that can start vLLM names it or a container runtime somewhere in its text.
 _STARTERS = (b"vllm", b"docker", b"podman")
+#: Commands that run a string as a command line (`eval "$CMD"`, `bash -c "$CMD"`).
+_RUNNERS = frozenset({b"eval", b"sh", b"bash", b"zsh", b"dash", b"ksh", b"ash"})
 _PIN = re.compile(r"vllm(?:\[[^\]]*\])?==([0-9][0-9A-Za-z.+!-]*)")
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 _BRACE_PROBE = re.compile(r"(\{[0-9]*(?:\.\.[0-9]*)?)([^\x00-\x7f])")
@@ -103,6 +113,7 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
             gpus=gpu_claims.visible_devices(script, invocation)
             + job
             + _group(script, invocation, job),
+            breaks=invocation.breaks + shell_breaks.breaks(script, invocation),
         )
         if invocation.start not in containers:
             start = _with_environ(script, start, exported)
@@ -413,9 +424,24 @@ def _placed(text: str, offset: int) -> tuple[_Collected, bool]:
     move, and moving every word of a long script costs more than reading one chunk)."""
     (units, assignments), complete = _chunk(text)
     if offset:
-        units = [[word.moved(offset) for word in unit] for unit in units]
+        units = [_moved(unit, offset) for unit in units]
         assignments = [(name, word and word.moved(offset)) for name, word in assignments]
     return (units, assignments), complete
+
+
+class _ArrayUnit(list[Word]):
+    """The items of an array literal that names vLLM (`CMD=(vllm serve m)`): a start
+    where it is written, unless the script runs it (`"${CMD[@]}"`), where it is read with
+    what the script appended to it by then (`_Values`)."""
+
+    def __init__(self, words: Iterable[Word], *, name: str) -> None:
+        super().__init__(words)
+        self.name = name
+
+
+def _moved(unit: list[Word], offset: int) -> list[Word]:
+    words = [word.moved(offset) for word in unit]
+    return _ArrayUnit(words, name=unit.name) if isinstance(unit, _ArrayUnit) else words
 
 
 @text_memo()
@@ -435,6 +461,44 @@ def _chunk(text: str) -> tuple[_Collected, bool]:
 
 def _closed(heredoc: Node) -> bool:
     return any(child.type == "heredoc_end" and not child.is_missing for child in heredoc.children)
+
+
+@dataclass(frozen=True)
+class Heredoc:
+    """The text a here-document feeds its command, as the command reads it: `<<-` strips
+    each line's leading tabs; an unquoted delimiter (`<<EOF`) expands `$VAR`, `${…}`,
+    `$(…)` and backticks (kept as written, `expansions` gives their document spans) and
+    removes the backslash of `\\$`, `` \\` ``, `\\\\` and `\\`-newline; a quoted one
+    (`<<'EOF'`, `<<"EOF"`, `<<\\EOF`) is the text as written. `target` is the file the
+    command writes it to (`cat > deploy.yaml <<EOF`, `cat <<EOF > f`, `tee f <<EOF`), None
+    when it goes elsewhere (`kubectl apply -f - <<EOF`, `cat <<EOF | kubectl apply -f -`)."""
+
+    text: str
+    source_map: SourceMap
+    expansions: tuple[tuple[int, int], ...]
+    target: str | None
+    #: Where the redirection is (`<<EOF`): a file it writes is written there.
+    start: int
+
+
+def heredocs(script: str) -> list[Heredoc]:
+    """Every here-document of the script, in document order (those in a string the script
+    runs, `bash -c '…'`, are not read)."""
+    return list(_heredocs(script)) if "<<" in script else []
+
+
+@text_memo()
+def _heredocs(script: str) -> tuple[Heredoc, ...]:
+    """`heredocs`, cached by text (the script is parsed whole: a keystroke elsewhere asks
+    again)."""
+    analyzer = _Analyzer(script, _Scan("shell"), {})
+    found: list[Heredoc] = []
+    for node in analyzer.nodes():
+        if node.type == "heredoc_redirect":
+            heredoc = analyzer.heredoc(node)
+            if heredoc is not None:
+                found.append(heredoc)
+    return tuple(found)
 
 
 def command_words(text: str, *, quoting: str = "shell") -> list[Word]:
@@ -580,6 +644,15 @@ class _Analyzer:
             yield node
             stack.extend(reversed(node.children))
 
+    def _runs_variable(self, node: Node) -> bool:
+        """`$CMD …`, `eval "$CMD"`, `sh -c "$CMD"`: a command that may run a command line
+        the script built in a variable (`_Values`)."""
+        name = node.child_by_field_name("name")
+        if name is None or b"$" not in self.data[node.start_byte : node.end_byte]:
+            return False
+        head = self.data[name.start_byte : name.end_byte].rsplit(b"/", 1)[-1]
+        return head.lstrip(b'"').startswith(b"$") or head in _RUNNERS
+
     def _mentions(self, node: Node, needles: Sequence[bytes]) -> bool:
         """Whether the node's source holds any of `needles` (a fast, conservative filter)."""
         text = self.data[node.start_byte : node.end_byte]
@@ -606,7 +679,9 @@ class _Analyzer:
         units: list[list[Word]] = []
         assignments: list[tuple[str, Word | None]] = []
         for node in self.nodes():
-            if node.type == "command" and self._mentions(node, _STARTERS):
+            if node.type == "command" and (
+                self._mentions(node, _STARTERS) or self._runs_variable(node)
+            ):
                 units.append(self.command_argv(node))
             elif node.type == "variable_assignment":
                 value = node.child_by_field_name("value")
@@ -616,7 +691,8 @@ class _Analyzer:
                 if value.type == "array":
                     if self._mentions(value, _STARTERS):
                         items = [self.word(item) for item in value.named_children]
-                        units.append(self.rejoin(items))
+                        key = self.text[slice(*self.span(name))]
+                        units.append(_ArrayUnit(self.rejoin(items), name=key))
                 elif not any(child.type == "+=" for child in node.children):
                     key = self.text[slice(*self.span(name))]
                     known = self.word(value) if self._mentions(value, (b"vllm",)) else None
@@ -631,9 +707,15 @@ class _Analyzer:
     ) -> None:
         for key, known in assignments:
             self.assignments.setdefault(key, []).append(known)
+        run = {
+            match.group(1)
+            for words in units
+            if words and (match := _ARRAY.fullmatch(words[0].text)) and words[0].splat
+        }
         for words in units:
             self._pin(words)
-            self.analyze(words, depth)
+            if not (isinstance(words, _ArrayUnit) and words.name in run):
+                self.analyze(words, depth)
 
     def command_argv(self, node: Node) -> list[Word]:
         """Name and arguments of a `command` node. Bash passes words written after a
@@ -676,6 +758,68 @@ class _Analyzer:
             else:
                 joined.append(word)
         return joined
+
+    def heredoc(self, node: Node) -> Heredoc | None:
+        """The here-document of a `heredoc_redirect` node (`Heredoc`)."""
+        parts = {child.type: child for child in node.children}
+        body, delimiter = parts.get("heredoc_body"), parts.get("heredoc_start")
+        if body is None or delimiter is None:
+            return None
+        text = self.text
+        quoted = any(char in text[slice(*self.span(delimiter))] for char in "'\"\\")
+        first = text.rfind("\n", 0, self.span(body)[0]) + 1
+        end = parts.get("heredoc_end")
+        last = self.span(body)[1] if end is None else text.rfind("\n", 0, self.span(end)[0]) + 1
+        expansions = () if quoted else self._body_expansions(body)
+        ends = dict(expansions)
+        out = _Builder()
+        index = first
+        line_start = True
+        while index < last:
+            char = text[index]
+            if line_start and char == "\t" and "<<-" in parts:
+                index += 1
+                continue
+            line_start = char == "\n"
+            if index in ends:
+                out.verbatim(text[index : ends[index]], index)
+                index = ends[index]
+                line_start = False
+            elif not quoted and char == "\\" and index + 1 < last and text[index + 1] in "$`\\\n":
+                if text[index + 1] != "\n":
+                    out.add(text[index + 1], index, index + 2)
+                index += 2
+            else:
+                out.add(char, index, index + 1)
+                index += 1
+        source_map = SourceMap(tuple(out.starts), tuple(out.ends), last)
+        start = self.span(node)[0]
+        return Heredoc("".join(out.chars), source_map, expansions, self._target(node), start)
+
+    def _body_expansions(self, body: Node) -> tuple[tuple[int, int], ...]:
+        """The expansions of an unquoted here-document's body, as document spans."""
+        return tuple(self.span(child) for child in body.children if child.type in _EXPANSIONS)
+
+    def _target(self, node: Node) -> str | None:
+        """The file a here-document is written to: a `>`/`>>` redirection of its command,
+        or the file `tee` writes."""
+        statement = node.parent
+        if statement is None or statement.type != "redirected_statement":
+            return None
+        # `cat <<EOF > f`: the grammar files the redirection after the delimiter under it
+        for child in (*statement.children, *node.children):
+            if child.type == "file_redirect" and child.children:
+                operator = self.text[slice(*self.span(child.children[0]))]
+                targets = child.children_by_field_name("destination")
+                if operator in (">", ">>", ">|") and targets:
+                    return self.word(targets[0]).text
+        command = statement.child_by_field_name("body")
+        if command is not None and command.type == "command":
+            words = self.command_argv(command)
+            if words and words[0].text == "tee":
+                files = [word.text for word in words[1:] if not word.text.startswith("-")]
+                return files[0] if files else None
+        return None
 
     # -- words -------------------------------------------------------------------------
 
@@ -797,7 +941,20 @@ class _Analyzer:
 
     def analyze(self, words: Sequence[Word], depth: int, image: str | None = None) -> None:
         """The start in one argv (`sources.argv` decides what it runs); a script it runs
-        (`bash -c '...'`, `eval "..."`) is read as shell in turn."""
+        (`bash -c '...'`, `eval "..."`) is read as shell in turn. A command line the script
+        built in a variable (`$CMD`, `"${ARGS[@]}"`) is read as each value it may hold
+        there (`_Values`)."""
+        if depth == 0 and any(word.splat for word in words):
+            for built in self.values.commands(words):
+                self._analyze(built, depth, image)
+            return
+        self._analyze(words, depth, image)
+
+    @cached_property
+    def values(self) -> _Values:
+        return _Values(self)
+
+    def _analyze(self, words: Sequence[Word], depth: int, image: str | None) -> None:
         found = argv.match(words, image=image, resolve=self._resolve)
         if found is None:
             return
@@ -837,6 +994,12 @@ class _Analyzer:
         and map what is found back through the quoting of the string."""
         if depth >= _MAX_DEPTH or not script.text.strip():
             return
+        if depth == 0 and script.unresolved:
+            built = self.values.strings(script)
+            if built is not None:  # `eval "$CMD"`: each value the variable may hold
+                for value in built:
+                    self._nested(value, depth + 1, image)
+                return
         inner = _Scan(self.scan.source)
         _Analyzer(
             script.text,
@@ -860,6 +1023,269 @@ class _Analyzer:
             if match and word.resolved:
                 self.scan.pins.append(match.group(1))
                 return
+
+
+#: At most this many values of one variable are followed where it is used (one per arm of
+#: an `if`/`case` that assigns it); a script with more is read for the first ones.
+_MAX_VALUES = 8
+_SCALAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_ARRAY = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
+_BLANKS = re.compile(r"[^ \t\n]+")
+#: What a variable holds: a string, an array's words, or nothing known.
+_Value = Word | tuple[Word, ...] | None
+#: Statements whose assignments do not reach the script (a subshell, a pipeline's parts, a
+#: command's own `NAME=value` prefix) or that do not run where they stand (a function).
+_OPAQUE = frozenset(
+    {"command", "function_definition", "subshell", "pipeline", "command_substitution"}
+)
+
+
+class _Values:
+    """What a variable may hold where a command uses it, for the command lines a script
+    builds in a variable: `CMD="vllm serve m"`, `CMD+=" --flag"`, `CMD="$CMD --flag"`,
+    `ARGS=(…)`, `ARGS+=(…)`, `ARGS=("${ARGS[@]}" …)`, read in the order the script runs
+    them. An `if` or `case` whose arms assign the variable gives one value per arm that
+    does, so that two exclusive arms never make one command line; what an arm appends is
+    there when it is taken (the value before it is kept as well only when an arm replaces
+    it). `&&`/`||` lists are taken. A use inside a function reads the function's body
+    before it; a function called elsewhere, a subshell, a pipeline and a command's own
+    `NAME=value` prefix do not set the script's variables."""
+
+    def __init__(self, analyzer: _Analyzer) -> None:
+        self.analyzer = analyzer
+        #: Whether the script assigns a name at all, by name (most expansions it has not).
+        self.assigned: dict[str, bool] = {}
+
+    def commands(self, words: Sequence[Word]) -> list[list[Word]]:
+        """The command lines `words` may be once `"${ARGS[@]}"` and a leading `$CMD`
+        hold what the script put in them (one per combination of values, at most
+        `_MAX_VALUES`); `words` itself when the script says nothing of them."""
+        lines: list[list[Word]] = [[]]
+        for index, word in enumerate(words):
+            choices = [[word]]
+            if word.splat:
+                arrays = self._array(word)
+                if arrays:
+                    choices = [list(value) for value in arrays]
+                elif index == 0:
+                    built = self.strings(word)
+                    if built:
+                        choices = [_fields(value) for value in built]
+            lines = [line + choice for line in lines for choice in choices][:_MAX_VALUES]
+        return lines
+
+    def strings(self, word: Word) -> list[Word] | None:
+        """The command lines a string variable may hold where `word` (`$CMD`, `"${CMD}"`,
+        an `eval`/`sh -c` script of nothing else) uses it, when it holds one that starts
+        something (vLLM, a container runtime); None otherwise."""
+        match = _SCALAR.fullmatch(word.text)
+        if match is None or word.unresolved != (word.text,):
+            return None
+        found = [
+            value
+            for value in self.at(match.group(1) or match.group(2), word.start)
+            if isinstance(value, Word)
+        ]
+        if not any(starter.decode() in value.text for value in found for starter in _STARTERS):
+            return None
+        return found
+
+    def _array(self, word: Word) -> list[tuple[Word, ...]]:
+        match = _ARRAY.fullmatch(word.text)
+        if match is None or word.unresolved != (word.text,):
+            return []
+        return [value for value in self.at(match.group(1), word.start) if isinstance(value, tuple)]
+
+    def at(self, name: str, offset: int) -> list[_Value]:
+        """The values `name` may hold at `offset` (a document offset)."""
+        if name not in self.assigned:
+            pattern = rf"(?<![\w$]){re.escape(name)}\+?="
+            self.assigned[name] = re.search(pattern, self.analyzer.text) is not None
+        if not self.assigned[name]:
+            return [None]
+        try:
+            return self._run(self.analyzer.tree.root_node.children, [None], name, offset)
+        except RecursionError:  # nesting Python cannot walk: nothing known
+            return [None]
+
+    def _run(self, nodes: Sequence[Node], values: list[_Value], name: str, at: int) -> list[_Value]:
+        """Run `nodes` in order up to the one holding `at`, into which it goes on."""
+        for node in nodes:
+            start, end = self.analyzer.span(node)
+            if start >= at:
+                break
+            if end > at:
+                return self._inside(node, values, name, at)
+            values = self._after(node, values, name)
+        return values
+
+    def _inside(self, node: Node, values: list[_Value], name: str, at: int) -> list[_Value]:
+        """The values at `at` inside `node`: the arm of an `if`/`case` that holds it."""
+        if node.type == "command":
+            return values
+        children = node.children
+        if node.type in ("if_statement", "case_statement"):
+            for child in children:
+                if child.type in ("elif_clause", "else_clause", "case_item"):
+                    start, end = self.analyzer.span(child)
+                    if start <= at < end:
+                        return self._run(child.children, values, name, at)
+            children = [c for c in children if c.type not in ("elif_clause", "else_clause")]
+        return self._run(children, values, name, at)
+
+    def _after(self, node: Node, values: list[_Value], name: str) -> list[_Value]:
+        """The values once `node` (a statement before the use) has run."""
+        if name.encode() not in self.analyzer.data[node.start_byte : node.end_byte]:
+            return values
+        kind = node.type
+        if kind == "variable_assignment":
+            return self._assign(node, values, name)
+        if kind in _OPAQUE:
+            return values
+        if kind == "if_statement":
+            clauses = [c for c in node.children if c.type in ("elif_clause", "else_clause")]
+            head = [c for c in node.children if c not in clauses]
+            arms = [head, *(clause.children for clause in clauses)]
+            complete = any(clause.type == "else_clause" for clause in clauses)
+            return self._arms(arms, values, name, complete)
+        if kind == "case_statement":
+            items = [c.children for c in node.children if c.type == "case_item"]
+            return self._arms(items, values, name, False)
+        for child in node.children:
+            values = self._after(child, values, name)
+        return values
+
+    def _arms(
+        self, arms: Sequence[Sequence[Node]], values: list[_Value], name: str, complete: bool
+    ) -> list[_Value]:
+        """The values after one of `arms` runs (`complete`: one of them always does)."""
+        results: list[_Value] = []
+        silent = not complete
+        for arm in arms:
+            out = values
+            for node in arm:
+                out = self._after(node, out, name)
+            if out is values:
+                silent = True
+            else:
+                results.extend(out)
+        if silent:  # a way through that leaves the value: kept unless every arm appends to it
+            results.extend(v for v in values if not any(_extends(r, v) for r in results))
+        distinct: list[_Value] = []
+        for value in results:
+            if not any(value is seen for seen in distinct):
+                distinct.append(value)
+        return distinct[:_MAX_VALUES] or values
+
+    def _assign(self, node: Node, values: list[_Value], name: str) -> list[_Value]:
+        name_node = node.child_by_field_name("name")
+        if name_node is None or self.analyzer.text[slice(*self.analyzer.span(name_node))] != name:
+            return values
+        append = any(child.type == "+=" for child in node.children)
+        value = node.child_by_field_name("value")
+        if value is None:
+            end = self.analyzer.span(node)[1]
+            return values if append else [Word("", end, end, (), ())]
+        if value.type == "array":
+            items = [self.analyzer.word(item) for item in value.named_children]
+            return [_array_value(items, name, old, append) for old in values]
+        word = self.analyzer.word(value)
+        out: list[_Value] = []
+        for old in values:
+            new = _substituted(word, name, old if isinstance(old, Word) else None)
+            out.append(_concatenated(old, new) if append and isinstance(old, Word) else new)
+        return out
+
+
+def _extends(value: _Value, before: _Value) -> bool:
+    """`value` is `before` with more after it (an append)."""
+    if isinstance(value, Word) and isinstance(before, Word):
+        return value.text.startswith(before.text) and value.starts[: len(before.starts)] == (
+            before.starts
+        )
+    if isinstance(value, tuple) and isinstance(before, tuple):
+        return value[: len(before)] == before
+    return False
+
+
+def _array_value(items: list[Word], name: str, old: _Value, append: bool) -> tuple[Word, ...]:
+    """`NAME=(items)` / `NAME+=(items)`, with `"${NAME[@]}"` among them its old words."""
+    before: tuple[Word, ...] = old if isinstance(old, tuple) else (() if old is None else (old,))
+    words: list[Word] = list(before) if append else []
+    for item in items:
+        match = _ARRAY.fullmatch(item.text)
+        if match and match.group(1) == name and item.unresolved == (item.text,):
+            words.extend(before)
+        else:
+            words.append(item)
+    return tuple(words)
+
+
+def _substituted(word: Word, name: str, old: Word | None) -> Word:
+    """`word` with each `$NAME`/`${NAME}` in it replaced by `old` (`CMD="$CMD --flag"`)."""
+    parts = {
+        part
+        for part in word.unresolved
+        if (match := _SCALAR.fullmatch(part)) and name in (match.group(1), match.group(2))
+    }
+    if old is None or not parts:
+        return word
+    text, starts, ends = word.text, list(word.starts), list(word.ends)
+    pattern = re.compile("|".join(re.escape(part) + r"(?![A-Za-z0-9_])" for part in parts))
+    at = 0
+    while (found := pattern.search(text, at)) is not None:
+        first, last = found.span()
+        text = text[:first] + old.text + text[last:]
+        starts[first:last] = old.starts
+        ends[first:last] = old.ends
+        at = first + len(old.text)
+    unresolved = tuple(p for p in word.unresolved if p not in parts) + old.unresolved
+    return replace(
+        word,
+        text=text,
+        starts=tuple(starts),
+        ends=tuple(ends),
+        unresolved=unresolved,
+        splat=word.splat or old.splat,
+    )
+
+
+def _concatenated(first: Word, second: Word) -> Word:
+    """`CMD+=" --flag"`: the old value and the appended text as one string."""
+    return replace(
+        first,
+        text=first.text + second.text,
+        end=max(first.end, second.end),
+        starts=first.starts + second.starts,
+        ends=first.ends + second.ends,
+        unresolved=first.unresolved + second.unresolved,
+        splat=first.splat or second.splat,
+    )
+
+
+def _fields(value: Word) -> list[Word]:
+    """What an unquoted `$CMD` becomes: its value split at blanks, with no quote removal
+    (quotes inside the value stay in the words). A field holding an expansion the
+    assignment made is not known; one that is nothing else may be several words."""
+    fields: list[Word] = []
+    for found in _BLANKS.finditer(value.text):
+        first, last = found.span()
+        text = found.group()
+        parts = tuple(part for part in value.unresolved if part in text)
+        starts, ends = value.starts[first:last], value.ends[first:last]
+        fields.append(
+            Word(
+                text,
+                starts[0],
+                ends[-1],
+                starts,
+                ends,
+                unresolved=parts,
+                quoting=value.quoting,
+                splat=bool(parts) and text in parts,
+            )
+        )
+    return fields
 
 
 def _scanner_safe(text: str) -> str:

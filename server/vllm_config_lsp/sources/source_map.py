@@ -102,4 +102,21 @@ class SourceMap:
             insert_at=None if insert_at is None else self.end_of(insert_at),
             gpus=tuple(claim.mapped(self.start_of, self.end_of) for claim in invocation.gpus),
             environ=tuple(var.relocated(self.word) for var in invocation.environ),
+            model=None
+            if invocation.model is None
+            else replace(
+                invocation.model,
+                start=self.start_of(invocation.model.start),
+                end=self.end_of(invocation.model.end),
+            ),
+            # a break's repair edits the text as written: only where that is the document's
+            breaks=tuple(
+                replace(
+                    found,
+                    start=self.start_of(found.start),
+                    end=self.end_of(found.end),
+                    edits=found.edits if self.starts is None else (),
+                )
+                for found in invocation.breaks
+            ),
         )

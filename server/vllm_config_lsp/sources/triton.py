@@ -34,6 +34,8 @@ SOURCE = "triton"
 #: the `"model"` string already say Triton, and a typo in a three-key file (the backend's
 #: own sample has three) must keep its diagnostics, not lose them.
 KEY_SHARE = 0.5
+#: The backend builds `AsyncEngineArgs(**self.vllm_engine_config)`: its fields are the names.
+KEYWORDS_OF = "AsyncEngineArgs"
 
 
 def _object(text: str) -> MappingNode | None:
@@ -66,4 +68,4 @@ def find_invocations(text: str) -> list[Invocation]:
         return []
     start = root.start_mark.index
     words = engine_kwargs_words(Frame(text), root, syntax="json")
-    return [Invocation(SOURCE, "serve", start, start + 1, words)]
+    return [Invocation(SOURCE, "serve", start, start + 1, words, keywords_of=KEYWORDS_OF)]

@@ -6,6 +6,13 @@ Every key becomes `--key`; argparse rejects what no option matches with
 (`tp:` becomes `--tp`). Flags removed in recent releases are named with their replacement.
 A key whose value is `false` never reaches argparse (vLLM drops it), so it is only a warning.
 
+Where the host hands vLLM keyword arguments rather than a command line (`LLM(...)`,
+`EngineArgs(...)`, Ray Serve's `engine_kwargs`, Triton's `model.json`), no argparse runs:
+`EngineArgs` is a dataclass, and a keyword that is none of its fields is Python's
+`TypeError: EngineArgs.__init__() got an unexpected keyword argument 'x'`
+(`vllm/engine/arg_utils.py:489` in 0.33.0; `LLM` passes its `**kwargs` on at
+`vllm/entrypoints/llm.py:295`), a frontend flag such as `port` included.
+
 ## Example
 ```yaml
 model: Qwen/Qwen3-8B
@@ -34,6 +41,7 @@ from vllm_config_lsp.rules.support import (
 )
 from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.engine_args import Constructor, constructor
 from vllm_config_lsp.vllm.flag_history import loader_since, removed_flag
 from vllm_config_lsp.vllm.parse_args import Token
 
@@ -139,9 +147,41 @@ def _values_after(model: ConfigModel, at: int) -> list[Token]:
     return extras[at + 1 : end]
 
 
+def _unexpected_keywords(model: ConfigModel, accepts: Constructor) -> Iterator[Finding]:
+    """Keyword arguments (`LLM(...)`, `engine_kwargs`, `model.json`): the constructor's
+    fields decide, not argparse (`--port` is a flag and no field; `model_weights` a field
+    with no flag)."""
+    names = sorted(accepts.accepted)
+    for token in model.tokens:
+        name = token.word.field if token.word is not None else None
+        if name is None or name in accepts.accepted:
+            continue
+        message = f"{accepts.refused_by}.__init__() got an unexpected keyword argument {name!r}"
+        fixes: list[Fix | None] = []
+        suggestion = closest(name, names)
+        if suggestion:
+            message += f": did you mean `{suggestion}`?"
+            fixes.append(rename_option_fix(model, token, "--" + suggestion, safe=False))
+        fixes.append(remove_option_fix(model, token, []))
+        yield finding(
+            CODE,
+            Severity.ERROR,
+            token.word.source_range(0, len(token.word.text)) if token.word else (0, 0),
+            message,
+            source=accepts.source,
+            fixes=[fix for fix in fixes if fix is not None],
+        )
+
+
 def check(model: ConfigModel) -> Iterator[Finding]:
+    keywords_of = model.invocation.keywords_of
+    accepts = constructor(model.catalogue.version, keywords_of) if keywords_of else None
+    if accepts is not None:
+        yield from _unexpected_keywords(model, accepts)
     found = 0
     for at, token in enumerate(model.result.extras):
+        if accepts is not None and token.word is not None and token.word.field is not None:
+            continue  # a keyword argument: its constructor decided above
         if token.is_key and token.pair is not None and token.text.startswith("-"):
             yield _findings_for(model, token.pair, Severity.ERROR, "", suggest=found < SUGGESTIONS)
             found += 1

@@ -1,6 +1,7 @@
 """Ray Serve LLM applications, in a KubeRay `RayService` (ray.io) `serveConfigV2` or a
 Serve config file: `engine_kwargs` of an `LLMConfig` (and RayLLM's `engine_config` of type
-VLLMEngine).
+VLLMEngine), keywords of `AsyncEngineArgs` (`Invocation.keywords_of`), with the GPU its
+`accelerator_type` names.
 
 Transcribes ray-project/ray python/ray/llm/_internal/serve/core/configs/llm_config.py
 @697db261a21ae1af89c705bcc3a941e9e5c845c7 (`LLMConfig.engine_kwargs`, handed to vLLM's
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from yaml.nodes import MappingNode, Node
 
+from vllm_config_lsp.sources import gpu_claims
 from vllm_config_lsp.sources.engine_kwargs import engine_kwargs_words
 from vllm_config_lsp.sources.operators.reader import Operator, Reader
 from vllm_config_lsp.sources.yaml_hosts import Frame, env_mapping, get, get_pair, text_of
@@ -34,12 +36,13 @@ def _engine_kwargs(reader: Reader, frame: Frame, node: MappingNode, parent: Node
         return
     words = engine_kwargs_words(frame, pair[1], syntax="yaml")
     reader.mapped(frame, pair[0], "serve", words)
+    started = reader.found[-1]
+    started.keywords_of = "AsyncEngineArgs"
     source = get(get(node, "model_loading_config"), "model_source")
-    reader.found[-1].model = reader.model_ref(frame, source, "Ray Serve `model_source`")
+    started.model = reader.model_ref(frame, source, "Ray Serve `model_source`")
+    started.gpus = gpu_claims.ray_accelerator(frame, node)
     env_vars = get(get(node, "runtime_env"), "env_vars")
-    reader.found[-1].environ = env_mapping(
-        frame, env_vars, "runtime_env", reader.masked.restore_word
-    )
+    started.environ = env_mapping(frame, env_vars, "runtime_env", reader.masked.restore_word)
 
 
 OPERATOR = Operator(

@@ -15,7 +15,9 @@ least the busiest GPU can hold. Activations, CUDA graphs and the CUDA context on
 more, so a config this rule flags cannot start on that GPU. It needs a target (a
 `# vllm-config: gpu=… count=…` comment, the editor setting, `--gpu`, or what the same file
 says: Kubernetes limits, SLURM, compose) and the checkpoint's files; online quantization
-(`quantization:` other than the checkpoint's) is not followed.
+(`quantization:` other than the checkpoint's) is not followed. The finding sits on the
+model (the weights are the checkpoint's, whatever `max-model-len` says), with the statement
+of the target GPU beside it where the file makes one.
 
 ## Example
 ```yaml
@@ -33,7 +35,8 @@ tensor-parallel-size: 4
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.findings import Finding, Related
+from vllm_config_lsp.rules._checkpoint import model_given
 from vllm_config_lsp.rules._engine import error
 from vllm_config_lsp.rules.memory import fixes, judged
 from vllm_config_lsp.vllm.config_model import ConfigModel
@@ -64,4 +67,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             f"{found.utilization} leaves of one {gpu.name} ({judging.origin}), so vLLM refuses "
             f"the start: {NO_MEMORY}"
         )
-    yield error(CODE, judging.where, what, VLLM_SOURCE, fixes(model, found))
+    refused = error(CODE, model_given(model), what, VLLM_SOURCE, fixes(model, found))
+    target = model.target
+    if target is not None and target.start >= 0:
+        refused.related = (Related(target.start, target.end, f"the target: {target.origin}"),)
+    yield refused

@@ -1,0 +1,67 @@
+"""An editor session on Python engine arguments (issue 28 item 7): `LLM(...)` keywords get
+their diagnostics where they are written, and applying a fix leaves valid Python."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+from lsp_support import Doc, apply_workspace_edit, code_actions, encoding, hover_text
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+OFFLINE = """\
+import modal
+from vllm import LLM
+
+app = modal.App("offline")
+
+
+@app.function(gpu="T4")
+def run(prompts):
+    llm = LLM(
+        "Qwen/Qwen2.5-1.5B-Instruct",
+        dtype="bfloat16",  # T4: no bf16
+        max_modle_len=4096,
+    )
+    return llm.generate(prompts)
+"""
+
+
+def _generic(action: types.CodeAction) -> bool:
+    """The actions every diagnostic gets besides its own fixes."""
+    return action.title.startswith(("Disable ", "Show documentation", "Fix all"))
+
+
+def _line(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n")
+
+
+async def test_llm_keywords_get_diagnostics_and_fixes_keep_python(client: LanguageClient) -> None:
+    doc = Doc(client, "file:///work/p/offline.py", OFFLINE, language_id="python")
+    try:
+        found = {str(d.code): d for d in await doc.diagnostics()}
+        assert {"VC101", "VC701"} <= set(found)
+        typo = found["VC101"]
+        assert typo.range.start.line == _line(OFFLINE, "max_modle_len")
+        assert typo.message.startswith(
+            "EngineArgs.__init__() got an unexpected keyword argument 'max_modle_len'"
+        )
+        assert found["VC701"].range.start.line == _line(OFFLINE, 'dtype="bfloat16"')
+        hover = await hover_text(client, doc, "dtype=", 1)
+        assert hover is not None and hover.startswith("**--dtype**")  # the field's flag
+        text = OFFLINE
+        for code, expected in (("VC101", "max_model_len=4096"), ("VC701", 'dtype="half"')):
+            diagnostic = next(d for d in await doc.diagnostics() if str(d.code) == code)
+            actions = await code_actions(client, doc.uri, diagnostic.range, [diagnostic])
+            [fix] = [a for a in actions if a.kind == "quickfix" and not _generic(a)][:1]
+            assert fix.edit is not None
+            text = apply_workspace_edit(text, fix.edit, doc.uri, encoding(client))
+            ast.parse(text)  # still Python
+            assert expected in text
+            after = await doc.replace(text)
+            assert code not in {str(d.code) for d in after}
+    finally:
+        doc.close()
