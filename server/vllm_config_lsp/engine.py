@@ -26,7 +26,7 @@ from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
 from vllm_config_lsp.sources.association import DETECTION_BYTES, path_of_uri
 from vllm_config_lsp.sources.association import AssociationSettings as AssociationSettings
-from vllm_config_lsp.sources.config_file import config_tokens
+from vllm_config_lsp.sources.config_file import ConfigFile, read_config_file
 from vllm_config_lsp.sources.detect import detect
 from vllm_config_lsp.sources.files import looks_like_config
 from vllm_config_lsp.sources.hosts import find_invocations
@@ -40,8 +40,8 @@ from vllm_config_lsp.sources.safe_read import is_dir, read_capped, read_text
 from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue, nearest_release
 from vllm_config_lsp.vllm.config_model import (
     ConfigModel,
-    build_invocation_model,
-    build_model,
+    argv_model,
+    config_start,
     host_document,
 )
 from vllm_config_lsp.vllm.hardware import Stated, Target, resolve_target
@@ -109,7 +109,8 @@ class LintResult:
 
 @dataclass(frozen=True)
 class CommandLine:
-    """One command line of a host document and how to build what vLLM makes of it."""
+    """One start of vLLM in a document (a host's command line, or the one a `--config`
+    file is) and how to build what vLLM makes of it."""
 
     text: str
     invocation: Invocation
@@ -122,6 +123,10 @@ class CommandLine:
     why: str = ""
     #: The document's marker comment, parsed once for all its command lines.
     marker: Marker | None = None
+    #: The `--config` file the words were loaded from (None: a host's command line), and
+    #: whether `vllm serve` names the model outside it (None: only without `model:`).
+    origin: ConfigFile | None = None
+    model_on_cli: bool | None = None
     #: The platform plugin it runs with, and why (None: stock vLLM).
     plugin: PluginChoice | None = None
 
@@ -131,10 +136,12 @@ class CommandLine:
 
     def model(self) -> ConfigModel:
         plugin = self.plugin.plugin if self.plugin is not None else None
-        model = build_invocation_model(
+        model = argv_model(
             self.text,
             with_plugin(load_catalogue(self.release), plugin),
             self.invocation,
+            origin=self.origin,
+            model_on_cli=self.model_on_cli,
             path=self.path,
             model_dirs=self.model_dirs,
         )
@@ -269,70 +276,58 @@ def lint(
     if version is None:  # front ends pass their choice; else the file's own marker counts
         version = choose_version(text, marker=_options(marker))[0]
     rules = _selected(all_rules(), select, ignore)
-    if host is not None:
-        where = (path, tuple(model_dirs))
-        release = (version, version_why, version_stated)
-        options = (gpus, marker, tuple(plugins))
-        return _lint_host(text, host, release, rules, where, options, ignore_suppressions)
     chosen = (version, version_why, version_stated)
-    version, why, plugin = _line_release(text, None, chosen, _options(marker), plugins)
-    model = build_model(
-        text,
-        with_plugin(load_catalogue(version), plugin.plugin if plugin is not None else None),
-        model_on_cli=model_on_cli,
-        path=path,
-        model_dirs=tuple(model_dirs),
-    )
-    model.target = _target(text, (), gpus, marker)
-    model.plugin = plugin.plugin if plugin is not None else None
-    findings = _suppressed(model, _run_rules(model, rules), rules, ignore_suppressions)
+    options = _options(marker)
+    origin, config_plugin = None, None
+    if host is None:  # the `--config` file's source, with the release's loader
+        version, version_why, config_plugin = _line_release(text, None, chosen, options, plugins)
+        origin = read_config_file(text, load_catalogue(version).loader)
+        invocations = [config_start(origin)]
+    else:
+        try:
+            invocations = find_invocations(host, text, path)
+        except MemoryError:  # never "no start of vLLM here": the file was not read
+            message = f"not read: the {host} reader ran out of memory on this file"
+            return LintResult([Finding(INTERNAL_ERROR, Severity.ERROR, 0, 0, message)], None)
+        except Exception:  # a host parser bug must not take the editor down
+            return LintResult([_internal(f"the {host} reader")], None)
+    lines = [
+        CommandLine(
+            text,
+            invocation,
+            release,
+            path,
+            tuple(model_dirs),
+            gpus,
+            why,
+            marker,
+            origin,
+            model_on_cli,
+            plugin,
+        )
+        for invocation in invocations
+        for release, why, plugin in [
+            (version, version_why, config_plugin)
+            if origin is not None
+            else _line_release(text, invocation, chosen, options, plugins)
+        ]
+    ]
+    ran = tuple(rule.code for rule in rules)
+    checked = [_command_line_findings(line, rules, ran) for line in lines]
+    findings = own_findings([found for found_on, _ in checked for found in found_on], text)
+    document = None
+    if lines:  # suppression comments apply to the document as a whole
+        document = host_document(text, load_catalogue(version), invocations[0], origin)
+        findings = _suppressed(document, findings, rules, ignore_suppressions)
     findings.sort(key=Finding.sort_key)
-    return LintResult(findings, model, release=(version, why) if plugin is not None else None)
+    if origin is not None:  # one start, the file's own: no command line of a host
+        release = (version, version_why) if config_plugin is not None else None
+        return LintResult(findings, checked[0][1], (), document, release)
+    return LintResult(findings, None, lines, document)
 
 
 def _options(marker: Marker) -> dict[str, str]:
     return {key: value for key, (value, _start, _end) in marker.items()}
-
-
-def _lint_host(
-    text: str,
-    host: str,
-    release: tuple[str, str, bool],
-    rules: list[Rule],
-    where: tuple[Path | None, tuple[Path, ...]],
-    target: tuple[Stated | None, Marker, tuple[str, ...]],
-    keep_suppressed: bool,
-) -> LintResult:
-    """Every command line of a host document, each on its own; suppression comments
-    apply to the document as a whole. `release`: the document's release, why, and whether
-    the user stated it; `where`: the file and the model folders; `target`: the target the
-    user states, the marker comment and the plugins the settings name."""
-    path, model_dirs = where
-    gpus, marker, plugins = target
-    options = _options(marker)
-    try:
-        invocations = find_invocations(host, text, path)
-    except MemoryError:  # never "no start of vLLM here": the file was not read
-        message = f"not read: the {host} reader ran out of memory on this file"
-        return LintResult([Finding(INTERNAL_ERROR, Severity.ERROR, 0, 0, message)], None)
-    except Exception:  # a host parser bug must not take the editor down
-        return LintResult([_internal(f"the {host} reader")], None)
-    lines = [
-        CommandLine(text, invocation, line_release, path, model_dirs, gpus, why, marker, plugin)
-        for invocation in invocations
-        for line_release, why, plugin in [
-            _line_release(text, invocation, release, options, plugins)
-        ]
-    ]
-    ran = tuple(rule.code for rule in rules)
-    findings = [found for line in lines for found in _command_line_findings(line, rules, ran)]
-    findings = own_findings(findings, text)  # a chart template's words: it reports them
-    document = None
-    if lines:
-        document = host_document(text, load_catalogue(release[0]), invocations[0])
-        findings = _suppressed(document, findings, rules, keep_suppressed)
-    findings.sort(key=Finding.sort_key)
-    return LintResult(findings, None, lines, document)
 
 
 @dataclass(frozen=True)
@@ -370,13 +365,18 @@ _NAMES_LINE = re.compile(r"\bline \d")
 
 def _command_line_findings(
     line: CommandLine, rules: list[Rule], ran: tuple[str, ...]
-) -> list[Finding]:
-    """Each command line is checked on its own, against the release its own image or pin
+) -> tuple[list[Finding], ConfigModel | None]:
+    """A `--config` file's findings depend on all its text (its YAML, comments, keys that
+    load no word): its one start is checked whole, and its model kept. Each command line
+    of a host is checked on its own, against the release its own image or pin
     names (unless the user named one; else the front end's choice); findings on words vLLM
     will not see as written (`$TP`, `{{ .Values.x }}`) are dropped: unknown is not wrong.
     Where a word may expand to any arguments (`$EXTRA_ARGS`, `"$@"`), the checks that
     combine settings (VC300 on) are dropped too; per-flag checks (unknown flags, types,
     choices, bounds) stay."""
+    if line.origin is not None:
+        model = line.model()
+        return _run_rules(model, rules), model
     text, invocation = line.text, line.invocation
     low, high = _extent(text, invocation)
     target = line.target
@@ -392,7 +392,7 @@ def _command_line_findings(
     )
     memo = _CHECKED.get(key)
     if memo is not None and (memo.line is None or memo.line == text.count("\n", 0, low)):
-        return [_moved(found, low) for found in memo.findings]
+        return [_moved(found, low) for found in memo.findings], None
     model = line.model()
     unknown = [(w.start, w.end) for w in invocation.args if not w.resolved]
     made = [w for w in invocation.args if w.generated is not None]  # an operator's words
@@ -411,7 +411,7 @@ def _command_line_findings(
             text.count("\n", 0, low) if names_line else None,
         )
         _CHECKED.put(key, memo, weight)
-    return findings
+    return findings, model
 
 
 def _extent(text: str, invocation: Invocation) -> tuple[int, int]:
@@ -771,8 +771,6 @@ def starts(
     marker, plugins = document.marker_options, options.plugins
     if host is None:
         version, why, _plugin = _line_release(text, None, chosen, marker, plugins)
-        found = config_file_argv(text, version)
-        return [] if found is None else [Start(found[0], "config-file", found[1], version, why)]
     return [
         Start(
             inv.start,
@@ -786,27 +784,29 @@ def starts(
             ),
             not inv.environ_complete,
         )
-        for inv in find_invocations(host, text, document.path)
-        for release in [_line_release(text, inv, chosen, marker, plugins)]
+        for inv in _starts_of(text, host, document.path, version)
+        for release in [
+            (version, why)
+            if host is None
+            else _line_release(text, inv, chosen, marker, plugins)[:2]
+        ]
     ]
 
 
-def config_file_argv(text: str, release: str) -> tuple[int, tuple[str, ...]] | None:
-    """Where a `--config` file's first key is, and the argv vLLM builds from it
-    (`load_config_file`); None when it has no keys."""
-    model = build_model(text, load_catalogue(release))
-    if not model.pairs:
-        return None
-    tokens, _events = config_tokens(model.pairs, model.catalogue.loader)
-    return model.pairs[0].key_node.start_mark.index, tuple(token.text for token in tokens)
+def _starts_of(text: str, host: str | None, path: Path | None, release: str) -> list[Invocation]:
+    """The starts a host's reader finds, or the one a `--config` file with keys is."""
+    if host is not None:
+        return find_invocations(host, text, path)
+    source = read_config_file(text, load_catalogue(release).loader)
+    return [source.invocation] if source.pairs and source.invocation is not None else []
 
 
 def inlined_config(path: Path, release: str) -> tuple[str, ...] | None:
     """The argv vLLM builds from the `--config` file at `path`, for that release (the
     editor's "Inline the --config file"); None when it cannot be read or has no keys."""
     text = read_text(path, MAX_BYTES)
-    found = None if text is None else config_file_argv(text, release)
-    return None if found is None else found[1]
+    found = [] if text is None else _starts_of(text, None, path, release)
+    return tuple(word.text for word in found[0].args) if found else None
 
 
 def walk_picks(path: Path) -> bool:

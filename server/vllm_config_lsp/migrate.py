@@ -26,7 +26,7 @@ from vllm_config_lsp.rules.support import (
     rename_key_fix,
     spell_like,
 )
-from vllm_config_lsp.sources.config_file import Pair
+from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.catalogue import load_catalogue
 from vllm_config_lsp.vllm.config_model import ConfigModel, build_model
 from vllm_config_lsp.vllm.flag_history import (

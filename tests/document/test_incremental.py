@@ -49,20 +49,21 @@ def _mode(enabled: bool) -> Iterator[None]:
 def _signature(result: LintResult) -> dict[str, Any]:
     model = result.model
     out: dict[str, Any] = {"findings": [repr(f) for f in result.findings]}
-    if model is None:
+    if model is None or model.origin is None:
         return out
-    root = model.parsed.root
+    source = model.origin
+    root = source.parsed.root
     out["root"] = [_kind(*row) for row in node_signature(root)] if root is not None else None
-    out["problems"] = [repr(p) for p in model.parsed.problems]
+    out["problems"] = [repr(p) for p in source.parsed.problems]
     out["pairs"] = [
         (p.key, repr(p.value), p.key_node.start_mark.index, p.value_node.end_mark.index)
-        for p in model.pairs
+        for p in source.pairs
     ]
-    out["bad"] = [(n.start_mark.index, what) for n, what in model.bad_keys]
+    out["bad"] = [(n.start_mark.index, what) for n, what in source.bad_keys]
     out["values"] = [
         (v.spec.name, repr(v.value), v.error, v.value_span(), _tree(v.tree)) for v in model.values
     ]
-    out["too_large"] = model.too_large is not None
+    out["too_large"] = source.too_large is not None
     return out
 
 

@@ -82,7 +82,7 @@ def test_models_are_built_when_asked_and_match_the_command_lines() -> None:
         line.invocation for line in result.command_lines
     ]
     assert result.model is result.invocations[0]
-    assert result.document is not None and result.document.invocation is not None
+    assert result.document is not None and not result.document.is_config_file
 
 
 def test_related_settings_follow_their_command_line() -> None:

@@ -186,7 +186,6 @@ def test_nothing_reported_on_unresolved_words(file: str) -> None:
     unknown = [
         (word.start, word.end)
         for model in result.invocations
-        if model.invocation is not None
         for word in model.invocation.args
         if not word.resolved
     ]

@@ -16,7 +16,6 @@ from support import REPO
 from vllm_config_lsp.engine import lint
 from vllm_config_lsp.findings import apply_edits
 from vllm_config_lsp.rules import all_rules
-from vllm_config_lsp.sources.config_file import config_tokens
 
 #: Rules whose subject exists only in a `--config` YAML file.
 YAML_ONLY = {
@@ -60,22 +59,22 @@ def render(yaml_text: str) -> tuple[str, dict[int, int]]:
     """The script, and for each line of the YAML that holds a key, the script's line of
     the flag it becomes."""
     model = lint(yaml_text).model
-    assert model is not None and model.pairs
-    tokens, _events = config_tokens(model.pairs, model.catalogue.loader)
+    assert model is not None and model.origin is not None and model.origin.invocation
+    words = model.origin.invocation.args
     marker = [line for line in yaml_text.splitlines() if line.startswith("# vllm-config")]
     lines = [*marker, "vllm serve \\"]
-    if not any(token.text == "--model" for token in tokens):
+    if not any(word.text == "--model" for word in words):
         lines[-1] = "vllm serve Qwen/Qwen3-8B \\"
     where: dict[int, int] = {}
     group: list[str] = []
-    for token in tokens:
-        if token.is_key and group:
-            lines.append("  " + shlex.join(group) + " \\")
-            group = []
-        if token.is_key and token.pair is not None:
-            yaml_line = yaml_text.count("\n", 0, token.pair.key_node.start_mark.index)
+    for word in words:
+        if word.origin is not None and word.origin.is_key:
+            if group:
+                lines.append("  " + shlex.join(group) + " \\")
+                group = []
+            yaml_line = yaml_text.count("\n", 0, word.origin.pair.key_node.start_mark.index)
             where[yaml_line] = len(lines)
-        group.append(token.text)
+        group.append(word.text)
     lines.append("  " + shlex.join(group))
     return "\n".join(lines) + "\n", where
 

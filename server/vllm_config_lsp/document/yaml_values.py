@@ -28,7 +28,7 @@ from vllm_config_lsp.document.yaml_tree import construct_scalar, mapping_pairs
 
 def _json_key(value: Any) -> str:
     """json.dumps' key coercion (`json.encoder` `_iterencode_dict`); other key types never
-    get here because vLLM's own `json.dumps` already failed on them (argv.config_tokens)."""
+    get here because vLLM's own `json.dumps` already failed on them (config_file.config_words)."""
     if isinstance(value, str):
         return value
     if value is True:

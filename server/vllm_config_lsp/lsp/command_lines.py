@@ -36,7 +36,6 @@ def code_lenses(analysis: Snapshot) -> list[types.CodeLens]:
     lenses = []
     for index, model in enumerate(models):
         invocation = model.invocation
-        assert invocation is not None
         lenses.append(
             types.CodeLens(
                 range=analysis.positions.range(invocation.start, invocation.end),
@@ -56,7 +55,6 @@ def shown_command(analysis: Snapshot, index: int) -> dict[str, Any] | None:
     if not 0 <= index < len(models):
         return None
     invocation = models[index].invocation
-    assert invocation is not None
     line = analysis.positions.range(invocation.start, invocation.start).start.line
     entry = "vllm serve" if invocation.entrypoint == "serve" else "api_server"
     argv = [word.text for word in invocation.args]
@@ -73,7 +71,6 @@ def shown_command(analysis: Snapshot, index: int) -> dict[str, Any] | None:
 def _at(analysis: Snapshot, offset: int) -> ConfigModel | None:
     for model in analysis.result.invocations if analysis.result else []:
         invocation = model.invocation
-        assert invocation is not None
         ends = [invocation.end, *(w.end for w in invocation.args if w.generated is None)]
         if invocation.start <= offset <= max(ends):
             return model
@@ -101,7 +98,7 @@ def move_to_config(analysis: Snapshot, offset: int, can_create: bool) -> types.C
     """The flags of the command line under the cursor into a new `<name>.vllm.yaml` beside
     the document, replaced by `--config <name>.vllm.yaml`."""
     model = _at(analysis, offset)
-    if model is None or not can_create or model.invocation is None:
+    if model is None or not can_create:
         return None
     if model.invocation.source not in ("shell", "markdown"):
         return None  # one shell word per flag: YAML list hosts need a list item each
@@ -170,7 +167,7 @@ def inline_config(
     workspace `root` (the document's folder without one) whose keys are all vLLM flags:
     a document naming `../../secret/hosts.yml` must not have it read into an edit."""
     model = _at(analysis, offset)
-    if model is None or folder is None or model.invocation is None:
+    if model is None or folder is None:
         return None
     use = next((u for u in model.result.uses if u.spec.name == "config" and u.values), None)
     if use is None or not _movable_config(use):
@@ -224,7 +221,6 @@ def _movable_config(use: OptionUse) -> bool:
 
 
 def _removal(model: ConfigModel, first: Word, last: Word) -> tuple[int, int]:
-    assert model.invocation is not None
     edit = remove_words(model.invocation, first, last)
     return edit.start, edit.end
 

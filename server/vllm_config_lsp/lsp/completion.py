@@ -222,7 +222,7 @@ def _environment(
     `environment:`, `ENV`, `export`), and the choices of the variable being set; True when
     the cursor is on such a name or on a known variable's value."""
     site = environ.completion_site(text, line_start, offset)
-    model = next((m for m in reversed(models) if m.invocation), models[0])
+    model = models[-1]
     catalogue = load_environ(model.version)
     if site is None or catalogue is None:
         return False
@@ -260,10 +260,8 @@ def _environment(
 def _command_line(ctx: Context, models: list[ConfigModel], text: str, offset: int) -> None:
     """Options of the command line being typed (`--max-m…`), or the choices of the option
     before the cursor; the flags already on that command line sort last."""
-    model = next(
-        (m for m in reversed(models) if m.invocation and m.invocation.start <= offset), None
-    )
-    if model is None or model.invocation is None:
+    model = next((m for m in reversed(models) if m.invocation.start <= offset), None)
+    if model is None:
         return
     start = offset
     while start > 0 and text[start - 1] not in " \t\r\n'\"[,":

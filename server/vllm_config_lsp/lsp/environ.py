@@ -63,7 +63,7 @@ def hover(models: Sequence[ConfigModel], offset: int) -> tuple[str, tuple[int, i
     for model in models:
         invocation = model.invocation
         catalogue = load_environ(model.version)
-        if invocation is None or catalogue is None:
+        if catalogue is None:
             continue
         for var in invocation.environ:
             span = (var.name.start, var.name.end)

@@ -35,7 +35,8 @@ from vllm_config_lsp.lsp.describe import (
 )
 from vllm_config_lsp.lsp.environ import hover as environ_hover
 from vllm_config_lsp.rules.memory import BUDGET_FLAGS, memory_summary
-from vllm_config_lsp.sources.config_file import Pair
+from vllm_config_lsp.rules.support import entries
+from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.catalogue import Catalogue, ClassSpec, FieldSpec, FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -85,7 +86,7 @@ def on_draft(model: ConfigModel, offset: int) -> tuple[int, int] | None:
 
 def on_model(model: ConfigModel, offset: int) -> str | None:
     """ "key" or "value" when `offset` is on the top-level `model:` key or its value."""
-    for pair in model.pairs:
+    for pair in entries(model):
         spec, _ = flag_for_key(model.catalogue, pair.key)
         if spec is None or spec.name != MODEL_FLAG or "." in pair.key:
             continue
@@ -201,13 +202,13 @@ def _describe(
 ) -> tuple[str, tuple[int, int]] | None:
     note = _version_note(analysis)
     catalogue = model.catalogue
-    for pair in model.pairs:  # keys first: a block value's end mark is the next key
+    for pair in entries(model):  # keys first: a block value's end mark is the next key
         key_start, key_end = pair.key_node.start_mark.index, pair.key_node.end_mark.index
         if not key_start <= offset <= key_end:
             continue
         found = _key_doc(model, pair, offset - key_start, findings, note, model_summary)
         return (found, (key_start, key_end)) if found is not None else None
-    for pair in model.pairs:
+    for pair in entries(model):
         spec, _ = flag_for_key(catalogue, pair.key)
         start = pair.value_node.start_mark.index
         end = content_end(model.text, pair.value_node)

@@ -12,6 +12,7 @@ from lsprotocol import types
 from vllm_config_lsp.document.yaml_edits import content_end
 from vllm_config_lsp.lsp.describe import flag_for_key
 from vllm_config_lsp.rules.memory import BUDGET_FLAGS, memory_summary
+from vllm_config_lsp.rules.support import entries
 
 if TYPE_CHECKING:
     from vllm_config_lsp.lsp.session import Snapshot
@@ -23,7 +24,7 @@ def inlay_hints(analysis: Snapshot, wanted: types.Range) -> list[types.InlayHint
     if model is None or summary is None:
         return []
     ends: dict[str, int] = {}
-    for pair in model.pairs:
+    for pair in entries(model):
         spec, _ = flag_for_key(model.catalogue, pair.key)
         if spec is not None and "." not in pair.key:
             ends.setdefault(spec.name, content_end(model.text, pair.value_node))

@@ -14,6 +14,7 @@ from lsprotocol import types
 from vllm_config_lsp.document.value_tree import ValueNode
 from vllm_config_lsp.document.yaml_edits import content_end
 from vllm_config_lsp.lsp.positions import Positions
+from vllm_config_lsp.rules.support import entries
 
 if TYPE_CHECKING:
     from yaml.nodes import Node
@@ -35,7 +36,7 @@ def symbols(analysis: Snapshot) -> list[types.DocumentSymbol] | list[types.Symbo
         if value.tree is not None and value.use.token.pair is not None
     }
     out: list[types.DocumentSymbol] = []
-    for pair in model.pairs:
+    for pair in entries(model):
         key_start, key_end = pair.key_node.start_mark.index, pair.key_node.end_mark.index
         end = max(key_end, content_end(model.text, pair.value_node))
         tree = trees.get(id(pair))

@@ -20,9 +20,16 @@ from yaml.nodes import MappingNode
 from vllm_config_lsp.document.value_tree import Entry, ValueNode
 from vllm_config_lsp.document.yaml_edits import content_end, remove_entry, whole_lines
 from vllm_config_lsp.findings import Finding, Fix, Related, Severity, TextEdit
-from vllm_config_lsp.rules.support import finding, remove_pair_fix, span, spell_like, token_span
-from vllm_config_lsp.sources.config_file import Pair
+from vllm_config_lsp.rules.support import (
+    entries,
+    finding,
+    remove_pair_fix,
+    span,
+    spell_like,
+    token_span,
+)
 from vllm_config_lsp.sources.rendering import append_words
+from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
 
 
@@ -99,7 +106,7 @@ def json_given(model: ConfigModel, flag: str, *path: str) -> Given | None:
 
 
 def _dotted_pair(model: ConfigModel, label: str) -> Pair | None:
-    for pair in model.pairs:
+    for pair in entries(model):
         if pair.key.replace("_", "-") == label.replace("_", "-"):
             return pair
     return None
@@ -168,7 +175,7 @@ def replace(
             return None  # JSON in an unusual quoting: leave the edit to the user
     start, end = what.where
     written = model.text[start:end]
-    if model.invocation is not None and written.startswith("--") and "=" in written:
+    if not model.is_config_file and written.startswith("--") and "=" in written:
         start += written.index("=") + 1  # `--tensor-parallel-size=16`: the value only
     return Fix(title, (TextEdit(start, end, text),), safe=False, preferred=preferred)
 
@@ -200,7 +207,7 @@ def add_option(
     """Add `--flag value`: a line of a `--config` file below `anchor` (`add_flag`), or
     words after the last one of a host's command line, in its syntax
     (`sources.rendering.append_words`)."""
-    if model.invocation is None:
+    if model.is_config_file:
         return add_flag(model, anchor, flag, value, preferred=preferred) if anchor else None
     edit = append_words(model.text, model.invocation, [f"--{flag}", value])
     if edit is None:
@@ -211,7 +218,7 @@ def add_option(
 def add_switch(model: ConfigModel, anchor: Given | None, flag: str) -> Fix | None:
     """Turn an on/off flag on: `flag: true` below `anchor` in a `--config` file, the bare
     `--flag` after a host's command line (argparse's BooleanOptionalAction takes no value)."""
-    if model.invocation is None:
+    if model.is_config_file:
         return add_flag(model, anchor, flag, "true") if anchor else None
     edit = append_words(model.text, model.invocation, [f"--{flag}"])
     return Fix(f"Add `--{flag}`", (edit,), safe=False, preferred=True) if edit else None

@@ -18,8 +18,6 @@ def catalogue(model: ConfigModel) -> EnvCatalogue | None:
 def settings(model: ConfigModel) -> Iterator[EnvVar]:
     """The settings of the model's command line, each once (the last of a name wins, as
     the process sees it)."""
-    if model.invocation is None:
-        return
     yield from model.invocation.environment().values()
 
 
@@ -32,14 +30,13 @@ def lookup(model: ConfigModel, name: str) -> tuple[str | None, bool]:
     serving host's). `known` is True only when the host decides the value: it writes it
     (without parts filled in elsewhere: `valueFrom`, `$(VAR)`), or it is closed."""
     invocation = model.invocation
-    if invocation is not None:
-        var = invocation.environment().get(name)
-        if var is not None:
-            if var.value is None or not var.value.resolved:
-                return None, False
-            return var.value.text, True
-        if invocation.environ_complete:
-            return None, True
+    var = invocation.environment().get(name)
+    if var is not None:
+        if var.value is None or not var.value.resolved:
+            return None, False
+        return var.value.text, True
+    if invocation.environ_complete:
+        return None, True
     return os.environ.get(name), False
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
 from vllm_config_lsp.rules.support import closest, finding, remove_pair_fix
-from vllm_config_lsp.sources.config_file import Pair
+from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 

@@ -19,10 +19,11 @@ from vllm_config_lsp.document.value_tree import Entry, ValueNode
 from vllm_config_lsp.document.yaml_edits import content_end, remove_entry, remove_lines
 from vllm_config_lsp.document.yaml_values import yaml_to_value
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
-from vllm_config_lsp.sources.config_file import Pair, Token
 from vllm_config_lsp.sources.rendering import remove_words, rename_option
+from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.catalogue import FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
+from vllm_config_lsp.vllm.parse_args import Token
 from vllm_config_lsp.vllm.pydantic_lax import FieldIssue
 from vllm_config_lsp.vllm.serve_parser import OptionUse
 
@@ -130,11 +131,17 @@ def _option(key: str) -> str:
     return head.replace("_", "-") + dot + tail
 
 
+def entries(model: ConfigModel) -> list[Pair]:
+    """The top-level entries of the `--config` file the argv came from (its origin's); a
+    host's command line has none."""
+    return model.origin.pairs if model.origin is not None else []
+
+
 def _written(model: ConfigModel) -> _Written:
     found = _WRITTEN.get(model)
     if found is None:
         pairs: dict[str, list[Pair]] = {}
-        for pair in model.pairs:
+        for pair in entries(model):
             pairs.setdefault(_option(pair.key), []).append(pair)
         uses: dict[int, list[OptionUse]] = {}
         for use in model.result.uses:
@@ -273,7 +280,7 @@ def dotted_list_spans(model: ConfigModel) -> list[tuple[int, int]]:
 
     return [
         span(pair.value_node)
-        for pair in model.pairs
+        for pair in entries(model)
         if "." in pair.key
         and isinstance(pair.value_node, SequenceNode)
         and len(pair.value_node.value) > 1
@@ -336,7 +343,7 @@ def remove_option_fix(
     """Remove a command-line option with the values that follow it (a keyword argument,
     `sources.engine_kwargs`, goes with its value and is named as written)."""
     words = [t.word for t in (token, *values) if t.word is not None]
-    if model.invocation is None or not words:
+    if model.is_config_file or not words:
         return None
     edit = remove_words(model.invocation, words[0], words[-1])
     shown = words[0].field or " ".join(w.text for w in words)

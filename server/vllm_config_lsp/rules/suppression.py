@@ -123,10 +123,13 @@ def layout(model: ConfigModel) -> Layout:
 
 def _layout(model: ConfigModel) -> Layout:
     index = model.index
-    if model.pieces:  # composed entry by entry: each entry's layout is cached with it
+    origin = model.origin
+    if origin is None:  # a host's command line: no YAML of a `--config` file
+        return Layout(index, [], [])
+    if origin.pieces:  # composed entry by entry: each entry's layout is cached with it
         scalars: list[tuple[int, int]] = []
         entries: list[tuple[int, int, int]] = []
-        for piece in model.pieces.values():
+        for piece in origin.pieces.values():
             own = piece.cache.get("layout")
             if own is None:
                 root = MappingNode(MAP_TAG, [(piece.base_key, piece.base_value)])
@@ -135,7 +138,7 @@ def _layout(model: ConfigModel) -> Layout:
             scalars.extend((start + at, end + at) for start, end in own[0])
             entries.extend((line + lines, start + at, end + at) for line, start, end in own[1])
         return Layout(index, scalars, entries)
-    roots = [model.parsed.root, *model.parsed.extra_documents]
+    roots = [origin.parsed.root, *origin.parsed.extra_documents]
     scalars, entries = _walk([root for root in roots if root is not None], model.text, index)
     return Layout(index, scalars, entries)
 
@@ -321,8 +324,7 @@ def _remove_directive(text: str, directive: Directive) -> TextEdit:
 def _takes_line_comments(model: ConfigModel) -> bool:
     """Where `# …` at a line's end is a comment: YAML, shell and Makefiles; not a Dockerfile
     (comments only at a line's start), Markdown prose or Python strings."""
-    invocation = model.invocation
-    return invocation is None or invocation.source in (
+    return model.is_config_file or model.invocation.source in (
         "shell",
         "makefile",
         "kubernetes",

@@ -1,5 +1,5 @@
-"""The `--config FILE` source: the argv vLLM builds from the YAML, token by token, with
-where each came from.
+"""The `--config FILE` source: the argv vLLM builds from the YAML, word by word, each with
+its origin (the entry and node it came from, `sources.yaml_origin`).
 
 Mirrors `FlexibleArgumentParser.load_config_file` (vllm/utils/argparse_utils.py:606-673) and
 `_pull_args_from_config` (:536-604); the rewriting every argv gets afterwards is
@@ -18,9 +18,20 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from vllm_config_lsp.document.yaml_edits import content_end
-from vllm_config_lsp.document.yaml_tree import construct_value, mapping_pairs
-from vllm_config_lsp.sources.invocation import Word
+from vllm_config_lsp.document import yaml_incremental as incremental
+from vllm_config_lsp.document.yaml_tree import (
+    EXPANSION_LIMIT,
+    TOO_DEEP,
+    ExpansionTooLarge,
+    ParsedYaml,
+    YamlProblem,
+    construct_value,
+    expanded_size,
+    mapping_pairs,
+    parse_yaml,
+)
+from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources.yaml_origin import Pair, YamlOrigin
 
 
 @dataclass(frozen=True)
@@ -54,88 +65,34 @@ class LoaderSpec:
 _CURRENT_LOADER = LoaderSpec()
 
 
-@dataclass(eq=False)
-class Pair:
-    """One effective top-level `key: value` of the file (after merges, last duplicate)."""
-
-    key: str
-    key_node: Node
-    value_node: Node
-    value: Any
-    #: Earlier duplicates of the same key, which safe_load silently discards.
-    shadowed: list[tuple[Node, Node]] = field(default_factory=list)
-
-
-@dataclass(eq=False)
-class Token:
-    """One argv element on its way through vLLM's parser, and where it was written: a YAML
-    node of a `--config` file (`pair`, `node`) or a command-line word of any host (`word`)."""
-
-    text: str
-    pair: Pair | None
-    #: The YAML node this token's text came from (key node for `--key`, value or list item).
-    node: Node | None
-    is_key: bool = False
-    #: Set on the JSON argument vLLM builds from dotted keys.
-    dotted: list[DottedPiece] | None = None
-    #: The command-line word this token is (None for `--config` file tokens).
-    word: Word | None = None
-
-    def span(self, text: str) -> tuple[int, int]:
-        """Where the token was written: the word, or the key for `--key` and the value
-        node otherwise; (0, 0) for a token no text wrote."""
-        if self.word is not None:  # the characters, not the quotes around them
-            word = self.word
-            return word.source_range(0, len(word.text)) if word.text else (word.start, word.end)
-        if self.node is None:
-            return 0, 0
-        return self.node.start_mark.index, content_end(text, self.node)
-
-    @property
-    def unresolved(self) -> bool:
-        """A command-line word holding a variable or template: its text is not what vLLM
-        will receive."""
-        return self.word is not None and not self.word.resolved
-
-
-@dataclass(eq=False)
-class DottedPiece:
-    head: str  # e.g. "--compilation-config"
-    path: list[str]
-    append: bool
-    value: Any
-    key_token: Token
-    value_token: Token | None
-
-
 @dataclass
 class LoadEvent:
     """Something load_config_file did that the file does not say."""
 
     kind: str  # "false-dropped" | "empty-list-dropped" | "dotted-ate-next" | "dotted-missing-value"
     pair: Pair | None
-    token: Token | None = None
     detail: str = ""
 
 
-def config_tokens(
+def config_words(
     pairs: list[Pair], loader: LoaderSpec = _CURRENT_LOADER
-) -> tuple[list[Token], list[LoadEvent]]:
-    """`load_config_file`: each top-level key becomes `--key` plus value tokens."""
-    tokens: list[Token] = []
+) -> tuple[list[Word], list[LoadEvent]]:
+    """`load_config_file`: each top-level key becomes `--key` plus value words, each with
+    its origin."""
+    words: list[Word] = []
     events: list[LoadEvent] = []
     for pair in pairs:
-        option = Token("--" + pair.key, pair, pair.key_node, is_key=True)
+        option = _word("--" + pair.key, pair, pair.key_node, is_key=True)
         value = pair.value
         stringified = (isinstance(value, list) and loader.list == "str") or (
             isinstance(value, dict) and loader.dict == "str"
         )
-        if stringified:  # older releases: `str(value)`, one token, even for `[]`
-            tokens.append(option)
-            tokens.append(Token(_py_str(value), pair, pair.value_node))
+        if stringified:  # older releases: `str(value)`, one word, even for `[]`
+            words.append(option)
+            words.append(_word(_py_str(value), pair, pair.value_node))
         elif isinstance(value, bool):
             if value:
-                tokens.append(option)
+                words.append(option)
             else:
                 # The root `vllm` parser registers no `--no-*` option (argparse_utils.py:656)
                 events.append(LoadEvent("false-dropped", pair))
@@ -143,23 +100,39 @@ def config_tokens(
             if not value:
                 events.append(LoadEvent("empty-list-dropped", pair))
                 continue
-            tokens.append(option)
+            words.append(option)
             items = pair.value_node.value if isinstance(pair.value_node, SequenceNode) else []
             for index, item in enumerate(value):
                 node = items[index] if index < len(items) else pair.value_node
-                tokens.append(Token(_py_str(item), pair, node))
+                words.append(_word(_py_str(item), pair, node))
         elif isinstance(value, dict):
             try:
                 dumped = json.dumps(value)
             except (TypeError, ValueError) as error:  # vLLM crashes here (:667)
                 events.append(LoadEvent("not-serializable", pair, detail=str(error)))
                 continue
-            tokens.append(option)
-            tokens.append(Token(dumped, pair, pair.value_node))
+            words.append(option)
+            words.append(_word(dumped, pair, pair.value_node))
         else:
-            tokens.append(option)
-            tokens.append(Token(_py_str(value), pair, pair.value_node))
-    return tokens, events
+            words.append(option)
+            words.append(_word(_py_str(value), pair, pair.value_node))
+    return words, events
+
+
+def config_invocation(words: list[Word], start: int = 0) -> Invocation:
+    """The start of vLLM a `--config` file is: `vllm serve` with its argv, at its first key
+    (vLLM splices them in after the model, so later command-line flags win)."""
+    return Invocation("config-file", "serve", start, start, args=words)
+
+
+def _word(text: str, pair: Pair, node: Node, *, is_key: bool = False) -> Word:
+    """A word vLLM builds from a node: its text is not the node's characters (`--` before a
+    key, `str()` or `json.dumps` of a value), so every character spans the whole node; the
+    origin says which entry and node it is."""
+    start, end = node.start_mark.index, node.end_mark.index
+    n = len(text)
+    origin = YamlOrigin(pair, node, is_key)
+    return Word(text, start, end, (start,) * n, (end,) * n, quoting="yaml", origin=origin)
 
 
 def _py_str(value: Any) -> str:
@@ -209,3 +182,58 @@ def top_level_pairs(root: MappingNode) -> tuple[list[Pair], list[tuple[Node, str
         if id(pair.key_node) in own:  # overriding what `<<` brought is what merging is for
             pair.shadowed = [shadowed for shadowed in pair.shadowed if id(shadowed[0]) in own]
     return pairs, bad
+
+
+@dataclass(eq=False)
+class ConfigFile:
+    """A `--config` file as `load_config_file` reads it: the YAML, its effective entries,
+    what loading does that the file does not say, and the start of vLLM it is. Its words'
+    origins point into it; the loader rules read it, every other rule the argv."""
+
+    parsed: ParsedYaml
+    #: The top-level entries as `yaml.safe_load` returns them (merged, last duplicate wins).
+    pairs: list[Pair] = field(default_factory=list)
+    #: Top-level keys vLLM cannot use (not strings), with what they are.
+    bad_keys: list[tuple[Node, str]] = field(default_factory=list)
+    #: The root, when aliases expand it past `EXPANSION_LIMIT` (not loaded).
+    too_large: Node | None = None
+    #: `id(value node)` → the top-level entry it belongs to, when composed piece by piece.
+    pieces: dict[int, incremental.Piece] = field(default_factory=dict)
+    events: list[LoadEvent] = field(default_factory=list)
+    #: The argv vLLM builds; None when it reads none (the root is no mapping, too large or
+    #: too deep).
+    invocation: Invocation | None = None
+
+
+def read_config_file(text: str, loader: LoaderSpec = _CURRENT_LOADER) -> ConfigFile:
+    """The file composed (entry by entry when `yaml_incremental` can), its entries, and
+    the argv `load_config_file` builds from them."""
+    composed = incremental.compose(text)
+    source = ConfigFile(composed.parsed if composed is not None else parse_yaml(text))
+    root = source.parsed.root
+    if not isinstance(root, MappingNode):
+        return source
+    try:
+        if composed is not None:
+            # the same as below, from each unchanged entry's cached value
+            if incremental.root_size(composed.pieces) > EXPANSION_LIMIT:
+                raise ExpansionTooLarge
+            source.pairs, source.bad_keys = collect_pairs(
+                (p.key, p.value, p.constructed_key, p.constructed_value) for p in composed.pieces
+            )
+            source.pieces = {id(piece.value): piece for piece in composed.pieces}
+        else:
+            if expanded_size(root) > EXPANSION_LIMIT:
+                raise ExpansionTooLarge
+            source.pairs, source.bad_keys = top_level_pairs(root)
+    except ExpansionTooLarge:
+        source.too_large = root
+        return source
+    except RecursionError:  # nesting PyYAML composed but Python cannot walk
+        source.parsed.problems.append(YamlProblem(0, 0, TOO_DEEP))
+        source.pairs = []
+        return source
+    words, source.events = config_words(source.pairs, loader)
+    first = source.pairs[0].key_node.start_mark.index if source.pairs else 0
+    source.invocation = config_invocation(words, first)
+    return source

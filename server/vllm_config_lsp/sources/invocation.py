@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from vllm_config_lsp.findings import Finding, TextEdit
+from vllm_config_lsp.sources.yaml_origin import YamlOrigin
 
 #: Where the words an operator writes sit: past any document's end and past the offsets of
 #: the text another file wrote (`elsewhere`).
@@ -70,6 +71,9 @@ class Word:
     splat: bool = False
     #: Set when an operator or a chart writes the word (it has no text here).
     generated: Generated | None = None
+    #: The YAML entry and node of a `--config` file's word (`sources.config_file`), whose
+    #: text vLLM builds from the value rather than reads as written; None for a host's word.
+    origin: YamlOrigin | None = field(default=None, compare=False)
     #: The keyword argument a flag word stands for, as written (`max_model_len`), when the
     #: host hands vLLM keyword arguments rather than a command line (`sources.engine_kwargs`).
     field: str | None = None
@@ -115,7 +119,8 @@ class Word:
             self.quoting,
             self.splat,
             None if self.generated is None else self.generated.moved(by),
-            self.field,
+            origin=self.origin,
+            field=self.field,
         )
 
     def shifted(self, mapping: Callable[[int], int]) -> Word:

@@ -1,9 +1,11 @@
-"""Everything vLLM would make of one config file, with positions: the model rules read.
+"""Everything vLLM would make of one argv, with positions: the model rules read.
 
-text → `parse_yaml` → top-level pairs → argv tokens (`argv`) → argparse (`serve_parser`)
-→ converted values (`flag_values`) → JSON-valued flags as positioned trees validated like
-pydantic (`pydantic_lax`). Each stage records what went wrong instead of stopping, so one
-edit shows every problem at once.
+A source's words (a host's command line, or the words `sources.config_file` reads from a
+`--config` file) → `parse_args` rewriting → argparse (`serve_parser`) → converted values
+(`flag_values`) → JSON-valued flags as positioned trees validated like pydantic
+(`pydantic_lax`). Where the words came from (`Word.origin`) only places them: a JSON value
+written as a YAML mapping is that mapping's tree. Each stage records what went wrong
+instead of stopping, so one edit shows every problem at once.
 """
 
 from __future__ import annotations
@@ -15,22 +17,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from yaml.nodes import MappingNode, Node, ScalarNode
+from yaml.nodes import MappingNode, ScalarNode
 
-from vllm_config_lsp.document import yaml_incremental as incremental
 from vllm_config_lsp.document.text_index import TextIndex
 from vllm_config_lsp.document.value_tree import Entry, ValueNode, from_json_value
 from vllm_config_lsp.document.yaml_edits import content_end
 from vllm_config_lsp.document.yaml_scalars import scalar_source_map
-from vllm_config_lsp.document.yaml_tree import (
-    EXPANSION_LIMIT,
-    TOO_DEEP,
-    ExpansionTooLarge,
-    ParsedYaml,
-    YamlProblem,
-    expanded_size,
-    parse_yaml,
-)
 from vllm_config_lsp.document.yaml_values import (
     JsonProblem,
     json_in_scalar,
@@ -39,19 +31,16 @@ from vllm_config_lsp.document.yaml_values import (
     yaml_to_value,
 )
 from vllm_config_lsp.sources.config_file import (
-    DottedPiece,
+    ConfigFile,
     LoadEvent,
-    Pair,
-    Token,
-    collect_pairs,
-    config_tokens,
-    top_level_pairs,
+    config_invocation,
+    read_config_file,
 )
 from vllm_config_lsp.sources.invocation import GENERATED_AT, Invocation, Word
 from vllm_config_lsp.vllm.catalogue import Catalogue, FlagSpec
 from vllm_config_lsp.vllm.flag_values import convert_values, loads_error
 from vllm_config_lsp.vllm.hardware import Target
-from vllm_config_lsp.vllm.parse_args import rewrite_tokens
+from vllm_config_lsp.vllm.parse_args import DottedPiece, Token, rewrite_tokens
 from vllm_config_lsp.vllm.plugins import Plugin
 from vllm_config_lsp.vllm.pydantic_lax import FieldIssue, Validator
 from vllm_config_lsp.vllm.serve_parser import OptionUse, ParseResult, parse
@@ -116,12 +105,18 @@ def _plain(default: Any) -> Any:
 
 @dataclass(eq=False)
 class ConfigModel:
+    """What vLLM makes of one argv, whichever host wrote it: its rewriting, argparse's
+    reading, the values and the JSON trees. Where the words came from is theirs
+    (`Word.origin`) and, for a `--config` file, `origin`'s."""
+
     text: str
     catalogue: Catalogue
-    parsed: ParsedYaml
-    model_on_cli: bool
-    pairs: list[Pair] = field(default_factory=list)
-    bad_keys: list[tuple[Node, str]] = field(default_factory=list)
+    #: The start of vLLM this argv is: a host's command line, or the `--config` file's.
+    invocation: Invocation
+    model_on_cli: bool = False
+    #: The `--config` file the argv was loaded from (its YAML, entries and what loading
+    #: did: what the loader rules read); None for a host's command line.
+    origin: ConfigFile | None = None
     events: list[LoadEvent] = field(default_factory=list)
     tokens: list[Token] = field(default_factory=list)
     result: ParseResult = field(default_factory=ParseResult)
@@ -129,15 +124,10 @@ class ConfigModel:
     #: pydantic errors per flag value (by `id(FlagValue)`): JSON configs field by field,
     #: and `Field(gt=…)` bounds of the config field a plain flag fills.
     field_issues: dict[int, list[FieldIssue]] = field(default_factory=dict)
-    too_large: Node | None = None
     #: The config file on disk (None for unsaved text): model folders are relative to it.
     path: Path | None = None
     #: Extra folders model rules look for `<dir>/<model name>/config.json` in.
     model_dirs: tuple[Path, ...] = ()
-    #: `id(value node)` → the top-level entry it belongs to, when composed piece by piece.
-    pieces: dict[int, incremental.Piece] = field(default_factory=dict)
-    #: The command line this model was built from; None for a `--config` file.
-    invocation: Invocation | None = None
     #: The command line holds a word that may expand to any arguments (`$EXTRA_ARGS`,
     #: `"$@"`): nothing can be said about what it does not show.
     open_ended: bool = False
@@ -148,7 +138,7 @@ class ConfigModel:
 
     @property
     def is_config_file(self) -> bool:
-        return self.invocation is None
+        return self.origin is not None
 
     @property
     def base_dir(self) -> Path | None:
@@ -235,7 +225,7 @@ class ConfigModel:
     def operator_model(self) -> Setting | None:
         """The model an operator passes from its own field (KubeAI `url`, KServe
         `storageUri`, Ray `model_source`) as `--model` before the arguments shown."""
-        ref = self.invocation.model if self.invocation is not None else None
+        ref = self.invocation.model
         return None if ref is None else Setting(ref.name, True, ref.start, ref.end, "model")
 
     def json_setting(self, flag_name: str, *path: str) -> Setting | None:
@@ -261,72 +251,63 @@ def build_model(
     path: Path | None = None,
     model_dirs: tuple[Path, ...] = (),
 ) -> ConfigModel:
-    composed = incremental.compose(text)
-    parsed = composed.parsed if composed is not None else parse_yaml(text)
-    model = ConfigModel(text, catalogue, parsed, bool(model_on_cli))
-    model.path, model.model_dirs = path, model_dirs
-    root = parsed.root
-    if not isinstance(root, MappingNode):
-        return model
-    try:
-        if composed is not None:
-            # the same as below, from each unchanged entry's cached value
-            if incremental.root_size(composed.pieces) > EXPANSION_LIMIT:
-                raise ExpansionTooLarge
-            model.pairs, model.bad_keys = collect_pairs(
-                (p.key, p.value, p.constructed_key, p.constructed_value) for p in composed.pieces
-            )
-            model.pieces = {id(piece.value): piece for piece in composed.pieces}
-        else:
-            if expanded_size(root) > EXPANSION_LIMIT:
-                raise ExpansionTooLarge
-            model.pairs, model.bad_keys = top_level_pairs(root)
-    except ExpansionTooLarge:
-        model.too_large = root
-        return model
-    except RecursionError:  # nesting PyYAML composed but Python cannot walk
-        parsed.problems.append(YamlProblem(0, 0, TOO_DEEP))
-        model.pairs = []
-        return model
-    tokens, events = config_tokens(model.pairs, catalogue.loader)
-    model.events.extend(events)
-    has_model = any(token.text == "--model" for token in tokens)
-    # `vllm serve --config F` needs a model from the file or the command line
-    # (argparse_utils.py:575-583); without `model:` we assume the command line has one.
-    model.model_on_cli = not has_model if model_on_cli is None else model_on_cli
-    _parse_tokens(model, tokens)
-    return model
+    """What vLLM makes of a `--config` file's text: the start its source reads
+    (`read_config_file`, with the release's loader) through `argv_model`."""
+    source = read_config_file(text, catalogue.loader)
+    return argv_model(
+        text,
+        catalogue,
+        config_start(source),
+        origin=source,
+        model_on_cli=model_on_cli,
+        path=path,
+        model_dirs=model_dirs,
+    )
 
 
-def host_document(text: str, catalogue: Catalogue, invocation: Invocation) -> ConfigModel:
-    """A host document's text with one of its command lines and no settings read yet: what
+def config_start(source: ConfigFile) -> Invocation:
+    """The start of vLLM a `--config` file is, with no argv when vLLM reads none."""
+    return source.invocation or config_invocation([])
+
+
+def host_document(
+    text: str, catalogue: Catalogue, invocation: Invocation, origin: ConfigFile | None = None
+) -> ConfigModel:
+    """A document's text with one of its starts and no settings read yet: what
     suppression comments are read against (building every command line's settings is not
-    needed for that)."""
-    model = ConfigModel(text, catalogue, ParsedYaml(None), model_on_cli=False)
-    model.invocation = invocation
-    return model
+    needed for that; a `--config` file's YAML is its origin's)."""
+    return ConfigModel(text, catalogue, invocation, origin=origin)
 
 
-def build_invocation_model(
+def argv_model(
     text: str,
     catalogue: Catalogue,
     invocation: Invocation,
     *,
+    origin: ConfigFile | None = None,
+    model_on_cli: bool | None = None,
     path: Path | None = None,
     model_dirs: tuple[Path, ...] = (),
 ) -> ConfigModel:
-    """What vLLM makes of one command line of a host document: its words go through the
-    same rewriting, argparse and validation as a `--config` file's tokens. A word that may
-    expand to anything (`$EXTRA_ARGS`) makes the model open-ended."""
-    model = host_document(text, catalogue, invocation)
-    model.path, model.model_dirs = path, model_dirs
+    """What vLLM makes of one start, whichever source read it: its words go through
+    `parse_args` rewriting, argparse and validation. A word that may expand to anything
+    (`$EXTRA_ARGS`) makes the model open-ended. `origin`: the `--config` file the words
+    were loaded from; `model_on_cli` (only there) whether `vllm serve` names the model
+    outside it (None: only when the file has no `model:`)."""
+    model = ConfigModel(
+        text, catalogue, invocation, bool(model_on_cli), origin, path=path, model_dirs=model_dirs
+    )
+    if origin is not None:
+        if origin.invocation is None:  # vLLM reads no argv from it
+            return model
+        model.events.extend(origin.events)
+        has_model = any(word.text == "--model" for word in invocation.args)
+        # `vllm serve --config F` needs a model from the file or the command line
+        # (argparse_utils.py:575-583); without `model:` we assume the command line has one.
+        model.model_on_cli = not has_model if model_on_cli is None else model_on_cli
     # A word that may expand to several arguments still takes its place in argparse's
     # reading (it usually is one value: `--port $PORT`); findings on it are dropped.
-    tokens = [
-        Token(word.text, None, None, is_key=_is_option(word.text), word=word)
-        for word in invocation.args
-    ]
-    _parse_tokens(model, tokens)
+    _parse_words(model, invocation.args)
     # `--port $PORT` is one value whatever it holds; `$EXTRA_ARGS` where a flag would
     # stand may hold any flags at all.
     values = {id(token.word) for use in model.result.uses for token in use.values}
@@ -344,10 +325,13 @@ def _is_option(text: str) -> bool:
 BUILT_ONLY_WITH = {"LoRAConfig": "enable_lora"}
 
 
-def _parse_tokens(model: ConfigModel, tokens: list[Token]) -> None:
+def _parse_words(model: ConfigModel, words: list[Word]) -> None:
     """`parse_args` rewriting, argparse, conversion and validation, whichever host wrote
-    the tokens."""
+    the words (a `--config` file's words are options where the file has keys)."""
     catalogue = model.catalogue
+    tokens = [
+        Token(w.text, w, is_key=w.origin.is_key if w.origin else _is_option(w.text)) for w in words
+    ]
     rewritten, events = rewrite_tokens(tokens, catalogue.loader)
     model.events.extend(events)
     model.tokens = rewritten
@@ -487,7 +471,7 @@ def _tree_for(model: ConfigModel, token: Token, text: str, human: bool) -> Value
         and token.pair.value_node is node
         and model.catalogue.loader.dict == "json"  # before 0.16: the text is `str(dict)`
     ):
-        piece = model.pieces.get(id(node))
+        piece = model.origin.pieces.get(id(node)) if model.origin is not None else None
         if piece is not None:  # unchanged entries keep their tree
             return piece.tree(model.version, lambda: yaml_to_value(node, model.text))
         return yaml_to_value(node, model.text)

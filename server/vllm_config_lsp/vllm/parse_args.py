@@ -1,5 +1,6 @@
 """`FlexibleArgumentParser.parse_args` before argparse proper: the rewriting every argv
-gets, whichever host wrote it (argparse_utils.py:371-521).
+gets, whichever host wrote it (argparse_utils.py:371-521). A `Token` is one argv element on
+its way through it and argparse, with the word it was written as.
 
 `_`→`-` folding before the first `.`, `-O` rewriting, and dotted keys (`--a.b.c value`)
 merged into one JSON argument appended at the end; a dotted key takes the *next token* as
@@ -10,15 +11,78 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
+from yaml.nodes import Node
+
 from vllm_config_lsp.document.human_numbers import human_readable_int
-from vllm_config_lsp.sources.config_file import (
-    DottedPiece,
-    LoaderSpec,
-    LoadEvent,
-    Token,
-)
+from vllm_config_lsp.document.yaml_edits import content_end
+from vllm_config_lsp.sources.config_file import LoaderSpec, LoadEvent
+from vllm_config_lsp.sources.invocation import Word
+from vllm_config_lsp.sources.yaml_origin import Pair, YamlOrigin
+
+
+@dataclass(eq=False)
+class Token:
+    """One argv element on its way through vLLM's parser, and the word it was written as:
+    a command-line word of any host, or a `--config` file's word whose origin is a YAML
+    node (`Word.origin`)."""
+
+    text: str
+    #: The argv word this token is (rewriting may change the text, never the word).
+    source: Word
+    is_key: bool = False
+    #: Set on the JSON argument vLLM builds from dotted keys.
+    dotted: list[DottedPiece] | None = None
+
+    @property
+    def origin(self) -> YamlOrigin | None:
+        return self.source.origin
+
+    @property
+    def word(self) -> Word | None:
+        """The command-line word, when a host wrote it as a word (not a `--config` entry)."""
+        return self.source if self.source.origin is None else None
+
+    @property
+    def pair(self) -> Pair | None:
+        """The `--config` file's entry this token came from."""
+        origin = self.source.origin
+        return origin.pair if origin is not None else None
+
+    @property
+    def node(self) -> Node | None:
+        """The `--config` file's YAML node this token's text came from (the key node for
+        `--key`, the value or one list item otherwise)."""
+        origin = self.source.origin
+        return origin.node if origin is not None else None
+
+    def span(self, text: str) -> tuple[int, int]:
+        """Where the token was written: the word, or the key for `--key` and the value
+        node otherwise."""
+        origin = self.source.origin
+        if origin is not None:
+            return origin.node.start_mark.index, content_end(text, origin.node)
+        word = self.source  # the characters, not the quotes around them
+        return word.source_range(0, len(word.text)) if word.text else (word.start, word.end)
+
+    @property
+    def unresolved(self) -> bool:
+        """A command-line word holding a variable or template: its text is not what vLLM
+        will receive."""
+        return not self.source.resolved
+
+
+@dataclass(eq=False)
+class DottedPiece:
+    head: str  # e.g. "--compilation-config"
+    path: list[str]
+    append: bool
+    value: Any
+    key_token: Token
+    value_token: Token | None
+
 
 _CURRENT_LOADER = LoaderSpec()
 
@@ -57,7 +121,7 @@ def rewrite_tokens(
             level = arg[3:] if arg[2:3] == "=" else arg[2:]
             if loader.o_level.startswith("--"):
                 processed.append(_retext(token, loader.o_level))
-                processed.append(Token(level, token.pair, token.node, word=token.word))
+                processed.append(Token(level, token.source))
             else:  # 0.9-0.11: `-O3` is the dotted key `-O.level=3` / `-O.mode=3`
                 processed.append(_retext(token, f"{loader.o_level}={level}"))
         elif arg == "-O" and index + 1 < len(tokens) and tokens[index + 1].text in _O_LEVELS:
@@ -70,7 +134,7 @@ def rewrite_tokens(
 
 
 def _retext(token: Token, text: str) -> Token:
-    return Token(text, token.pair, token.node, token.is_key, token.dotted, token.word)
+    return Token(text, token.source, token.is_key, token.dotted)
 
 
 def _dotted_value(value_str: str, loader: LoaderSpec) -> Any:
@@ -108,14 +172,14 @@ def _merge_dotted(
         else:
             if index + 1 >= len(processed):
                 # vLLM: IndexError (argparse_utils.py:466) - the server crashes at start.
-                events.append(LoadEvent("dotted-missing-value", token.pair, token))
+                events.append(LoadEvent("dotted-missing-value", token.pair))
                 delete.add(index)
                 continue
             value_token = processed[index + 1]
             value_str = value_token.text
             delete.add(index + 1)
             if value_token.pair is not token.pair or value_token.is_key:
-                events.append(LoadEvent("dotted-ate-next", token.pair, token, value_token.text))
+                events.append(LoadEvent("dotted-ate-next", token.pair, value_token.text))
         append = loader.dotted_append and arg.endswith("+")
         if append:
             arg = arg[:-1]
@@ -131,10 +195,8 @@ def _merge_dotted(
         for piece in group:
             _recursive_update(merged, _nested(piece.path, piece.value))
         first = group[0].key_token
-        kept.append(Token(head, first.pair, first.node, is_key=True, word=first.word))
-        kept.append(
-            Token(json.dumps(merged), first.pair, first.node, dotted=group, word=first.word)
-        )
+        kept.append(Token(head, first.source, is_key=True))
+        kept.append(Token(json.dumps(merged), first.source, dotted=group))
     return kept, events
 
 

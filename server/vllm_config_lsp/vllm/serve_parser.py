@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from vllm_config_lsp.sources.config_file import Token
 from vllm_config_lsp.vllm.catalogue import Catalogue, FlagSpec
+from vllm_config_lsp.vllm.parse_args import Token
 
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 

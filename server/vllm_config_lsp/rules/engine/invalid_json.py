@@ -32,7 +32,7 @@ from yaml.nodes import MappingNode, SequenceNode
 from vllm_config_lsp.document.yaml_edits import content_end
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
 from vllm_config_lsp.rules.support import argparse_prefix, finding, quote_fix, token_span
-from vllm_config_lsp.sources.config_file import Pair
+from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.flag_history import loader_since
 

@@ -139,7 +139,7 @@ def _rust_frontend(model: ConfigModel, port: Arg) -> Iterator[Finding]:
     `serve` subcommand."""
     removal = port.removal(model, "Remove `grpc-port`")
     fixes = [removal] if removal else []
-    if model.invocation is not None and model.invocation.entrypoint != "serve":
+    if model.invocation.entrypoint != "serve":
         yield finding(
             CODE,
             Severity.ERROR,

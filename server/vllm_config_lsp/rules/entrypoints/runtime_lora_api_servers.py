@@ -46,7 +46,7 @@ _BALANCING = (
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     invocation = model.invocation
-    if invocation is None or invocation.entrypoint != "serve":
+    if invocation.entrypoint != "serve":
         return
     var = invocation.environment().get(VARIABLE)
     if var is None or var.value is None or not var.value.resolved:

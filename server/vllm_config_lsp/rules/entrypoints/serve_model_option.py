@@ -45,8 +45,8 @@ WORDS = (
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     invocation = model.invocation
-    if invocation is None or invocation.entrypoint != "serve":
-        return
+    if model.is_config_file or invocation.entrypoint != "serve":
+        return  # a `--config` file's `model:` is what the warning asks for
     for word in invocation.args:
         if not MODEL_OPTION.match(word.text) or word.quoting.endswith(FIELD):
             continue  # an engine-kwargs key (Ray Serve, Triton): no argparse, no warning

@@ -29,8 +29,8 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.support import finding, token_span
-from vllm_config_lsp.sources.config_file import Token
 from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.parse_args import Token
 
 CODE = "VC106"
 NAME = "stray-value"

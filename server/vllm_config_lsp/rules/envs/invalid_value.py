@@ -41,7 +41,7 @@ _BOOLEAN_WORDS = {"true": "1", "false": "0", "yes": "1", "no": "0", "on": "1", "
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     known = catalogue(model)
-    if known is None or model.invocation is None:
+    if known is None or model.is_config_file:
         return
     for var in settings(model):
         spec = known.variables.get(var.name.text)

@@ -40,7 +40,7 @@ VLLM_SOURCE = "vllm/platforms/interface.py:1466"
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     known = catalogue(model)
-    if known is None or known.validate_environ is None or model.invocation is None:
+    if known is None or known.validate_environ is None or model.is_config_file:
         return
     strict = model.flag("fail-on-environ-validation")
     hard = strict is not None and strict.value is True
@@ -97,7 +97,7 @@ def _to_flag(model: ConfigModel, var: EnvVar, flag: str, removed: Removed) -> Fi
     """`NAME=X vllm serve …` → `vllm serve … --flag X`, where the setting is a shell
     prefix (its text removed with the space after it) and the command line a shell one."""
     invocation = model.invocation
-    if invocation is None or invocation.insert_at is None or var.origin != "prefix":
+    if invocation.insert_at is None or var.origin != "prefix":
         return None
     if var.value is None or not var.value.resolved or not var.value.text:
         return None

@@ -34,7 +34,7 @@ VLLM_SOURCE = "vllm/utils/argparse_utils.py:659"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    if model.too_large is None:
+    if model.origin is None or model.origin.too_large is None:
         return
     yield finding(
         CODE,

@@ -36,10 +36,7 @@ VLLM_SOURCE = None
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    invocation = model.invocation
-    if invocation is None:
-        return
-    for found in invocation.breaks:
+    for found in model.invocation.breaks:
         fixes: tuple[Fix, ...] = ()
         if found.edits:
             title = "Continue the command line with `\\`" if not found.fatal else "Write it as JSON"

@@ -64,7 +64,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             source=VLLM_SOURCE,
             fixes=[quote_fix(model, pair.value_node, text, f"Write `{text}` as text")],
         )
-    for pair in model.pairs:
+    for pair in model.origin.pairs if model.origin is not None else []:
         node = pair.value_node
         # One item is the single argument `--key item`, validated as that item (VC2xx).
         if "." not in pair.key or not isinstance(node, SequenceNode) or len(node.value) < 2:

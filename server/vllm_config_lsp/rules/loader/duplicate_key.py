@@ -34,7 +34,9 @@ VLLM_SOURCE = "vllm/utils/argparse_utils.py:646"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    for pair in model.pairs:
+    if model.origin is None:  # a host's command line: no YAML entries
+        return
+    for pair in model.origin.pairs:
         line = model.index.line_col(pair.key_node.start_mark.index)[0] + 1
         for key_node, value_node in pair.shadowed:
             edit = remove_lines(

@@ -31,9 +31,11 @@ VLLM_SOURCE = "vllm/utils/argparse_utils.py:646"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    root = model.parsed.root
+    if model.origin is None:
+        return
+    root = model.origin.parsed.root
     previous_end = root.end_mark.index if root is not None else 0
-    for document in model.parsed.extra_documents:
+    for document in model.origin.parsed.extra_documents:
         # PyYAML names the start of the next document: its `---`, not its first key
         start = document_start(model.text, previous_end, document)
         previous_end = document.end_mark.index

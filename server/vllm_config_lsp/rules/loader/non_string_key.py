@@ -29,7 +29,9 @@ VLLM_SOURCE = "vllm/utils/argparse_utils.py:653"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    for node, kind in model.bad_keys:
+    if model.origin is None:
+        return
+    for node, kind in model.origin.bad_keys:
         start, end = span(node)
         if kind == "collection":
             message = "found unhashable key: a key must be a flag name"

@@ -34,11 +34,13 @@ _PYTHON_TYPE = {"seq": "list", "str": "str", "int": "int", "float": "float", "bo
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    root = model.parsed.root
-    if isinstance(root, MappingNode) or not model.is_config_file:
+    if model.origin is None:
+        return
+    root = model.origin.parsed.root
+    if isinstance(root, MappingNode):
         return
     if root is None:
-        if model.parsed.problems:
+        if model.origin.parsed.problems:
             return  # the syntax error is the real story
         where = (0, 0)
         kind = "NoneType"

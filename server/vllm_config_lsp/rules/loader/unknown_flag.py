@@ -39,10 +39,11 @@ from vllm_config_lsp.rules.support import (
     span,
     spell_like,
 )
-from vllm_config_lsp.sources.config_file import Pair, Token
+from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.engine_args import Constructor, constructor
 from vllm_config_lsp.vllm.flag_history import loader_since, removed_flag
+from vllm_config_lsp.vllm.parse_args import Token
 
 CODE = "VC101"
 NAME = "unknown-flag"
@@ -173,8 +174,7 @@ def _unexpected_keywords(model: ConfigModel, accepts: Constructor) -> Iterator[F
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    invocation = model.invocation
-    keywords_of = invocation.keywords_of if invocation is not None else None
+    keywords_of = model.invocation.keywords_of
     accepts = constructor(model.catalogue.version, keywords_of) if keywords_of else None
     if accepts is not None:
         yield from _unexpected_keywords(model, accepts)

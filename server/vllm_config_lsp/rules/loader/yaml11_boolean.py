@@ -24,7 +24,13 @@ from collections.abc import Iterator
 from yaml.nodes import Node, ScalarNode, SequenceNode
 
 from vllm_config_lsp.findings import Finding, Severity
-from vllm_config_lsp.rules.support import finding, flag_by_key, plain_scalars, quote_fix, span
+from vllm_config_lsp.rules.support import (
+    finding,
+    flag_by_key,
+    plain_scalars,
+    quote_fix,
+    span,
+)
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC105"
@@ -39,7 +45,9 @@ def _yaml11_booleans(node: Node) -> Iterator[ScalarNode]:
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    for pair in model.pairs:
+    if model.origin is None:  # a host's command line: no YAML entries
+        return
+    for pair in model.origin.pairs:
         spec = flag_by_key(model, pair.key)
         if spec is None or not spec.takes_value or spec.is_json:
             continue

@@ -28,7 +28,13 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.document.yaml_tree import construct_scalar
 from vllm_config_lsp.findings import Finding, Severity
-from vllm_config_lsp.rules.support import finding, flag_by_key, plain_scalars, quote_fix, span
+from vllm_config_lsp.rules.support import (
+    finding,
+    flag_by_key,
+    plain_scalars,
+    quote_fix,
+    span,
+)
 from vllm_config_lsp.vllm.catalogue import FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.flag_values import convert_values
@@ -60,7 +66,9 @@ def _misread(spec: FlagSpec, text: str, received: str) -> bool:
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    for pair in model.pairs:
+    if model.origin is None:  # a host's command line: no YAML entries
+        return
+    for pair in model.origin.pairs:
         spec = flag_by_key(model, pair.key)
         if spec is None or not spec.takes_value or spec.is_json:
             continue

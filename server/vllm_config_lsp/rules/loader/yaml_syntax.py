@@ -29,7 +29,9 @@ VLLM_SOURCE = "vllm/utils/argparse_utils.py:646"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    for problem in model.parsed.problems:
+    if model.origin is None:
+        return
+    for problem in model.origin.parsed.problems:
         yield finding(
             CODE,
             Severity.ERROR,

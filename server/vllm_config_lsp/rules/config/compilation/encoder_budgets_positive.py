@@ -30,7 +30,7 @@ from vllm_config_lsp.document.value_tree import ValueNode
 from vllm_config_lsp.document.yaml_edits import remove_entry, remove_items
 from vllm_config_lsp.document.yaml_values import yaml_to_value
 from vllm_config_lsp.findings import Finding, Fix, Severity
-from vllm_config_lsp.rules.support import finding, remove_pair_fix
+from vllm_config_lsp.rules.support import entries, finding, remove_pair_fix
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC301"
@@ -57,7 +57,7 @@ def _budgets(model: ConfigModel) -> tuple[ValueNode, Fix | None] | None:
             removal = remove_entry(model.text, tree, entry)
             title = f"Remove `{FIELD}` (vLLM picks the budgets)"
             return budgets, Fix(title, (removal,), safe=False) if removal else None
-    for pair in model.pairs:
+    for pair in entries(model):
         head, _, rest = pair.key.partition(".")
         if rest == FIELD and head.replace("_", "-") == "compilation-config":
             node = yaml_to_value(pair.value_node, model.text)

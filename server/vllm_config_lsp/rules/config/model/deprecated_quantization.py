@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.document.yaml_edits import content_end, whole_lines
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
-from vllm_config_lsp.rules.support import finding, spell_like, token_span
+from vllm_config_lsp.rules.support import entries, finding, spell_like, token_span
 from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
 
 CODE = "VC304"
@@ -51,7 +51,7 @@ def _allowed(value: FlagValue | None) -> bool:
 def _allow_fix(model: ConfigModel, value: FlagValue) -> Fix | None:
     """Set `allow-deprecated-quantization: true`: flip a dropped `…: false` in place, else
     insert the key below the `quantization` line."""
-    for other in model.pairs:
+    for other in entries(model):
         if other.key.replace("_", "-") == ALLOW:
             node = other.value_node
             edit = TextEdit(node.start_mark.index, content_end(model.text, node), "true")

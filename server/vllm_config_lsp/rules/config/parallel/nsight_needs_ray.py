@@ -106,7 +106,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
 def _vllm_serve(model: ConfigModel) -> bool:
     """A `--config` file or a shell command line: the `vllm serve` process builds the
     config outside any Ray placement group (other hosts may run vLLM inside one)."""
-    return model.invocation is None or model.invocation.source == "shell"
+    return model.is_config_file or model.invocation.source == "shell"
 
 
 def _is_ray(found: object) -> bool:
