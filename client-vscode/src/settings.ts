@@ -15,6 +15,8 @@ export interface ServerSettings {
   /** The GPU the server runs on (a name of schemas/gpus.json) and how many per node; the server judges the values. */
   gpu: string | null;
   gpuCount: number | null;
+  /** Platform plugins the deployments load (`vllm-ascend@0.23.0`); the server knows which are catalogued. */
+  plugins: string[];
 }
 
 /** `WorkspaceConfiguration.get` of the `vllmConfig` section. */
@@ -58,6 +60,7 @@ export function serverSettings(get: SettingGetter): ServerSettings {
     modelDirs: strings(get('modelDirs')),
     gpu: typeof gpu === 'string' && gpu.trim() ? gpu.trim() : null,
     gpuCount: typeof gpuCount === 'number' ? gpuCount : null,
+    plugins: strings(get('plugins')),
   };
 }
 

@@ -24,6 +24,7 @@ test('defaults map to the server defaults', () => {
     modelDirs: [],
     gpu: null,
     gpuCount: null,
+    plugins: [],
   });
 });
 
@@ -39,6 +40,7 @@ test('user values are mapped to the server section', () => {
     modelDirs: ['/data/models', ' ~/models ', 3],
     gpu: ' H100-80GB ',
     gpuCount: 8,
+    plugins: [' vllm-ascend@0.23.0 ', ''],
     interpreter: ['/usr/bin/python3'],
     'trace.server': 'verbose',
   };
@@ -53,6 +55,7 @@ test('user values are mapped to the server section', () => {
     modelDirs: ['/data/models', '~/models'],
     gpu: 'H100-80GB',
     gpuCount: 8,
+    plugins: ['vllm-ascend@0.23.0'],
   });
   assert.equal('interpreter' in mapped, false);
 });
