@@ -189,14 +189,16 @@ NOT_CONFIG = Path(__file__).resolve().parent.parent / "sources" / "data" / "not-
 async def test_a_skypilot_task_named_vllm_gets_no_diagnostics(client: LanguageClient) -> None:
     """SkyPilot's own `llm/vllm/vllm.sky.yaml` (tests/sources/data/not-config): its keys
     (`envs`, `resources`, `setup`, `run`, `service`) are no flags, so it is no `--config`
-    file whatever its name says; so is Baseten's `config.yaml` opened as `vllm.yaml`."""
+    file whatever its name says: it is a SkyPilot task, whose `run:` start is checked and
+    correct (an empty list, never `--name`/`--resources` misread); Baseten's `config.yaml`
+    opened as `vllm.yaml` is nothing to check (nothing published)."""
     sky = NOT_CONFIG / "skypilot" / "skypilot" / "vllm.sky.yaml"
     truss = NOT_CONFIG / "baseten" / "truss-examples" / "config.yaml"
     open_doc(client, "file:///work/s/vllm.sky.yaml", sky.read_text(encoding="utf-8"))
     open_doc(client, "file:///work/s/vllm.yaml", truss.read_text(encoding="utf-8"))
     # a document after them, checked on the same thread: by then both were decided
     await Doc(client, "file:///work/s/after.vllm.yaml", "max-num-seqs: 4\n").diagnostics()
-    assert published(client, "file:///work/s/vllm.sky.yaml") == []
+    assert [p.diagnostics for p in published(client, "file:///work/s/vllm.sky.yaml")] == [[]]
     assert published(client, "file:///work/s/vllm.yaml") == []
 
 
