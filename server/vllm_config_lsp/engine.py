@@ -347,9 +347,13 @@ class _Checked:
 #: seen at the next edit of that command line, as a `--config` file sees it at its next edit.)
 #: Bounded by what the entries weigh (their lines' text and findings), not their number:
 #: one edited line of 5,000 flags held 13 MB of findings per keystroke (issue 30).
-#: A keystroke reads every command line again: the memo holds them all (40,000 lines without
-#: findings weigh about 12 M), else a script longer than the memo misses on every line.
-_CHECKED: WeighedLru[tuple[object, ...], _Checked] = WeighedLru(16_000_000)
+#: A keystroke reads every command line again: the memo holds them all (40,000 short lines
+#: weigh about 50 MB), else a script longer than the memo misses on every line. An entry
+#: weighs about what it holds in bytes: its lines' text, its key's shape of every word (a
+#: line of 20,000 words keeps 4 MB there) and its findings.
+_CHECKED: WeighedLru[tuple[object, ...], _Checked] = WeighedLru(64_000_000)
+#: What one word's shape weighs in a key (its text, offsets and quoting).
+_WORD_WEIGHT = 200
 #: What a finding weighs besides its message (its fixes, spans and related information).
 _FINDING_WEIGHT = 512
 
@@ -405,7 +409,12 @@ def _command_line_findings(
         findings.append(on_written_text(found, made) if made else found)
     if all(_within(found, low, high) for found in findings):
         names_line = any(_NAMES_LINE.search(found.message) for found in findings)
-        weight = high - low + sum(len(found.message) + _FINDING_WEIGHT for found in findings)
+        weight = (
+            high
+            - low
+            + _WORD_WEIGHT * len(invocation.args)
+            + sum(len(found.message) + _FINDING_WEIGHT for found in findings)
+        )
         memo = _Checked(
             tuple(_moved(found, -low) for found in findings),
             text.count("\n", 0, low) if names_line else None,
