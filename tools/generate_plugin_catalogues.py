@@ -47,6 +47,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vllm_source.warning_sites import f_string_text
+
 ROOT = Path(__file__).resolve().parent.parent
 GENERATOR = "tools/generate_plugin_catalogues.py"
 OUT = ROOT / "schemas" / "plugins"
@@ -484,13 +486,7 @@ def _render(node: ast.AST | None) -> str:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
-        parts = []
-        for value in node.values:
-            if isinstance(value, ast.Constant):
-                parts.append(str(value.value))
-            elif isinstance(value, ast.FormattedValue):
-                parts.append("{" + ast.unparse(value.value) + "}")
-        return "".join(parts)
+        return f_string_text(node)
     return "" if node is None else ast.unparse(node)
 
 

@@ -26,18 +26,23 @@ class WarningSite:
     message: str
 
 
+def f_string_text(node: ast.JoinedStr) -> str:
+    """An f-string as its template: its text, each expression as `{expression}`."""
+    parts = []
+    for value in node.values:
+        if isinstance(value, ast.Constant):
+            parts.append(str(value.value))
+        elif isinstance(value, ast.FormattedValue):
+            parts.append("{" + ast.unparse(value.value) + "}")
+    return "".join(parts)
+
+
 def _render(node: ast.expr, args: list[ast.expr]) -> str:
     """A message as vLLM writes it: `%s` placeholders filled with `{argument}`."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return _fill(node.value, args)
     if isinstance(node, ast.JoinedStr):
-        parts = []
-        for value in node.values:
-            if isinstance(value, ast.Constant):
-                parts.append(str(value.value))
-            elif isinstance(value, ast.FormattedValue):
-                parts.append("{" + ast.unparse(value.value) + "}")
-        return _fill("".join(parts), args)
+        return _fill(f_string_text(node), args)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         return _render(node.left, []) + _render(node.right, args)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
