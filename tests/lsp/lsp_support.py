@@ -174,6 +174,8 @@ def change_doc(
 
 ENCODINGS: dict[int, str] = {}
 EDITORS_OF: dict[int, str] = {}
+#: What the server answered `initialize` with, per client.
+SERVER_CAPABILITIES: dict[int, types.ServerCapabilities] = {}
 
 
 def editor_of(client: LanguageClient) -> str:
@@ -343,6 +345,7 @@ async def start_session(client: LanguageClient, editor: str, options: object) ->
     chosen = result.capabilities.position_encoding or "utf-16"
     ENCODINGS[id(client)] = str(getattr(chosen, "value", chosen))
     EDITORS_OF[id(client)] = editor
+    SERVER_CAPABILITIES[id(client)] = result.capabilities
 
 
 async def hover_text(client: LanguageClient, doc: Doc, needle: str, skip: int = 0) -> str | None:

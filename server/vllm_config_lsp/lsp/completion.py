@@ -135,8 +135,11 @@ def runs_trigger_suggest(client_name: str | None) -> bool:
     return bool(client_name) and str(client_name).startswith(VS_CODE_FAMILY)
 
 
-def complete(analysis: Snapshot, position: types.Position) -> types.CompletionList | None:
-    """The items at `position`, for the client the snapshot was checked for."""
+def complete(
+    analysis: Snapshot, position: types.Position, trigger: str | None = None
+) -> types.CompletionList | None:
+    """The items at `position`, for the client the snapshot was checked for; `trigger`: the
+    trigger character the client says opened it (None: typed letters or Ctrl+Space)."""
     capabilities, client_name = analysis.capabilities, analysis.client_name
     model = analysis.result.model if analysis.result else None
     if model is None:
@@ -146,6 +149,9 @@ def complete(analysis: Snapshot, position: types.Position) -> types.CompletionLi
     line = analysis.positions.index.lsp_position(offset)[0]
     line_start = analysis.positions.index.offset_of_lsp(line, 0)
     prefix = text[line_start:offset]
+    on_command_line = bool(analysis.result and analysis.result.invocations)
+    if trigger == "-" and not _in_flag(text, line_start, prefix, on_command_line):
+        return None  # a YAML list item's `-`: nothing is being named yet
     after = _WORD.match(text, offset)
     word_end = after.end() if after else offset
     ctx = _context(analysis, model.catalogue, capabilities, offset, word_end)
@@ -174,6 +180,19 @@ def complete(analysis: Snapshot, position: types.Position) -> types.CompletionLi
     if not ctx.items:
         return None
     return types.CompletionList(is_incomplete=False, items=ctx.items)
+
+
+def _in_flag(text: str, line_start: int, prefix: str, command_line: bool) -> bool:
+    """Whether the `-` just typed (the end of `prefix`, the line so far) is part of a name
+    being written: a flag on a command line (`--`, `-t`, `--max-`), a key's inner dash
+    (`max-`); not a YAML list item's marker (a `-` alone on its line, unless the line
+    before ends with a shell continuation `\\`)."""
+    before = prefix[:-1]
+    if not command_line:
+        return bool(before) and (before[-1].isalnum() or before[-1] == "_")
+    if before.strip(" \t"):
+        return True
+    return text[:line_start].rstrip("\r\n").endswith("\\")
 
 
 def _context(
