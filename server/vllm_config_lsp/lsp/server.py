@@ -253,9 +253,16 @@ async def completion(
     ls: VllmConfigServer, params: types.CompletionParams
 ) -> types.CompletionList | None:
     from vllm_config_lsp.lsp.completion import complete
+    from vllm_config_lsp.lsp.python_keywords import complete_keywords, is_python
 
     snapshot = await ls.session.current(params.text_document.uri)
-    if snapshot is None or snapshot.result is None:
+    if snapshot is None:
+        return None
+    if is_python(snapshot):  # a call being typed is no valid Python yet: read from its text
+        keywords = complete_keywords(snapshot, params.position)
+        if keywords is not None:
+            return keywords
+    if snapshot.result is None:
         return None
     context = params.context
     typed = None
