@@ -374,8 +374,20 @@ async def document_info(client: LanguageClient, uri: str) -> dict[str, Any]:
         ),
         TIMEOUT,
     )
-    # pygls hands a custom request's result back as a named tuple: compare as a dict
-    return result._asdict() if hasattr(result, "_asdict") else dict(result)
+    # pygls hands a custom request's result back as named tuples: compare as dicts
+    plain: dict[str, Any] = _plain(result)
+    return plain
+
+
+def _plain(value: Any) -> Any:
+    """A custom request's result as JSON values (pygls' named tuples as dicts)."""
+    if hasattr(value, "_asdict"):
+        return {key: _plain(item) for key, item in value._asdict().items()}
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
 
 
 async def complete_at(

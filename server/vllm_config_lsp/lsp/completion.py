@@ -293,7 +293,7 @@ def _command_line(ctx: Context, models: list[ConfigModel], text: str, offset: in
     if _command_line_json(ctx, model, text, offset):
         return
     ctx.start = start
-    note = version_note(ctx.analysis.vllm_version, ctx.analysis.version_source)
+    note = version_note(*ctx.analysis.release_at(ctx.start))
     if typed.startswith("-"):
         used = {use.spec.name for use in model.result.uses}
         for spec in model.catalogue.flags.values():
@@ -367,7 +367,7 @@ def _top_key(ctx: Context, text: str, prefix: str, line_start: int, offset: int)
         for key in top_level_keys(others) or ()
         if "." not in key and (spec := flag_for_key(ctx.catalogue, key)[0]) is not None
     }
-    note = version_note(ctx.analysis.vllm_version, ctx.analysis.version_source)
+    note = version_note(*ctx.analysis.release_at(ctx.start))
     for spec in ctx.catalogue.flags.values():
         if spec.positional or spec.action in ("help", "version") or spec.name == "config":
             continue
@@ -513,7 +513,7 @@ def _opener_key(stripped: str) -> str | None:
 
 
 def _fields(ctx: Context, cls: ClassSpec, where: str, present: set[str], style: str) -> None:
-    note = version_note(ctx.analysis.vllm_version, ctx.analysis.version_source)
+    note = version_note(*ctx.analysis.release_at(ctx.start))
     for spec in settable_fields(cls):
         new_text = (
             spec.name
