@@ -132,3 +132,48 @@ def test_a_file_that_only_names_the_package_gets_no_plugin_error(tmp_path: Path)
     )
     found = [f for f in _findings(path) if f["code"].startswith("VC25")]
     assert [(f["code"], f["severity"]) for f in found] == [("VC250", "warning")]
+
+
+TPU_FILES = (
+    CORPUS / "plugins" / "tpu-recipes-ironwood-gemma4-server.yaml",
+    CORPUS / "plugins" / "tpu-recipes-ironwood-qwen3_5-server.yaml",
+    CORPUS / "plugins" / "tpu-recipes-ironwood-gpt-oss-README-gcs.md",
+    CORPUS / "plugins" / "tpu-recipes-trillium-qwen3-README.md",
+)
+
+
+@pytest.mark.parametrize("path", TPU_FILES, ids=lambda p: p.name[12:40])
+def test_real_tpu_deployments_get_no_error(path: Path) -> None:
+    """Google's own TPU recipes (GKE manifests on `vllm/vllm-tpu` images, a Markdown
+    recipe): every start is found, and none gets an error."""
+    done = cli("argv", "--format", "json", str(path))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout), "no start found"
+    assert "error" not in {f["severity"] for f in _findings(path)}
+
+
+def test_a_variable_the_tpu_plugin_reads_is_information_not_a_warning(tmp_path: Path) -> None:
+    """`VLLM_MOE_CHUNK_SIZE` is not vLLM's (vLLM logs "Unknown vLLM environment variable
+    detected") but tpu-inference reads it (`tpu_inference/envs.py`): on the TPU image it
+    takes effect; on stock vLLM's image it does nothing."""
+    real = CORPUS / "plugins" / "tpu-recipes-ironwood-qwen3_5-server.yaml"
+    by_var = {
+        f["message"].split(": ")[1].split(" ")[0]: f
+        for f in _findings(real)
+        if f["code"] == "VC240"
+    }
+    plugin_var = by_var["VLLM_MOE_CHUNK_SIZE"]
+    assert plugin_var["code"] == "VC240" and plugin_var["severity"] == "info"
+    assert "tpu-inference 0.32.0 reads it (tpu_inference/envs.py:" in plugin_var["message"]
+    assert by_var["VLLM_TORCH_COMPILE_CACHE_DIR"]["severity"] == "warning"  # nobody reads it
+    stock = tmp_path / "stock.yaml"
+    text = real.read_text(encoding="utf-8")
+    stock.write_text(
+        text.replace("vllm/vllm-tpu:nightly-20260626-c539adc-cc79815", "vllm/vllm-openai:v0.33.0")
+        .replace("google.com/tpu", "nvidia.com/gpu")
+        .replace("gke-tpu-accelerator: tpu7x", "gke-accelerator: nvidia-h100-80gb"),
+        encoding="utf-8",
+    )
+    found = _findings(stock)
+    [on_stock] = [f for f in found if "VLLM_MOE_CHUNK_SIZE" in f["message"]]
+    assert on_stock["severity"] == "warning"

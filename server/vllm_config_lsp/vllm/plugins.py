@@ -104,6 +104,12 @@ class Plugin:
         return found if isinstance(found, dict) else {}
 
     @property
+    def environment(self) -> Mapping[str, Any]:
+        """name → {default, source} of the variables the plugin's `envs.py` reads."""
+        found = self.data.get("environment") or {}
+        return found if isinstance(found, dict) else {}
+
+    @property
     def platform(self) -> Mapping[str, Any]:
         found = self.data.get("platform") or {}
         return found if isinstance(found, dict) else {}

@@ -12,6 +12,11 @@ silently useless. The names are those of the release the command line runs
 (`schemas/envs-<version>.json`); a release before `validate_environ` existed says nothing,
 and neither does this rule there.
 
+A platform plugin reads variables of its own (`tpu_inference/envs.py`, vllm-ascend's
+`envs.py`) that vLLM's list does not hold: vLLM still logs the line, but the plugin the
+start runs with reads the variable, so it is information, not a warning (still an error
+under `--fail-on-environ-validation`, which does not consult the plugin).
+
 ## Example
 ```sh
 VLLM_ATTENTION_BACKEND=FLASHINFER vllm serve Qwen/Qwen2.5-7B-Instruct
@@ -49,6 +54,18 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         if not name.startswith("VLLM_") or name in known.variables or not var.name.resolved:
             continue
         said = f"Unknown vLLM environment variable detected: {name}"
+        read_by = _plugin_reads(model, name)
+        if read_by is not None and not hard:
+            yield finding(
+                CODE,
+                Severity.INFO,
+                where(var),
+                f"{said} (vLLM {known.version}). vLLM logs this at start, but "
+                f"{model.plugin.label if model.plugin else ''} reads it ({read_by}): it "
+                "takes effect.",
+                source=known.validate_environ,
+            )
+            continue
         removed = known.removed.get(name)
         if removed is not None:
             advice = _removed(removed, known.version)
@@ -69,6 +86,17 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             source=known.validate_environ,
             fixes=fixes,
         )
+
+
+def _plugin_reads(model: ConfigModel, name: str) -> str | None:
+    """The source line where the start's plugin reads `name`, if it does."""
+    if model.plugin is None:
+        return None
+    entry = model.plugin.environment.get(name)
+    if not isinstance(entry, dict):
+        return None
+    source = entry.get("source")
+    return source if isinstance(source, str) else "its envs.py"
 
 
 def _removed(removed: Removed, version: str) -> str:
