@@ -238,9 +238,16 @@ async def document_info(ls: VllmConfigServer, params: Any) -> dict[str, Any]:
     return document_info(snapshot, ls.session.settings_problems)
 
 
+#: What opens completion as the user types: `:` and space after a key or flag (its values),
+#: `"` (a JSON field), `-` (a flag being typed on a command line: VS Code's quick suggestions
+#: stay off in what its grammars call strings, which is where shell, Dockerfile and Markdown
+#: fence arguments are, so letters alone do not open it there).
+TRIGGER_CHARACTERS = (":", '"', " ", "-")
+
+
 @SERVER.feature(
     types.TEXT_DOCUMENT_COMPLETION,
-    types.CompletionOptions(trigger_characters=[":", '"', " "]),
+    types.CompletionOptions(trigger_characters=list(TRIGGER_CHARACTERS)),
 )
 async def completion(
     ls: VllmConfigServer, params: types.CompletionParams
@@ -257,7 +264,11 @@ async def completion(
             return keywords
     if snapshot.result is None:
         return None
-    return complete(snapshot, params.position)
+    context = params.context
+    typed = None
+    if context is not None and context.trigger_kind == types.CompletionTriggerKind.TriggerCharacter:
+        typed = context.trigger_character
+    return complete(snapshot, params.position, typed)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions())

@@ -102,6 +102,32 @@ class Snapshot:
         """The host syntax of a document holding command lines (`sources.hosts`), else None."""
         return self.checked.host
 
+    def line_releases(self) -> list[tuple[int, int, str, str]]:
+        """Each command line's span in the document (offsets of its own words: a chart's
+        template words lie past the end) with the release its checks use and why."""
+        out = []
+        size = len(self.text)
+        for line in self.checked.command_lines:
+            invocation = line.invocation
+            own = [(w.start, w.end) for w in invocation.args if w.end <= size]
+            if invocation.start < size:
+                own.append((invocation.start, min(invocation.end, size)))
+            if own:
+                start, end = min(s for s, _ in own), max(e for _, e in own)
+                out.append((start, end, line.release, line.why))
+        return out
+
+    def release_at(self, offset: int) -> tuple[str, str]:
+        """The release the checks use at `offset` and why: that of the command line there
+        (the nearest before it), else the document's."""
+        found = None
+        for start, end, release, why in self.line_releases():
+            if start <= offset:
+                found = (release, why)
+            if start <= offset <= end:
+                break
+        return found or (self.vllm_version, self.version_source)
+
 
 def fs_path(uri: str) -> Path | None:
     """The file behind a `file:` URI (model-aware rules resolve relative model folders
