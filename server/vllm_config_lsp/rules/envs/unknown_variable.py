@@ -12,6 +12,11 @@ silently useless. The names are those of the release the command line runs
 (`schemas/envs-<version>.json`); a release before `validate_environ` existed says nothing,
 and neither does this rule there.
 
+A platform plugin reads variables of its own (`tpu_inference/envs.py`, vllm-ascend's
+`envs.py`) that vLLM's list does not hold: vLLM still logs the line, but the plugin the
+start runs with reads the variable, so it is information, not a warning (still an error
+under `--fail-on-environ-validation`, which does not consult the plugin).
+
 ## Example
 ```sh
 VLLM_ATTENTION_BACKEND=FLASHINFER vllm serve Qwen/Qwen2.5-7B-Instruct
@@ -29,6 +34,7 @@ from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
 from vllm_config_lsp.rules._environ import catalogue, settings, where
 from vllm_config_lsp.rules.support import closest, finding
 from vllm_config_lsp.sources.invocation import EnvVar
+from vllm_config_lsp.sources.rendering import SHELL_QUOTINGS, in_host
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.environ import Removed
 
@@ -49,6 +55,18 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         if not name.startswith("VLLM_") or name in known.variables or not var.name.resolved:
             continue
         said = f"Unknown vLLM environment variable detected: {name}"
+        read_by = _plugin_reads(model, name)
+        if read_by is not None and not hard:
+            yield finding(
+                CODE,
+                Severity.INFO,
+                where(var),
+                f"{said} (vLLM {known.version}). vLLM logs this at start, but "
+                f"{model.plugin.label if model.plugin else ''} reads it ({read_by}): it "
+                "takes effect.",
+                source=known.validate_environ,
+            )
+            continue
         removed = known.removed.get(name)
         if removed is not None:
             advice = _removed(removed, known.version)
@@ -69,6 +87,17 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             source=known.validate_environ,
             fixes=fixes,
         )
+
+
+def _plugin_reads(model: ConfigModel, name: str) -> str | None:
+    """The source line where the start's plugin reads `name`, if it does."""
+    if model.plugin is None:
+        return None
+    entry = model.plugin.environment.get(name)
+    if not isinstance(entry, dict):
+        return None
+    source = entry.get("source")
+    return source if isinstance(source, str) else "its envs.py"
 
 
 def _removed(removed: Removed, version: str) -> str:
@@ -101,7 +130,7 @@ def _to_flag(model: ConfigModel, var: EnvVar, flag: str, removed: Removed) -> Fi
         return None
     if var.value is None or not var.value.resolved or not var.value.text:
         return None
-    if any(word.quoting != "shell" for word in invocation.args):
+    if any(word.quoting not in SHELL_QUOTINGS for word in invocation.args):
         return None
     text = model.text
     end = var.value.end
@@ -111,6 +140,7 @@ def _to_flag(model: ConfigModel, var: EnvVar, flag: str, removed: Removed) -> Fi
     if value is None:
         return None
     quoted = value if value.replace("_", "").replace("-", "").isalnum() else f"'{value}'"
+    quoted = in_host(quoted, invocation.args[-1].quoting if invocation.args else "shell")
     edits = (
         TextEdit(var.name.start, end, ""),
         TextEdit(invocation.insert_at, invocation.insert_at, f" {flag} {quoted}"),
