@@ -48,6 +48,8 @@ VC241 invalid-environment-value envs.invalid_value
 VC242 boolean-environment-read-as-opposite envs.boolean_read_as
 VC250 plugin-additional-config-key plugins.additional_config_keys
 VC251 plugin-platform-quantization plugins.platform_quantization
+VC252 omni-without-vllm-omni plugins.omni_switch
+VC253 ascend-balance-scheduling-disaggregated plugins.ascend_balance_scheduling
 VC301 encoder-budgets-positive config.compilation.encoder_budgets_positive
 VC302 speculative-tokens-without-model config.speculative.speculative_tokens_without_model
 VC303 unknown-quantization config.model.unknown_quantization
