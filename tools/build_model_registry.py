@@ -12,8 +12,10 @@ committed: for each Hub id, the fields of its config.json (every top-level key; 
 quantization or compression config only the keys the code names, since those may list
 every quantized layer) and where they were read, `source` (repository, path, commit of a
 public copy), and where a public copy of the safetensors index gives it, `total_size` with
-its own `total_size_source`. Nothing is typed in by hand: an id without a source is left
-out and listed in `unsourced` with why.
+its own `total_size_source`; for a ModelOpt checkpoint whose quantization sits in its own
+`hf_quant_config.json` (read by vLLM where config.json has no quantization_config), that
+file's quantization keys as `hf_quant_config` with `hf_quant_config_source`. Nothing is
+typed in by hand: an id without a source is left out and listed in `unsourced` with why.
 
 Only the keys the product reads reach the registry: every top-level key that is a string
 literal in the model-aware code (vllm/model_files.py, vllm/memory_budget.py, rules/), a
@@ -87,6 +89,13 @@ def kept_keys(config: dict[str, Any], read: set[str]) -> dict[str, Any]:
     return {k: v for k, v in filtered(config, read).items() if k in read}
 
 
+def kept_quant(quant: dict[str, Any], read: set[str]) -> dict[str, Any]:
+    """Of a ModelOpt `hf_quant_config.json` (which vLLM reads as config.json's
+    quantization_config where that has none), what `filtered` keeps of a quantization_config."""
+    kept: dict[str, Any] = filtered({"quantization_config": quant}, read)["quantization_config"]
+    return kept
+
+
 # --------------------------------------------------------------------------- offline build
 
 
@@ -107,6 +116,9 @@ def build(sources: dict[str, Any]) -> dict[str, Any]:
         if isinstance(entry.get("total_size"), int) and entry["total_size"] > 0:
             out["total_size"] = entry["total_size"]
             out["total_size_source"] = entry["total_size_source"]
+        if isinstance(entry.get("hf_quant_config"), dict):
+            out["hf_quant_config"] = kept_quant(entry["hf_quant_config"], read)
+            out["hf_quant_config_source"] = entry["hf_quant_config_source"]
         models[model_id] = out
     return {
         "about": (
@@ -179,6 +191,11 @@ def refresh(sources: dict[str, Any], mirror: Path) -> list[str]:
     for folder in sources["snapshots"]:
         for model_id, cite in folder_entries(mirror, folder).items():
             models.setdefault(model_id, {"source": cite})
+            quant = folder.get("quant_suffix")
+            if quant and models[model_id]["source"] == cite:
+                sibling = {**cite, "path": cite["path"].removesuffix(folder["suffix"]) + quant}
+                if read_json(mirror, sibling) is not None:
+                    models[model_id]["hf_quant_config_source"] = sibling
     missing: list[str] = []
     for model_id, entry in sorted(models.items()):
         config = read_json(mirror, entry["source"])
@@ -188,6 +205,10 @@ def refresh(sources: dict[str, Any], mirror: Path) -> list[str]:
             missing.append(model_id)
             continue
         entry["config"] = filtered(config, read)
+        quant_cite = entry.get("hf_quant_config_source")
+        quant = read_json(mirror, quant_cite) if quant_cite else None
+        if quant is not None:
+            entry["hf_quant_config"] = kept_quant(quant, read)
         weights = entry.get("total_size_source")
         index = read_json(mirror, weights) if weights else None
         total = (index or {}).get("metadata", {}).get("total_size")

@@ -252,3 +252,32 @@ def test_registry_table_is_current() -> None:
     assert archs["WhisperForConditionalGeneration"]["supports_pp"] is False
     assert archs["Qwen2_5_VLForConditionalGeneration"]["supports_multimodal"] is True
     assert archs["MambaForCausalLM"]["supports_lora"] is False
+
+
+def test_modelopt_hf_quant_config_is_the_quantization_config(tmp_path: Path) -> None:
+    """ModelOpt 0.29.0 and before keep the quantization in `hf_quant_config.json`, which vLLM
+    reads as config.json's quantization_config where config.json has none
+    (vllm/transformers_utils/config.py:951-962 in 0.33.0): the same from a local folder and
+    from the registry (nvidia/Llama-3.1-70B-Instruct-FP8, whose config.json and
+    hf_quant_config.json are ai-dynamo/aiconfigurator
+    aic-core/src/aiconfigurator_core/model_configs/nvidia--Llama-3.1-70B-Instruct-FP8_*.json
+    @ 095f58a51c4ca8e61b66ec108d86f223f8d559ce)."""
+    name = "nvidia/Llama-3.1-70B-Instruct-FP8"
+    entry = json.loads((REPO / "schemas" / "models" / "registry.json").read_text())["models"][name]
+    assert "quantization_config" not in entry["config"]
+    registry = describe_model(f"model: {name}\n")
+    assert registry is not None and "quantization: `modelopt`" in registry
+    assert "hf_quant_config.json from ai-dynamo/aiconfigurator" in registry
+    folder = tmp_path / "ckpt"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps(entry["config"]))
+    bare = describe_model(f"model: {folder}\n")
+    assert bare is not None and "quantization:" not in bare
+    (folder / "hf_quant_config.json").write_text(json.dumps(entry["hf_quant_config"]))
+    local = describe_model(f"model: {folder}\n")
+    assert local is not None and "quantization: `modelopt`" in local
+    # config.json's own quantization_config wins, as in vLLM
+    written = {**entry["config"], "quantization_config": {"quant_method": "fp8"}}
+    (folder / "config.json").write_text(json.dumps(written))
+    own = describe_model(f"model: {folder}\n")
+    assert own is not None and "quantization: `fp8`" in own

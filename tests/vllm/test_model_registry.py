@@ -24,8 +24,10 @@ def test_every_entry_cites_its_sources() -> None:
     for model_id, entry in registry["models"].items():
         assert set(entry["source"]) == {"repository", "path", "commit"}, model_id
         assert len(entry["source"]["commit"]) == 40, model_id
-        if "total_size" in entry:
-            assert set(entry["total_size_source"]) == {"repository", "path", "commit"}
+        for key in ("total_size", "hf_quant_config"):
+            if key in entry:
+                assert set(entry[f"{key}_source"]) == {"repository", "path", "commit"}, model_id
+                assert len(entry[f"{key}_source"]["commit"]) == 40, model_id
     sources = json.loads((REPO / "tools" / "model_registry_sources.json").read_text())
     assert all(isinstance(why, str) and why for why in sources["unsourced"].values())
 

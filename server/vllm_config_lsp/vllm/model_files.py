@@ -258,6 +258,22 @@ def looks_like_path(name: str) -> bool:
     )
 
 
+#: Where ModelOpt 0.29.0 and before keep a checkpoint's quantization.
+HF_QUANT_JSON = "hf_quant_config.json"
+
+
+def with_quant(
+    config: dict[str, Any] | None, quant: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """config.json with `hf_quant_config.json` as its `quantization_config` where it has
+    none at the top, as vLLM 0.33.0 reads a checkpoint (vllm/transformers_utils/config.py
+    `get_config`, lines 951-962: "ModelOpt 0.29.0 and before saves the quantization config
+    in a separate hf_quant_config.json in the same directory as the model config file")."""
+    if config is None or quant is None or config.get("quantization_config") is not None:
+        return config
+    return {**config, "quantization_config": quant}
+
+
 @dataclass(frozen=True)
 class ModelFolder:
     """A folder holding a model's config.json, and how it was found."""
@@ -267,6 +283,13 @@ class ModelFolder:
     origin: str  # "local folder", "model folder DIR", "Hugging Face cache (<commit>)"
 
     def file(self, name: str) -> dict[str, Any] | None:
+        """The JSON file `name` beside config.json; config.json as vLLM reads it, with
+        `hf_quant_config.json` as its quantization_config where it has none (`with_quant`)."""
+        data = self.read(name)
+        return with_quant(data, self.read(HF_QUANT_JSON)) if name == CONFIG_JSON else data
+
+    def read(self, name: str) -> dict[str, Any] | None:
+        """The JSON file `name` as it is written."""
         return read_json(self.folder / name)
 
     def has(self, name: str) -> bool:
@@ -307,9 +330,9 @@ class RegistryFolder(ModelFolder):
 
     entry: dict[str, Any] = field(default_factory=dict)
 
-    def file(self, name: str) -> dict[str, Any] | None:
-        if name == CONFIG_JSON:
-            config = self.entry.get("config")
+    def read(self, name: str) -> dict[str, Any] | None:
+        if name in (CONFIG_JSON, HF_QUANT_JSON):
+            config = self.entry.get("config" if name == CONFIG_JSON else "hf_quant_config")
             return _bounded(config) if isinstance(config, dict) else None
         total = _int(self.entry.get("total_size"))
         if name == INDEX_JSON and total:
@@ -317,11 +340,17 @@ class RegistryFolder(ModelFolder):
         return None
 
     def has(self, name: str) -> bool:
-        return self.file(name) is not None
+        return self.read(name) is not None
 
     @property
     def local(self) -> bool:
         return False
+
+
+def _cite(source: object) -> str:
+    """`repository path @ commit` of a registry citation."""
+    cite = source if isinstance(source, dict) else {}
+    return f"{cite.get('repository')} {cite.get('path')} @ {str(cite.get('commit'))[:12]}"
 
 
 def registry_folder(name: str) -> RegistryFolder | None:
@@ -334,9 +363,10 @@ def registry_folder(name: str) -> RegistryFolder | None:
     entry = model_registry().get(name)
     if not isinstance(entry, dict) or not isinstance(entry.get("config"), dict):
         return None
-    source = entry.get("source") or {}
-    cite = f"{source.get('repository')} {source.get('path')} @ {str(source.get('commit'))[:12]}"
-    origin = f"the vllm-config-lsp model registry (config.json from {cite})"
+    origin = f"the vllm-config-lsp model registry (config.json from {_cite(entry.get('source'))}"
+    if isinstance(entry.get("hf_quant_config"), dict):
+        origin += f", {HF_QUANT_JSON} from {_cite(entry.get('hf_quant_config_source'))}"
+    origin += ")"
     return RegistryFolder(name, schema_dir() / "models", origin, entry)
 
 
