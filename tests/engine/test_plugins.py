@@ -237,3 +237,35 @@ def test_omni_on_stock_vllm_is_refused_with_vllms_words(tmp_path: Path) -> None:
     # Before vLLM 0.30.0 vLLM never hands `--omni` on: an unknown flag there.
     compose.write_text(text.replace("v0.33.0", "v0.28.0"), encoding="utf-8")
     assert _codes(compose) == ["VC101"]
+
+
+def test_ascend_balance_scheduling_on_a_disaggregated_node_is_refused(tmp_path: Path) -> None:
+    """VC253: vllm-ascend 0.23.0's platform refuses `enable_balance_scheduling` with a
+    producer or consumer `kv_role` (vllm_ascend/platform.py:681), from the key or from the
+    deprecated variable it falls back to; PD-mixed, or a release without the check, is
+    fine."""
+    config = tmp_path / "serve.vllm.yaml"
+    body = (
+        "model: Qwen/Qwen3-8B\nadditional-config:\n  enable_balance_scheduling: true\n"
+        "kv-transfer-config:\n  kv_connector: MooncakeConnectorV1\n  kv_role: {role}\n"
+    )
+    marker = "# vllm-config: plugin=vllm-ascend@{release}\n"
+    config.write_text(marker.format(release="0.23.0") + body.format(role="kv_producer"))
+    [refused] = [f for f in _findings(config) if f["code"] == "VC253"]
+    assert refused["severity"] == "error" and refused["line"] == 4
+    assert refused["message"].startswith("enable_balance_scheduling only supports PD-mixed mode")
+    assert refused["related"][0]["message"] == "kv_role is 'kv_producer'"
+    config.write_text(marker.format(release="0.23.0") + body.format(role="kv_both"))
+    assert "VC253" not in _codes(config)
+    config.write_text(marker.format(release="0.18.0") + body.format(role="kv_producer"))
+    assert "VC253" not in _codes(config)
+    script = tmp_path / "serve.sh"
+    transfer = '{"kv_connector": "MooncakeConnectorV1", "kv_role": "kv_consumer"}'
+    script.write_text(
+        marker.format(release="0.23.0")
+        + "VLLM_ASCEND_BALANCE_SCHEDULING=1 vllm serve Qwen/Qwen3-8B "
+        + f"--kv-transfer-config '{transfer}'\n"
+    )
+    assert "VC253" in _codes(script)
+    script.write_text(script.read_text().replace("SCHEDULING=1", "SCHEDULING=0"))
+    assert "VC253" not in _codes(script)

@@ -440,3 +440,11 @@ async def inlay_hints(client: LanguageClient, doc: Doc) -> list[types.InlayHint]
     )
     result = await asyncio.wait_for(client.text_document_inlay_hint_async(params), TIMEOUT)
     return list(result or ())
+
+
+def deployment(image: str, args: str) -> str:
+    """A Deployment of one container `vllm` running `image` with `args` (YAML, after
+    `args:`: a flow list, or a block list starting with a newline)."""
+    head = "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n"
+    container = f"        - name: vllm\n          image: {image}\n          args: {args}\n"
+    return f"{head}      containers:\n{container}"

@@ -9,19 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_support import Doc, document_info, hover_text
+from lsp_support import Doc, deployment, document_info, hover_text
 from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
-def _deployment(image: str, args: str) -> str:
-    head = "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n"
-    container = f"        - name: vllm\n          image: {image}\n          args: {args}\n"
-    return f"{head}      containers:\n{container}"
-
-
-DEPLOY = _deployment("vllm/vllm-openai:v0.33.0", '["Qwen/Qwen3-8B", "--max-num-seqs", "8"]')
+DEPLOY = deployment("vllm/vllm-openai:v0.33.0", '["Qwen/Qwen3-8B", "--max-num-seqs", "8"]')
 COMPOSE = """\
 services:
   vllm:
@@ -35,7 +29,7 @@ docker run --gpus all vllm/vllm-openai:v0.11.0 --model Qwen/Qwen3-8B --max-num-s
 docker run --gpus all vllm/vllm-openai:v0.33.0 --model Qwen/Qwen3-8B --max-num-batched-tokens 8
 """
 VALUES = "image:\n  repository: vllm/vllm-openai\n  tag: v0.11.0\nmaxNumSeqs: 8\n"
-TEMPLATE = _deployment(
+TEMPLATE = deployment(
     '"{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}"',
     '["Qwen/Qwen3-8B", "--max-num-seqs", "{{ .Values.maxNumSeqs }}"]',
 )
