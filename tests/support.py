@@ -128,6 +128,24 @@ def apply_fix(text: str, fix: Fix) -> str:
     return fixed
 
 
+def apply_json_fix(text: str, fix: object) -> str:
+    """`text` with the edits of a `check --format json` fix (1-based lines and columns)
+    applied."""
+    assert isinstance(fix, dict)
+    lines = text.splitlines(keepends=True)
+
+    def offset(line: int, column: int) -> int:
+        return sum(len(part) for part in lines[: line - 1]) + column - 1
+
+    edits = sorted(fix["edits"], key=lambda e: (e["line"], e["column"]), reverse=True)
+    spans = [
+        (offset(e["line"], e["column"]), offset(e["end_line"], e["end_column"])) for e in edits
+    ]
+    for (start, end), edit in zip(spans, edits, strict=True):
+        text = text[:start] + edit["new_text"] + text[end:]
+    return text
+
+
 def comment_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.lstrip().startswith("#")]
 

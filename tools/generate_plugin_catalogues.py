@@ -27,6 +27,11 @@ The wheels come from `pip download <plugin>==<version> --no-deps --only-binary=:
   which vLLM's `Platform.verify_quantization` enforces), and the raises of its
   `check_and_update_config` (message and line, for reference);
 * `environment`: the variables of the plugin's `envs.py` (`env_variables = {…}`);
+* `serve`: the `vllm serve` flags the plugin's own serve sub-command adds (vllm-omni's
+  `OmniConfig` group: option strings, action, type, choices, default, help, line, and
+  `if_new` where a `try: … except argparse.ArgumentError` adds it only when vLLM has no
+  such flag) and the `switch`, the word whose presence in `sys.argv` runs that command
+  instead of vLLM's (`if "--omni" not in sys.argv:`);
 * `vllm`: the vLLM release the plugin release is built for: its `Requires-Dist: vllm` when
   the metadata pins one, else the release its code compares against
   (`vllm_version_is("X")`, as vllm-ascend's versioning policy states: plugin X.Y.Z
@@ -64,6 +69,8 @@ RELEASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "vllm-spyre": ("vllm_spyre", ("1.10.0",)),
     "vllm-rbln": ("vllm_rbln", ("0.12.0",)),
     "vllm-kunlun": ("vllm_kunlun", ("0.11.1",)),
+    # vLLM delegates `vllm serve … --omni` to it from vLLM 0.30.0 on (`maybe_run_omni`).
+    "vllm-omni": ("vllm_omni", ("0.30.0",)),
 }
 
 
@@ -101,6 +108,11 @@ class Wheel:
                 elif name.endswith(".dist-info/entry_points.txt"):
                     wheel.entry_points = zf.read(name).decode("utf-8", errors="replace")
         return wheel
+
+    @property
+    def version(self) -> str:
+        found = re.search(r"^Version:\s*(\S+)", self.metadata, re.MULTILINE)
+        return found.group(1) if found else ""
 
     def trees(self) -> Iterator[tuple[str, ast.Module]]:
         """Each module's tree; a private sub-package's (`_310p/`, a device variant) after the
@@ -554,6 +566,99 @@ def environment(wheel: Wheel) -> dict[str, Any]:
     return dict(sorted(out.items()))
 
 
+# -- serve flags ---------------------------------------------------------------------------
+_TYPES = {"str": "str", "int": "int", "float": "float"}
+_ACTIONS = {"store_true", "store_false", "store_const", "append", "count"}
+
+
+def _flag(call: ast.Call, path: str, if_new: bool) -> tuple[str, dict[str, Any]] | None:
+    options = [
+        a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+    ]
+    longs = [o for o in options if o.startswith("--")]
+    if not longs:
+        return None
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    action = "store"
+    raw_action = keywords.get("action")
+    if isinstance(raw_action, ast.Constant) and raw_action.value in _ACTIONS:
+        action = raw_action.value
+    elif isinstance(raw_action, ast.Attribute) and raw_action.attr == "BooleanOptionalAction":
+        action = "boolean_optional"
+    kind = keywords.get("type")
+    if kind is None:
+        parse = "str"
+    elif isinstance(kind, ast.Name) and kind.id in _TYPES:
+        parse = _TYPES[kind.id]
+    elif isinstance(kind, ast.Attribute) and kind.attr == "loads":
+        parse = "json"
+    else:
+        parse = "custom"  # the plugin's own function: its values are not judged
+    name = longs[0][2:]
+    entry: dict[str, Any] = {
+        "options": options,
+        "dest": name.replace("-", "_"),
+        "action": action,
+        "parse": parse,
+        "source": f"{path}:{call.lineno}",
+    }
+    if action == "boolean_optional":
+        entry["negatives"] = ["--no-" + o[2:] for o in longs]
+    for key in ("default", "choices", "nargs"):
+        known, value = _literal(keywords.get(key))
+        if known and value is not None:
+            entry[key] = list(value) if key == "choices" else value
+    known, text = _literal(keywords.get("help"))
+    entry["help"] = text if known and isinstance(text, str) else ""
+    if if_new:
+        entry["if_new"] = True
+    return name, entry
+
+
+def _switch(trees: list[tuple[str, ast.Module]]) -> dict[str, str] | None:
+    """`if "--omni" not in sys.argv:` in the plugin's CLI `main`: the word that runs it."""
+    for path, tree in trees:
+        if not path.endswith("entrypoints/cli/main.py"):
+            continue
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+                continue
+            left, (op,), (right,) = node.left, node.ops, node.comparators
+            argv = isinstance(right, ast.Attribute) and right.attr == "argv"
+            if argv and isinstance(op, ast.NotIn | ast.In) and isinstance(left, ast.Constant):
+                return {"word": str(left.value), "source": f"{path}:{node.lineno}"}
+    return None
+
+
+def serve_flags(trees: list[tuple[str, ast.Module]]) -> dict[str, Any] | None:
+    """The flags a plugin's own `serve` sub-command adds to vLLM's (`subparser_init` of its
+    `entrypoints/cli/serve.py`, after `make_arg_parser`), and the switch that runs it."""
+    flags: dict[str, Any] = {}
+    for path, tree in trees:
+        if not path.endswith("entrypoints/cli/serve.py"):
+            continue
+        for function in ast.walk(tree):
+            if not (isinstance(function, ast.FunctionDef) and function.name == "subparser_init"):
+                continue
+            guarded = {
+                id(call)
+                for handler in ast.walk(function)
+                if isinstance(handler, ast.Try)
+                for statement in handler.body
+                for call in ast.walk(statement)
+            }
+            for call in ast.walk(function):
+                called = isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                if called and call.func.attr == "add_argument":  # type: ignore[union-attr]
+                    found = _flag(call, path, id(call) in guarded)  # type: ignore[arg-type]
+                    if found is not None:
+                        flags[found[0]] = found[1]
+    switch = _switch(trees)
+    if not flags or switch is None:
+        return None
+    return {"switch": switch, "flags": dict(sorted(flags.items()))}
+
+
 # -- the vLLM release ----------------------------------------------------------------------
 def vllm_release(wheel: Wheel, trees: list[tuple[str, ast.Module]]) -> dict[str, Any]:
     for line in wheel.metadata.splitlines():
@@ -575,6 +680,12 @@ def vllm_release(wheel: Wheel, trees: list[tuple[str, ast.Module]]) -> dict[str,
     if compared:
         newest = max(compared, key=lambda v: tuple(int(p) for p in re.findall(r"\d+", v)))
         return {"release": newest, "from": "vllm_version_is", "compared": sorted(compared)}
+    aligned = re.search(
+        r"[\w-]+ publishes [^.\n]*aligned with every [\w-]+ upstream vLLM minor version",
+        wheel.metadata,
+    )
+    if aligned:  # vllm-omni's README: release X.Y is built for vLLM's X.Y line
+        return {"release": wheel.version, "from": "README", "says": aligned.group(0).strip()}
     return {}
 
 
@@ -598,6 +709,9 @@ def catalogue(plugin: str, version: str, wheel_path: Path) -> dict[str, Any]:
         "platform": platform(trees, constants),
         "environment": environment(wheel),
     }
+    serve = serve_flags(trees)
+    if serve is not None:
+        doc["serve"] = serve
     return doc
 
 

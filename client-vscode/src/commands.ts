@@ -30,7 +30,15 @@ export const FILE_COMMANDS = [FIX_ALL_IN_FILE, MIGRATE_TO_RELEASE, SHOW_COMMAND_
 /** The palette's `when` of FILE_COMMANDS (JSON files only as Triton's model.json reach the
  * server: the command says so when run on another). */
 export function fileCommandsWhen(): string {
-  return `editorLangId =~ /^(${[...LANGUAGES, 'json'].join('|')})$/`;
+  return `editorLangId =~ /^(${[...LANGUAGES, 'json'].join('|')})$/ || activeWebviewPanelId == 'markdown.preview'`;
+}
+
+/** The file a Markdown preview tab shows ("Preview recipe.md", "[Preview] recipe.md"), among
+ * the paths of the open documents, in the order given (the last used first). */
+export function previewedPath(label: string | undefined, paths: readonly string[]): string | undefined {
+  const match = /^(?:\[Preview\] |Preview )(.+)$/.exec(label ?? '');
+  if (!match) return undefined;
+  return paths.find((p) => p.split('/').pop() === match[1]);
 }
 
 /** Server commands (server/vllm_config_lsp/lsp/). vscode-languageclient registers each command

@@ -36,6 +36,7 @@ import {
   SHOW_COMMAND_LINE,
   SHOW_OUTPUT,
   SHOW_RULE_DOCS,
+  previewedPath,
 } from './commands';
 import { canHoldMarker, knownReleases, markerEdit } from './releases';
 import { INDEX_PAGE, RULE_DOCS_DIR, docsCommandUri, pageName, ruleCode, ruleIndex } from './ruleDocs';
@@ -59,6 +60,8 @@ let statusTimer: NodeJS.Timeout | undefined;
 let lastStatus: StatusView = HIDDEN;
 /** What the server said about the active document at the last status update. */
 let lastInfo: DocumentInfo | null = null;
+/** The served document last in the active editor (what a command run from a preview is about). */
+let lastServed: string | undefined;
 /** Error messages already shown as a notification: each is said once per window. */
 const announced = new Set<string>();
 /** File names of the bundled rule pages (docs/rules/). */
@@ -95,7 +98,10 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<Api> {
         void pushSettings();
       }
     }),
-    vscode.window.onDidChangeActiveTextEditor(() => scheduleStatus(0)),
+    vscode.window.onDidChangeActiveTextEditor((editor) => {
+      if (editor && isServed(editor.document.languageId, editor.document.uri.path)) lastServed = editor.document.uri.toString();
+      scheduleStatus(0);
+    }),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.document === vscode.window.activeTextEditor?.document) scheduleStatus(500);
     }),
@@ -469,21 +475,36 @@ async function selectRelease(): Promise<void> {
 
 // -- palette commands that run the server's features on the active document ---------------------
 
-/** The running client and the active editor's document, when the server has it. */
-function activeServed(): { current: LanguageClient; editor: vscode.TextEditor } | undefined {
-  const editor = vscode.window.activeTextEditor;
+/** The file a palette command is about: the active editor's, else, with a Markdown preview
+ * active, the file it previews (or the file last edited, when the preview is of a page). */
+function targetDocument(): { document: vscode.TextDocument; editor?: vscode.TextEditor } | undefined {
+  const active = vscode.window.activeTextEditor;
+  if (active) return { document: active.document, editor: active };
+  const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+  if (!(tab && tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('markdown.preview'))) return undefined;
+  const open = vscode.workspace.textDocuments.filter((d) => !d.isClosed && isServed(d.languageId, d.uri.path));
+  const ordered = [...open.filter((d) => d.uri.toString() === lastServed), ...open.filter((d) => d.uri.toString() !== lastServed)];
+  const shown = previewedPath(tab.label, ordered.map((d) => d.uri.path));
+  const document = ordered.find((d) => d.uri.path === shown) ?? ordered.find((d) => d.uri.toString() === lastServed);
+  if (!document) return undefined;
+  return { document, editor: vscode.window.visibleTextEditors.find((e) => e.document === document) };
+}
+
+/** The running client and the document a palette command is about, when the server has it. */
+function activeServed(): { current: LanguageClient; document: vscode.TextDocument; editor?: vscode.TextEditor } | undefined {
+  const target = targetDocument();
   const current = client;
-  if (!editor || !current || current.state !== State.Running || !isServed(editor.document.languageId, editor.document.uri.path)) {
+  if (!target || !current || current.state !== State.Running || !isServed(target.document.languageId, target.document.uri.path)) {
     void vscode.window.showInformationMessage('vLLM Config: open a file the extension checks first.');
     return undefined;
   }
-  return { current, editor };
+  return { current, ...target };
 }
 
 async function fixAllInFile(): Promise<void> {
   const served = activeServed();
   if (!served) return;
-  const uri = served.current.code2ProtocolConverter.asUri(served.editor.document.uri);
+  const uri = served.current.code2ProtocolConverter.asUri(served.document.uri);
   try {
     await served.current.sendRequest(ExecuteCommandRequest.type, { command: SERVER_FIX_ALL, arguments: [uri] });
   } catch (error) {
@@ -496,7 +517,7 @@ async function fixAllInFile(): Promise<void> {
 async function migrateToRelease(): Promise<void> {
   const served = activeServed();
   if (!served) return;
-  const document = served.editor.document;
+  const document = served.document;
   const whole = new vscode.Range(0, 0, document.lineCount, 0);
   const actions =
     (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', document.uri, whole, MIGRATE_KIND)) ?? [];
@@ -518,18 +539,18 @@ async function migrateToRelease(): Promise<void> {
 async function showCommandLine(): Promise<void> {
   const served = activeServed();
   if (!served) return;
-  const { editor } = served;
-  const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri)) ?? [];
+  const { document, editor } = served;
+  const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri)) ?? [];
   const ours = lenses.filter((lens) => lens.command?.command === SERVER_SHOW_COMMAND);
   if (!ours.length) {
     void vscode.window.showInformationMessage('vLLM Config: no command line that starts vLLM in this file.');
     return;
   }
-  const cursor = editor.selection.active;
-  let lens = ours.find((l) => l.range.contains(cursor)) ?? (ours.length === 1 ? ours[0] : undefined);
+  const cursor = editor?.selection.active;
+  let lens = (cursor && ours.find((l) => l.range.contains(cursor))) || (ours.length === 1 ? ours[0] : undefined);
   if (!lens) {
     const pick = await vscode.window.showQuickPick(
-      ours.map((l) => ({ label: `line ${l.range.start.line + 1}`, description: editor.document.lineAt(l.range.start.line).text.trim(), lens: l })),
+      ours.map((l) => ({ label: `line ${l.range.start.line + 1}`, description: document.lineAt(l.range.start.line).text.trim(), lens: l })),
       { placeHolder: 'The command line to show' },
     );
     lens = pick?.lens;

@@ -9,6 +9,8 @@ export interface DocumentInfo {
   reason?: string | null;
   /** Settings the server could not use (an unknown `vllmVersion`…): shown, not ignored. */
   problems?: string[] | null;
+  /** Each command line's release and why (0-based line); `versionSource` sums them up. */
+  commandLines?: { line: number; vllmVersion: string; versionSource: string }[] | null;
 }
 
 /** `# vllm-config: version=0.33.0` in the first 10 lines (files.marker_options). */
@@ -34,9 +36,9 @@ export function hasMarker(text: string): boolean {
  */
 export function fallbackInfo(text: string, setting: string | null, defaultVersion: string | null): Required<DocumentInfo> {
   const marker = markerVersion(text);
-  if (marker) return { isConfig: true, vllmVersion: marker, versionSource: 'marker comment', reason: null, problems: [] };
-  if (setting) return { isConfig: true, vllmVersion: setting, versionSource: 'vllmVersion setting', reason: null, problems: [] };
-  return { isConfig: true, vllmVersion: defaultVersion, versionSource: 'default', reason: null, problems: [] };
+  if (marker) return { isConfig: true, vllmVersion: marker, versionSource: 'marker comment', reason: null, problems: [], commandLines: [] };
+  if (setting) return { isConfig: true, vllmVersion: setting, versionSource: 'vllmVersion setting', reason: null, problems: [], commandLines: [] };
+  return { isConfig: true, vllmVersion: defaultVersion, versionSource: 'default', reason: null, problems: [], commandLines: [] };
 }
 
 /** Where the status came from: the server's `vllmConfig/documentInfo`, or the fallback. */

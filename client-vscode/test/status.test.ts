@@ -14,7 +14,7 @@ test('the marker comment gives the version, like files.marker_options', () => {
 test('fallback order: marker, setting, default', () => {
   assert.deepEqual(fallbackInfo('# vllm-config: version=0.32.0\n', '0.31.0', '0.33.0').vllmVersion, '0.32.0');
   assert.deepEqual(fallbackInfo('model: x\n', '0.31.0', '0.33.0').versionSource, 'vllmVersion setting');
-  assert.deepEqual(fallbackInfo('model: x\n', null, '0.33.0'), { isConfig: true, vllmVersion: '0.33.0', versionSource: 'default', reason: null, problems: [] });
+  assert.deepEqual(fallbackInfo('model: x\n', null, '0.33.0'), { isConfig: true, vllmVersion: '0.33.0', versionSource: 'default', reason: null, problems: [], commandLines: [] });
 });
 
 test('status bar text from the fallback', () => {

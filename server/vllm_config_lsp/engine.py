@@ -45,7 +45,7 @@ from vllm_config_lsp.vllm.config_model import (
     host_document,
 )
 from vllm_config_lsp.vllm.hardware import Stated, Target, resolve_target
-from vllm_config_lsp.vllm.plugins import PluginChoice, choose_plugin, with_plugin
+from vllm_config_lsp.vllm.plugins import PluginChoice, choose_plugin, switched, with_plugin
 from vllm_config_lsp.vllm.versions import (
     NEWEST_REASON,
     WATCHED_GLOBS,
@@ -130,15 +130,21 @@ class CommandLine:
     #: The platform plugin it runs with, and why (None: stock vLLM).
     plugin: PluginChoice | None = None
 
+    @property
+    def switch(self) -> str | None:
+        """The word that hands this start to a plugin's serve command (`--omni`)."""
+        return switched([word.text for word in self.invocation.args], self.release)
+
     @cached_property
     def target(self) -> Target | None:
         return _target(self.text, self.invocation.gpus, self.stated, self.marker)
 
     def model(self) -> ConfigModel:
         plugin = self.plugin.plugin if self.plugin is not None else None
+        switch = None if self.origin is not None else self.switch
         model = argv_model(
             self.text,
-            with_plugin(load_catalogue(self.release), plugin),
+            with_plugin(load_catalogue(self.release), plugin, switch),
             self.invocation,
             origin=self.origin,
             model_on_cli=self.model_on_cli,
@@ -167,7 +173,10 @@ def _line_release(
         version, why = invocation_release(invocation, version, why, stated=stated)
     image = invocation.image if invocation is not None else None
     try:
-        choice = choose_plugin(text, vllm=version, marker=marker, setting=plugins, image=image)
+        words = [word.text for word in invocation.args] if invocation is not None else []
+        choice = choose_plugin(
+            text, vllm=version, marker=marker, setting=plugins, image=image, words=words
+        )
     except Exception:  # a bug in reading the signs leaves the start on stock vLLM
         choice = None
     if choice is None:

@@ -73,5 +73,9 @@ def test_a_folder_is_listed_a_fixed_number_of_times(tmp_path: Path, command: str
         configs = [e for e in json.loads(done.stdout) if e["source"] == "config-file"]
         assert len(configs) == FILES
         assert {(e["vllm_version"], e["version_source"]) for e in configs} == {
-            ("0.10.2", "vLLM 0.10.2 (for v0.10.1), from the image tag in Dockerfile")
+            (
+                "0.10.2",
+                "vLLM 0.10.2 (for v0.10.1), from the image tag in Dockerfile, "
+                "a file beside it (nothing here names one)",
+            )
         }

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support import CORPUS, cli
+from support import CORPUS, apply_json_fix, cli
 
 ASCEND_FILES = (
     CORPUS / "real" / "recipes-qwen3.8-27b-ascend-w8a8.yaml",
@@ -177,3 +177,95 @@ def test_a_variable_the_tpu_plugin_reads_is_information_not_a_warning(tmp_path: 
     found = _findings(stock)
     [on_stock] = [f for f in found if "VLLM_MOE_CHUNK_SIZE" in f["message"]]
     assert on_stock["severity"] == "warning"
+
+
+OMNI_FILES = (
+    CORPUS / "plugins" / "vllm-omni-examples-text_to_image-run_server.sh",
+    CORPUS / "plugins" / "vllm-omni-examples-image_to_image-run_server.sh",
+)
+
+
+@pytest.mark.parametrize("path", OMNI_FILES, ids=lambda p: p.name[19:33])
+def test_omni_starts_run_vllm_omni(path: Path) -> None:
+    """vllm-omni's own launchers (`vllm serve "$MODEL" --omni --port "$PORT"`): the `--omni`
+    word hands the start to vllm-omni (vLLM 0.30.0 on), and nothing is refused."""
+    done = cli("argv", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "plugin vllm-omni 0.30.0, from the `--omni` flag" in done.stdout
+    assert _findings(path) == []
+
+
+def test_omni_flags_need_the_switch_on_the_command_line(tmp_path: Path) -> None:
+    """vllm-omni's serve flags (`--cache-backend`, `--deploy-config`) are flags only where
+    `--omni` is a word of the command line: vLLM looks for it in `sys.argv` before it reads
+    a `--config` file, so there `omni: true` is an unknown flag even with vllm-omni."""
+    script = tmp_path / "serve.sh"
+    line = "vllm serve Qwen/Qwen-Image{omni} --cache-backend tea_cache --deploy-config d.yaml\n"
+    script.write_text(line.format(omni=" --omni"), encoding="utf-8")
+    assert _codes(script) == []
+    script.write_text(line.format(omni=""), encoding="utf-8")
+    assert _codes(script) == ["VC101", "VC101"]
+    config = tmp_path / "serve.vllm.yaml"
+    config.write_text(
+        "# vllm-config: plugin=vllm-omni\nmodel: Qwen/Qwen-Image\nomni: true\n", encoding="utf-8"
+    )
+    [unknown] = _findings(config)
+    assert unknown["code"] == "VC101" and unknown["message"].startswith(
+        "unrecognized arguments: --omni"
+    )
+
+
+def test_omni_on_stock_vllm_is_refused_with_vllms_words(tmp_path: Path) -> None:
+    """VC252: a start on `vllm/vllm-openai` has no vllm-omni; vLLM exits with its own
+    message. The fix removes the word, and the file then gets nothing."""
+    compose = tmp_path / "compose.yaml"
+    text = (
+        "services:\n  omni:\n    image: vllm/vllm-openai:v0.33.0  # stock\n"
+        '    command: ["Qwen/Qwen2.5-Omni-7B", "--omni", "--port", "8091"]\n'
+    )
+    compose.write_text(text, encoding="utf-8")
+    [refused] = _findings(compose)
+    assert refused["code"] == "VC252" and refused["severity"] == "error"
+    assert refused["message"].startswith(
+        "--omni flag requires a valid instance of vllm-omni to be installed."
+    )
+    fixed = apply_json_fix(text, refused["fix"])
+    assert fixed.splitlines()[3] == '    command: ["Qwen/Qwen2.5-Omni-7B", "--port", "8091"]'
+    assert fixed.splitlines()[2].endswith("# stock")
+    compose.write_text(fixed, encoding="utf-8")
+    assert _findings(compose) == []
+    # Before vLLM 0.30.0 vLLM never hands `--omni` on: an unknown flag there.
+    compose.write_text(text.replace("v0.33.0", "v0.28.0"), encoding="utf-8")
+    assert _codes(compose) == ["VC101"]
+
+
+def test_ascend_balance_scheduling_on_a_disaggregated_node_is_refused(tmp_path: Path) -> None:
+    """VC253: vllm-ascend 0.23.0's platform refuses `enable_balance_scheduling` with a
+    producer or consumer `kv_role` (vllm_ascend/platform.py:681), from the key or from the
+    deprecated variable it falls back to; PD-mixed, or a release without the check, is
+    fine."""
+    config = tmp_path / "serve.vllm.yaml"
+    body = (
+        "model: Qwen/Qwen3-8B\nadditional-config:\n  enable_balance_scheduling: true\n"
+        "kv-transfer-config:\n  kv_connector: MooncakeConnectorV1\n  kv_role: {role}\n"
+    )
+    marker = "# vllm-config: plugin=vllm-ascend@{release}\n"
+    config.write_text(marker.format(release="0.23.0") + body.format(role="kv_producer"))
+    [refused] = [f for f in _findings(config) if f["code"] == "VC253"]
+    assert refused["severity"] == "error" and refused["line"] == 4
+    assert refused["message"].startswith("enable_balance_scheduling only supports PD-mixed mode")
+    assert refused["related"][0]["message"] == "kv_role is 'kv_producer'"
+    config.write_text(marker.format(release="0.23.0") + body.format(role="kv_both"))
+    assert "VC253" not in _codes(config)
+    config.write_text(marker.format(release="0.18.0") + body.format(role="kv_producer"))
+    assert "VC253" not in _codes(config)
+    script = tmp_path / "serve.sh"
+    transfer = '{"kv_connector": "MooncakeConnectorV1", "kv_role": "kv_consumer"}'
+    script.write_text(
+        marker.format(release="0.23.0")
+        + "VLLM_ASCEND_BALANCE_SCHEDULING=1 vllm serve Qwen/Qwen3-8B "
+        + f"--kv-transfer-config '{transfer}'\n"
+    )
+    assert "VC253" in _codes(script)
+    script.write_text(script.read_text().replace("SCHEDULING=1", "SCHEDULING=0"))
+    assert "VC253" not in _codes(script)

@@ -174,6 +174,8 @@ def change_doc(
 
 ENCODINGS: dict[int, str] = {}
 EDITORS_OF: dict[int, str] = {}
+#: What the server answered `initialize` with, per client.
+SERVER_CAPABILITIES: dict[int, types.ServerCapabilities] = {}
 
 
 def editor_of(client: LanguageClient) -> str:
@@ -343,6 +345,7 @@ async def start_session(client: LanguageClient, editor: str, options: object) ->
     chosen = result.capabilities.position_encoding or "utf-16"
     ENCODINGS[id(client)] = str(getattr(chosen, "value", chosen))
     EDITORS_OF[id(client)] = editor
+    SERVER_CAPABILITIES[id(client)] = result.capabilities
 
 
 async def hover_text(client: LanguageClient, doc: Doc, needle: str, skip: int = 0) -> str | None:
@@ -371,8 +374,20 @@ async def document_info(client: LanguageClient, uri: str) -> dict[str, Any]:
         ),
         TIMEOUT,
     )
-    # pygls hands a custom request's result back as a named tuple: compare as a dict
-    return result._asdict() if hasattr(result, "_asdict") else dict(result)
+    # pygls hands a custom request's result back as named tuples: compare as dicts
+    plain: dict[str, Any] = _plain(result)
+    return plain
+
+
+def _plain(value: Any) -> Any:
+    """A custom request's result as JSON values (pygls' named tuples as dicts)."""
+    if hasattr(value, "_asdict"):
+        return {key: _plain(item) for key, item in value._asdict().items()}
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
 
 
 async def complete_at(
@@ -425,3 +440,11 @@ async def inlay_hints(client: LanguageClient, doc: Doc) -> list[types.InlayHint]
     )
     result = await asyncio.wait_for(client.text_document_inlay_hint_async(params), TIMEOUT)
     return list(result or ())
+
+
+def deployment(image: str, args: str) -> str:
+    """A Deployment of one container `vllm` running `image` with `args` (YAML, after
+    `args:`: a flow list, or a block list starting with a newline)."""
+    head = "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n"
+    container = f"        - name: vllm\n          image: {image}\n          args: {args}\n"
+    return f"{head}      containers:\n{container}"

@@ -5,15 +5,9 @@ from __future__ import annotations
 
 import ast
 
+import lsp_support
 import pytest
-from lsp_support import (
-    Doc,
-    apply_workspace_edit,
-    code_actions,
-    complete_at,
-    encoding,
-    hover_text,
-)
+from lsp_support import Doc, apply_workspace_edit, code_actions, encoding, hover_text
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -78,11 +72,12 @@ async def test_keywords_complete_inside_the_call_being_typed(client: LanguageCli
     """`LLM(model="m", max_model_l|)` is no valid Python yet: the constructor's fields are
     offered all the same, as `name=`, documented as the flag that sets the field; those
     already written sort last; a value, a nested call or another call gets none."""
+    complete = lsp_support.complete_at
     doc = Doc(client, "file:///work/p/typing.py", OFFLINE, language_id="python")
     try:
         await doc.diagnostics()
         typing = OFFLINE.replace("        max_modle_len=4096,\n", "        max_model_l§\n")
-        items = await complete_at(client, doc, typing, checked=False)
+        items = await complete(client, doc, typing, checked=False)
         by_label = {item.label: item for item in items}
         assert "max_model_len" in by_label and "tensor_parallel_size" in by_label
         chosen = by_label["max_model_len"]
@@ -93,14 +88,14 @@ async def test_keywords_complete_inside_the_call_being_typed(client: LanguageCli
         completed = text.replace("max_model_l\n", "max_model_len=4096,\n")
         ast.parse(completed)
         engine = "from vllm import EngineArgs\nargs = EngineArgs(enforce_e§)\n"
-        labels = [i.label for i in await complete_at(client, doc, engine, checked=False)]
+        labels = [i.label for i in await complete(client, doc, engine, checked=False)]
         assert "enforce_eager" in labels
         ray = (
             "from ray.serve.llm import LLMConfig\n"
             'config = LLMConfig(model_loading_config={"model_id": "m"},\n'
             "                   engine_kwargs=dict(tensor_parallel_size=2, max_num_s§))\n"
         )
-        labels = [i.label for i in await complete_at(client, doc, ray, checked=False)]
+        labels = [i.label for i in await complete(client, doc, ray, checked=False)]
         assert "max_num_seqs" in labels
         for nowhere in (
             'from vllm import LLM\nllm = LLM(model="m", dtype=hal§)\n',  # a value
@@ -108,6 +103,6 @@ async def test_keywords_complete_inside_the_call_being_typed(client: LanguageCli
             "import os\nos.path.join(max_mo§)\n",  # not vLLM's
             'from vllm import LLM\nllm = LLM("m")  # LLM(max_mo§\n',  # a comment
         ):
-            assert not await complete_at(client, doc, nowhere, checked=False), nowhere
+            assert not await complete(client, doc, nowhere, checked=False), nowhere
     finally:
         doc.close()

@@ -36,6 +36,7 @@ async def test_document_info(client: LanguageClient) -> None:
         "reason": "marker comment",
         "vllmVersion": "0.10.2",
         "versionSource": "vLLM 0.10.2 (for 0.10), from the `# vllm-config: version=` comment",
+        "commandLines": [],  # a `--config` file: no command line of its own
         "problems": [],
     }
     named = Doc(client, "file:///work/r/info/serve.vllm.yaml", "model: m\n")
@@ -51,6 +52,7 @@ async def test_document_info(client: LanguageClient) -> None:
         "reason": None,
         "vllmVersion": None,
         "versionSource": None,
+        "commandLines": [],
         "problems": [],
     }
 

@@ -104,3 +104,24 @@ def assert_no_extra_starts(find: Finder, file: str, rows: list[dict[str, Any]]) 
     text = (CORPUS / "files" / file).read_text()
     expected = sorted(int(str(row["line"])) for row in rows if row["file"] == file)
     assert sorted(line_column(text, inv.start)[0] for inv in find(text)) == expected
+
+
+def cli_json(command: str, path: Path, version: str = "0.11.2") -> list[dict[str, Any]]:
+    """`vllm-config-lsp COMMAND --format json` on `path` for `version` (a subprocess)."""
+    from support import cli
+
+    done = cli(command, "--format", "json", "--vllm-version", version, str(path))
+    assert done.returncode in (0, 1), done.stderr
+    found: list[dict[str, Any]] = json.loads(done.stdout)
+    return found
+
+
+def apply_json_fix(text: str, found: dict[str, Any]) -> str:
+    """`text` with the one edit of a `check --format json` finding's fix applied."""
+    from vllm_config_lsp.document.text_index import TextIndex
+
+    index = TextIndex(text)
+    (edit,) = found["fix"]["edits"]
+    start = index.offset_of(edit["line"] - 1, edit["column"] - 1)
+    end = index.offset_of(edit["end_line"] - 1, edit["end_column"] - 1)
+    return text[:start] + edit["new_text"] + text[end:]

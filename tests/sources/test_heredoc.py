@@ -7,14 +7,11 @@ SOURCES.md."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
-from support import cli
-from vllm_config_lsp.document.text_index import TextIndex
+from source_support import apply_json_fix, cli_json
 from vllm_config_lsp.sources.shell import heredocs
 from vllm_config_lsp.sources.shell_script import find_invocations
 
@@ -23,43 +20,28 @@ EKS = DATA / "tchangkiat__aws-cdk-stacks__archive__vllm-cpu__install-vllm-meta-l
 CONFIG = DATA / "SemiAnalysisAI__InferenceX__benchmarks__gptoss_fp4_h100.sh"
 
 
-def _run(command: str, path: Path) -> list[dict[str, Any]]:
-    done = cli(command, "--format", "json", "--vllm-version", "0.11.2", str(path))
-    assert done.returncode in (0, 1), done.stderr
-    found: list[dict[str, Any]] = json.loads(done.stdout)
-    return found
-
-
-def _apply(text: str, found: dict[str, Any]) -> str:
-    index = TextIndex(text)
-    (edit,) = found["fix"]["edits"]
-    start = index.offset_of(edit["line"] - 1, edit["column"] - 1)
-    end = index.offset_of(edit["end_line"] - 1, edit["end_column"] - 1)
-    return text[:start] + edit["new_text"] + text[end:]
-
-
 def test_real_manifest_written_by_a_heredoc_is_read_where_the_script_writes_it() -> None:
-    (start,) = _run("argv", EKS)
+    (start,) = cli_json("argv", EKS)
     assert (start["source"], start["line"], start["column"]) == ("kubernetes", 36, 12)
     assert start["argv"] == [
         "meta-llama/Llama-3.2-1B-Instruct",
         *("--max_num_batched_tokens", "2048", "--max_model_len", "2048"),
     ]
-    assert _run("check", EKS) == []
+    assert cli_json("check", EKS) == []
 
 
 def test_a_finding_in_the_heredoc_and_its_fix_applied(tmp_path: Path) -> None:
     path = tmp_path / "install.sh"
     text = EKS.read_text(encoding="utf-8").replace("--max_model_len", "--max_modl_len")
     path.write_text(text, encoding="utf-8")
-    (found,) = _run("check", path)
+    (found,) = cli_json("check", path)
     column = text.splitlines()[35].index("--max_modl_len") + 1
     assert (found["code"], found["line"], found["column"]) == ("VC101", 36, column)
-    fixed = _apply(text, found)
+    fixed = apply_json_fix(text, found)
     assert '--max-model-len 2048"\n' in fixed
     path.write_text(fixed, encoding="utf-8")
     assert subprocess.run(["bash", "-n", str(path)], check=False).returncode == 0
-    assert _run("check", path) == []
+    assert cli_json("check", path) == []
 
 
 MANIFEST = """\
@@ -108,13 +90,13 @@ def test_a_quoted_heredoc_hands_its_text_over_as_written(tmp_path: Path) -> None
     path = tmp_path / "deploy.sh"
     path.write_text(script, encoding="utf-8")
     # Kubernetes expands only `$(TP)`: vLLM receives the texts `$TP`, `\$PORT`, refuses them
-    found = [f for f in _run("check", path) if f["code"] == "VC201"]
+    found = [f for f in cli_json("check", path) if f["code"] == "VC201"]
     assert [(f["severity"], f["line"]) for f in found] == [("error", 10), ("error", 10)]
     assert "'$TP'" in found[0]["message"]
 
 
 def test_a_heredoc_that_writes_the_config_is_that_config(tmp_path: Path) -> None:
-    (start,) = _run("argv", CONFIG)
+    (start,) = cli_json("argv", CONFIG)
     assert start["argv"][:9] == [
         "$MODEL",
         *("--async-scheduling", "--no-enable-prefix-caching"),
@@ -125,12 +107,12 @@ def test_a_heredoc_that_writes_the_config_is_that_config(tmp_path: Path) -> None
     path = tmp_path / "gptoss_fp4_h100.sh"
     text = CONFIG.read_text(encoding="utf-8").replace("max-model-len:", "max-modl-len:")
     path.write_text(text, encoding="utf-8")
-    (found,) = [f for f in _run("check", path) if f["code"] == "VC101"]
+    (found,) = [f for f in cli_json("check", path) if f["code"] == "VC101"]
     assert (found["line"], found["column"], found["end_column"]) == (25, 1, 13)  # the key
-    fixed = _apply(text, found)
+    fixed = apply_json_fix(text, found)
     assert "\nmax_model_len: 10240\n" in fixed
     path.write_text(fixed, encoding="utf-8")
-    assert [f["code"] for f in _run("check", path)] == ["VC110"]  # as the original
+    assert [f["code"] for f in cli_json("check", path)] == ["VC110"]  # as the original
 
 
 def test_heredoc_bodies_as_the_command_reads_them() -> None:

@@ -65,6 +65,20 @@ def test_additional_config_keys_types_and_sections() -> None:
     assert "fuse_norm_quant" in keys["ascend_compilation_config"]["keys"]
 
 
+def test_vllm_omni_serve_flags_and_switch() -> None:
+    """vllm-omni's serve command: the flags of its `OmniConfig` group, the `--omni` word its
+    CLI looks for in `sys.argv`, and the vLLM line its README says each release follows."""
+    doc = _doc("vllm-omni-0.30.0.json")
+    serve = doc["serve"]
+    assert serve["switch"] == {"word": "--omni", "source": "vllm_omni/entrypoints/cli/main.py:12"}
+    flags = serve["flags"]
+    assert flags["deploy-config"]["parse"] == "str"
+    assert flags["async-chunk"]["negatives"] == ["--no-async-chunk"]
+    assert flags["enable-sleep-mode"]["if_new"] is True  # vLLM's own flag wins
+    assert "stage-configs-path" not in flags  # gone in 0.30.0 (`deploy_config` replaces it)
+    assert doc["vllm"]["release"] == "0.30.0" and doc["vllm"]["from"] == "README"
+
+
 def test_metadata_pin_is_the_vllm_release() -> None:
     assert _doc("vllm-spyre-1.10.0.json")["vllm"]["requires"] == "<0.18.1,>=0.17.0"
     assert _doc("vllm-kunlun-0.11.1.json")["registers"]["tool_parsers"]

@@ -38,11 +38,15 @@ from vllm_config_lsp.lsp.plain_text import plain
 
 if TYPE_CHECKING:
     from vllm_config_lsp.findings import Finding
-    from vllm_config_lsp.lsp.session import Session, Snapshot
+    from vllm_config_lsp.lsp.session import FixAllPlan, Session, Snapshot
 
 
-#: The fix-all action's title, in the lightbulb and the source actions alike.
+#: The fix-all action's label (its title names what it does: `fix_all_title`).
 FIX_ALL_TITLE = "Fix all vLLM Config problems"
+#: How many of the fixes the title names.
+FIXES_NAMED = 2
+#: Server command run after "Fix all" is applied: `arguments` = [uri, what it left].
+FIX_ALL_REPORT = "vllmConfig.fixAllReport"
 #: Server command: apply every safe fix to the document `arguments[0]` (a URI) through
 #: `workspace/applyEdit`; what the editors' "Fix all" commands run.
 FIX_ALL_COMMAND = "vllmConfig.fixAll"
@@ -72,9 +76,9 @@ async def code_actions(
         if pairs:
             actions.extend(await _quick_fixes(session, analysis, pairs))
     if _wants(only, FIX_ALL_KIND):
-        edit = await _fix_all(session, analysis)
-        if edit is not None:
-            actions.append(types.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL_KIND, edit=edit))
+        fix_all = await _fix_all(session, analysis)
+        if fix_all is not None:
+            actions.append(fix_all_action(analysis, *fix_all, FIX_ALL_KIND))
     if _wants(only, MIGRATE_KIND) and analysis.result is not None:
         migration = await planned(session, analysis)
         if migration is not None:
@@ -186,15 +190,9 @@ async def _quick_fixes(
             docs.append(_docs_action(code, diagnostic))
     fix_all = await _fix_all(session, analysis) if _fixable(analysis) else None
     if fix_all is not None:
-        ours = [diagnostic for diagnostic, _ in pairs]
-        fixes.append(
-            types.CodeAction(
-                title=FIX_ALL_TITLE,
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=ours,
-                edit=fix_all,
-            )
-        )
+        action = fix_all_action(analysis, *fix_all, types.CodeActionKind.QuickFix)
+        action.diagnostics = [diagnostic for diagnostic, _ in pairs]
+        fixes.append(action)
     return [*fixes, *disables, *docs]
 
 
@@ -242,24 +240,80 @@ def _fixable(analysis: Snapshot) -> bool:
     return sum(1 for finding in analysis.checked.findings if finding.safe_fix) > 1
 
 
-async def _fix_all(session: Session, analysis: Snapshot) -> types.WorkspaceEdit | None:
-    """Every safe fix, re-checked (`check --fix`), as one minimal edit; None if none. Kept
-    with the snapshot: the lightbulb asks on every cursor move over a diagnostic, and
-    fix-all checks the text again up to five times."""
+async def _fix_all(
+    session: Session, analysis: Snapshot
+) -> tuple[types.WorkspaceEdit, FixAllPlan] | None:
+    """Every safe fix, re-checked (`check --fix`), as one minimal edit, and what it leaves;
+    None if there is nothing to fix. Kept with the snapshot: the lightbulb asks on every
+    cursor move over a diagnostic, and fix-all checks the text again up to five times."""
     if analysis.result is None:
         return None
-    fixed = analysis.memo.get("fix-all")
-    if fixed is None:
-        fixed = await session.run_on_lint_thread(session.fix_all_text, analysis)
-        analysis.memo["fix-all"] = fixed
-    if fixed == analysis.text:
+    plan: FixAllPlan | None = analysis.memo.get("fix-all")
+    if plan is None:
+        plan = await session.run_on_lint_thread(session.fix_all_plan, analysis)
+        analysis.memo["fix-all"] = plan
+    if plan is None or plan.text == analysis.text:
         return None
-    return _workspace_edit(analysis, [_minimal_edit(analysis, fixed)])
+    return _workspace_edit(analysis, [_minimal_edit(analysis, plan.text)]), plan
 
 
-async def fix_all_edit(session: Session, analysis: Snapshot) -> types.WorkspaceEdit | None:
-    """`vllmConfig.fixAll` (the command palette): the fix-all edit of an open document."""
+async def fix_all_edit(
+    session: Session, analysis: Snapshot
+) -> tuple[types.WorkspaceEdit, FixAllPlan] | None:
+    """`vllmConfig.fixAll` (the command palette): the fix-all edit of an open document and
+    what it leaves."""
     return await _fix_all(session, analysis)
+
+
+def fix_all_action(
+    analysis: Snapshot, edit: types.WorkspaceEdit, plan: FixAllPlan, kind: str
+) -> types.CodeAction:
+    """The action, titled with what it does; where it leaves problems, applying it says so
+    (`FIX_ALL_REPORT`)."""
+    report = fix_all_report(plan)
+    command = None
+    if report is not None:
+        command = types.Command(
+            title="What Fix all left", command=FIX_ALL_REPORT, arguments=[analysis.uri, report]
+        )
+    return types.CodeAction(title=fix_all_title(plan), kind=kind, edit=edit, command=command)
+
+
+def fix_all_title(plan: FixAllPlan) -> str:
+    """What the action will do: "Fix all safely: 1 of 3 vLLM Config problems: Rename … (2
+    need a decision)" (editors filter their menu by a title's start: "Fix all" it is)."""
+    count, total = len(plan.fixed), plan.total
+    if count == total:
+        head = (
+            "Fix the vLLM Config problem" if total == 1 else f"Fix all {total} vLLM Config problems"
+        )
+    else:
+        head = f"Fix all safely: {count} of {total} vLLM Config problems"
+    names = "; ".join(plain(" ".join(title.split())) for title in plan.fixed[:FIXES_NAMED])
+    if count > FIXES_NAMED:
+        names += "; …"
+    many = len(plan.decisions)
+    left = f" ({many} {'needs' if many == 1 else 'need'} a decision)" if many else ""
+    return f"{head}: {names}{left}" if names else f"{head}{left}"
+
+
+def fix_all_report(plan: FixAllPlan) -> str | None:
+    """What "Fix all" leaves, said after it ran; None when it left nothing."""
+    if not plan.decisions and not plan.by_hand:
+        return None
+    parts = [f"vLLM Config: fixed {len(plan.fixed)} of {plan.total} problems."]
+    if plan.decisions:
+        each = "; ".join(fix_title(title, code) for code, title in plan.decisions)
+        many = len(plan.decisions)
+        parts.append(
+            f"{many} {'needs' if many == 1 else 'need'} a decision, "
+            f"{'its' if many == 1 else 'each with its'} quick fix on the line: {each}."
+        )
+    if plan.by_hand:
+        many = len(plan.by_hand)
+        codes = ", ".join(sorted(set(plan.by_hand)))
+        parts.append(f"{many} {'has' if many == 1 else 'have'} no automatic fix ({codes}).")
+    return " ".join(parts)
 
 
 def _match(analysis: Snapshot, diagnostic: types.Diagnostic) -> Finding | None:

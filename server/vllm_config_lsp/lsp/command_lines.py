@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from vllm_config_lsp.sources.invocation import Word
-from vllm_config_lsp.sources.rendering import quote, remove_words
+from vllm_config_lsp.sources.rendering import SHELL_QUOTINGS, quote, remove_words
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.serve_parser import OptionUse
 
@@ -217,7 +217,9 @@ def _all_flags(argv: tuple[str, ...], model: ConfigModel) -> bool:
 
 def _movable_config(use: OptionUse) -> bool:
     token, value = use.token.word, use.values[-1].word
-    return token is not None and value is not None and value.resolved and token.quoting == "shell"
+    if token is None or value is None:
+        return False
+    return value.resolved and token.quoting in SHELL_QUOTINGS
 
 
 def _removal(model: ConfigModel, first: Word, last: Word) -> tuple[int, int]:

@@ -135,8 +135,11 @@ def runs_trigger_suggest(client_name: str | None) -> bool:
     return bool(client_name) and str(client_name).startswith(VS_CODE_FAMILY)
 
 
-def complete(analysis: Snapshot, position: types.Position) -> types.CompletionList | None:
-    """The items at `position`, for the client the snapshot was checked for."""
+def complete(
+    analysis: Snapshot, position: types.Position, trigger: str | None = None
+) -> types.CompletionList | None:
+    """The items at `position`, for the client the snapshot was checked for; `trigger`: the
+    trigger character the client says opened it (None: typed letters or Ctrl+Space)."""
     capabilities, client_name = analysis.capabilities, analysis.client_name
     model = analysis.result.model if analysis.result else None
     if model is None:
@@ -146,6 +149,9 @@ def complete(analysis: Snapshot, position: types.Position) -> types.CompletionLi
     line = analysis.positions.index.lsp_position(offset)[0]
     line_start = analysis.positions.index.offset_of_lsp(line, 0)
     prefix = text[line_start:offset]
+    on_command_line = bool(analysis.result and analysis.result.invocations)
+    if trigger == "-" and not _in_flag(text, line_start, prefix, on_command_line):
+        return None  # a YAML list item's `-`: nothing is being named yet
     after = _WORD.match(text, offset)
     word_end = after.end() if after else offset
     ctx = _context(analysis, model.catalogue, capabilities, offset, word_end)
@@ -174,6 +180,19 @@ def complete(analysis: Snapshot, position: types.Position) -> types.CompletionLi
     if not ctx.items:
         return None
     return types.CompletionList(is_incomplete=False, items=ctx.items)
+
+
+def _in_flag(text: str, line_start: int, prefix: str, command_line: bool) -> bool:
+    """Whether the `-` just typed (the end of `prefix`, the line so far) is part of a name
+    being written: a flag on a command line (`--`, `-t`, `--max-`), a key's inner dash
+    (`max-`); not a YAML list item's marker (a `-` alone on its line, unless the line
+    before ends with a shell continuation `\\`)."""
+    before = prefix[:-1]
+    if not command_line:
+        return bool(before) and (before[-1].isalnum() or before[-1] == "_")
+    if before.strip(" \t"):
+        return True
+    return text[:line_start].rstrip("\r\n").endswith("\\")
 
 
 def _context(
@@ -274,7 +293,7 @@ def _command_line(ctx: Context, models: list[ConfigModel], text: str, offset: in
     if _command_line_json(ctx, model, text, offset):
         return
     ctx.start = start
-    note = version_note(ctx.analysis.vllm_version, ctx.analysis.version_source)
+    note = version_note(*ctx.analysis.release_at(ctx.start))
     if typed.startswith("-"):
         used = {use.spec.name for use in model.result.uses}
         for spec in model.catalogue.flags.values():
@@ -348,7 +367,7 @@ def _top_key(ctx: Context, text: str, prefix: str, line_start: int, offset: int)
         for key in top_level_keys(others) or ()
         if "." not in key and (spec := flag_for_key(ctx.catalogue, key)[0]) is not None
     }
-    note = version_note(ctx.analysis.vllm_version, ctx.analysis.version_source)
+    note = version_note(*ctx.analysis.release_at(ctx.start))
     for spec in ctx.catalogue.flags.values():
         if spec.positional or spec.action in ("help", "version") or spec.name == "config":
             continue
@@ -494,7 +513,7 @@ def _opener_key(stripped: str) -> str | None:
 
 
 def _fields(ctx: Context, cls: ClassSpec, where: str, present: set[str], style: str) -> None:
-    note = version_note(ctx.analysis.vllm_version, ctx.analysis.version_source)
+    note = version_note(*ctx.analysis.release_at(ctx.start))
     for spec in settable_fields(cls):
         new_text = (
             spec.name

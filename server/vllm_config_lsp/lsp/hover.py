@@ -47,8 +47,9 @@ if TYPE_CHECKING:
 MODEL_FLAG = "model"
 
 
-def _version_note(analysis: Snapshot) -> str:
-    return version_note(analysis.vllm_version, analysis.version_source)
+def _version_note(analysis: Snapshot, offset: int) -> str:
+    """The release the checks use there (the command line's own), and why."""
+    return version_note(*analysis.release_at(offset))
 
 
 async def hover(
@@ -69,7 +70,7 @@ async def hover(
         describe = partial(describe_model, draft=draft is not None, brief=part == "key")
         summary = await session.run_on_lint_thread(describe, analysis.text, analysis.path, folders)
     if draft is not None and summary is not None:
-        text = f"{summary}\n\n{_version_note(analysis)}"
+        text = f"{summary}\n\n{_version_note(analysis, offset)}"
         return markdown_hover(analysis, text, draft, analysis.capabilities)
     return hover_at(analysis, position, analysis.capabilities, docs_url, summary)
 
@@ -113,7 +114,7 @@ def hover_at(
     if model is None:
         return None
     offset = analysis.positions.offset(position)
-    note = _version_note(analysis)
+    note = _version_note(analysis, offset)
     invocations = analysis.result.invocations if analysis.result else []
     findings = analysis.result.findings if analysis.result else []
     found = _suppression_code(model, offset, docs_url, note) or _on_target(
@@ -200,7 +201,7 @@ def _describe(
     findings: Sequence[Finding],
     model_summary: str | None = None,
 ) -> tuple[str, tuple[int, int]] | None:
-    note = _version_note(analysis)
+    note = _version_note(analysis, offset)
     catalogue = model.catalogue
     for pair in entries(model):  # keys first: a block value's end mark is the next key
         key_start, key_end = pair.key_node.start_mark.index, pair.key_node.end_mark.index

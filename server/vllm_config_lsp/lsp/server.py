@@ -21,7 +21,7 @@ from typing import Any
 from lsprotocol import types
 
 from vllm_config_lsp import __version__
-from vllm_config_lsp.lsp.actions import FIX_ALL_COMMAND, PULL_MODEL
+from vllm_config_lsp.lsp.actions import FIX_ALL_COMMAND, FIX_ALL_REPORT, PULL_MODEL
 from vllm_config_lsp.lsp.command_lines import INLINE_CONFIG_KIND, MOVE_TO_CONFIG_KIND, SHOW_COMMAND
 from vllm_config_lsp.lsp.diagnostics import FIX_ALL_KIND, RULE_DOCS_URL, diagnostics
 from vllm_config_lsp.lsp.info import DOCUMENT_INFO
@@ -191,18 +191,34 @@ async def pull_model(ls: VllmConfigServer, *args: Any) -> bool:
 async def fix_all_command(ls: VllmConfigServer, *args: Any) -> bool:
     """`vllmConfig.fixAll` [uri]: every safe fix of the document, applied by the editor
     (`workspace/applyEdit`); True when it applied them."""
-    from vllm_config_lsp.lsp.actions import FIX_ALL_TITLE, fix_all_edit
+    from vllm_config_lsp.lsp.actions import fix_all_edit, fix_all_report, fix_all_title
 
     uri = args[0] if args and isinstance(args[0], str) else None
     snapshot = await ls.session.current(uri) if uri is not None else None
-    edit = await fix_all_edit(ls.session, snapshot) if snapshot is not None else None
-    if edit is None:
-        ls.session.log(f"{FIX_ALL_COMMAND} {uri}: nothing to fix", types.MessageType.Info)
+    found = await fix_all_edit(ls.session, snapshot) if snapshot is not None else None
+    if found is None:
+        count = len(snapshot.checked.findings) if snapshot is not None else 0
+        left = "the problem has no" if count == 1 else f"none of the {count} problems has a"
+        said = f"vLLM Config: nothing to fix by itself here: {left} safe fix."
+        ls.session.log(f"{FIX_ALL_COMMAND} {uri}: {said}", types.MessageType.Info)
+        if snapshot is not None and snapshot.checked.findings:
+            ls.session.pop_up(types.MessageType.Info, said)
         return False
+    edit, plan = found
     answer = await ls.workspace_apply_edit_async(
-        types.ApplyWorkspaceEditParams(edit=edit, label=FIX_ALL_TITLE)
+        types.ApplyWorkspaceEditParams(edit=edit, label=fix_all_title(plan))
     )
+    report = fix_all_report(plan)
+    if answer.applied and report is not None and uri is not None:
+        ls.session.report_once(uri, report)
     return bool(answer.applied)
+
+
+@SERVER.command(FIX_ALL_REPORT)
+def fix_all_left(ls: VllmConfigServer, *args: Any) -> None:
+    """Run by the editor after it applied a "Fix all" code action: what it left."""
+    if len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
+        ls.session.report_once(args[0], args[1])
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions())
@@ -238,9 +254,16 @@ async def document_info(ls: VllmConfigServer, params: Any) -> dict[str, Any]:
     return document_info(snapshot, ls.session.settings_problems)
 
 
+#: What opens completion as the user types: `:` and space after a key or flag (its values),
+#: `"` (a JSON field), `-` (a flag being typed on a command line: VS Code's quick suggestions
+#: stay off in what its grammars call strings, which is where shell, Dockerfile and Markdown
+#: fence arguments are, so letters alone do not open it there).
+TRIGGER_CHARACTERS = (":", '"', " ", "-")
+
+
 @SERVER.feature(
     types.TEXT_DOCUMENT_COMPLETION,
-    types.CompletionOptions(trigger_characters=[":", '"', " "]),
+    types.CompletionOptions(trigger_characters=list(TRIGGER_CHARACTERS)),
 )
 async def completion(
     ls: VllmConfigServer, params: types.CompletionParams
@@ -257,7 +280,11 @@ async def completion(
             return keywords
     if snapshot.result is None:
         return None
-    return complete(snapshot, params.position)
+    context = params.context
+    typed = None
+    if context is not None and context.trigger_kind == types.CompletionTriggerKind.TriggerCharacter:
+        typed = context.trigger_character
+    return complete(snapshot, params.position, typed)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions())

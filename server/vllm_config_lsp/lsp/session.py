@@ -102,6 +102,45 @@ class Snapshot:
         """The host syntax of a document holding command lines (`sources.hosts`), else None."""
         return self.checked.host
 
+    def line_releases(self) -> list[tuple[int, int, str, str]]:
+        """Each command line's span in the document (offsets of its own words: a chart's
+        template words lie past the end) with the release its checks use and why."""
+        out = []
+        size = len(self.text)
+        for line in self.checked.command_lines:
+            invocation = line.invocation
+            own = [(w.start, w.end) for w in invocation.args if w.end <= size]
+            if invocation.start < size:
+                own.append((invocation.start, min(invocation.end, size)))
+            if own:
+                start, end = min(s for s, _ in own), max(e for _, e in own)
+                out.append((start, end, line.release, line.why))
+        return out
+
+    def release_at(self, offset: int) -> tuple[str, str]:
+        """The release the checks use at `offset` and why: that of the command line there
+        (the nearest before it), else the document's."""
+        found = None
+        for start, end, release, why in self.line_releases():
+            if start <= offset:
+                found = (release, why)
+            if start <= offset <= end:
+                break
+        return found or (self.vllm_version, self.version_source)
+
+
+@dataclass(frozen=True)
+class FixAllPlan:
+    """What "Fix all" does to a document and leaves: the text after it, the titles of the
+    safe fixes it applies, how many problems there were, and what is left: (code, title of
+    its first fix) where a quick fix needs the user's decision, the codes of the rest."""
+
+    text: str
+    fixed: tuple[str, ...]
+    total: int
+    decisions: tuple[tuple[str, str], ...]
+    by_hand: tuple[str, ...]
+
 
 def fs_path(uri: str) -> Path | None:
     """The file behind a `file:` URI (model-aware rules resolve relative model folders
@@ -156,6 +195,7 @@ class Session:
         self._snapshots: dict[str, tuple[int, Snapshot]] = {}
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._logged: set[tuple[str, str]] = set()
+        self._reported: set[tuple[str, str]] = set()
         self._checked: set[str] = set()  # documents treated as vLLM configs when last checked
         #: Each file's release choice, as `check` makes it for that file (`engine.Releases`);
         #: cleared when settings change, an entry when a file it was read from changes.
@@ -174,6 +214,14 @@ class Session:
             self.server.window_log_message(types.LogMessageParams(type=kind, message=message))
         except Exception:  # no client connected (yet): stderr logging above must do
             log.warning("%s", message)
+
+    def report_once(self, uri: str, message: str) -> None:
+        """An information message about `uri`, shown once (a "Fix all" run on each save
+        that leaves the same problems says it the first time), logged each time."""
+        self.log(f"{uri}: {message}", types.MessageType.Info)
+        if (uri, message) not in self._reported:
+            self._reported.add((uri, message))
+            self.pop_up(types.MessageType.Info, message)
 
     def pop_up(self, kind: types.MessageType, message: str) -> None:
         """`window/showMessage`: editors show it verbatim, so code spans become quotes."""
@@ -286,15 +334,23 @@ class Session:
         for uri in uris:
             self.schedule(uri, 0.0)
 
-    def fix_all_text(self, snapshot: Snapshot) -> str:
-        """`check --fix` for the editor: safe fixes, re-checked, up to five rounds."""
+    def fix_all_plan(self, snapshot: Snapshot) -> FixAllPlan:
+        """`check --fix` for the editor (safe fixes, re-checked, up to five rounds), and what
+        it leaves for the user."""
         from vllm_config_lsp.engine import fix_all
 
         assert snapshot.result is not None
+        before = snapshot.checked.findings
         fixed = fix_all(snapshot.checked)
         if fixed.crash is not None:
             self.log(f"engine crashed:\n{fixed.crash}", types.MessageType.Error)
-        return fixed.text
+        return FixAllPlan(
+            fixed.text,
+            tuple(f.safe_fix.title for f in before if f.safe_fix is not None),
+            len(before),
+            tuple((f.code, f.fixes[0].title) for f in fixed.findings if f.fixes),
+            tuple(f.code for f in fixed.findings if not f.fixes),
+        )
 
     async def run_on_lint_thread(self, function: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._lint_pool, function, *args)

@@ -257,6 +257,8 @@ class Script:
     image: str | None = None
     #: The container runtime the script runs in (`docker run --entrypoint sh IMG -c …`).
     container: Container | None = None
+    #: The words after a `sh -c` script: its `$0`, then `$1`… (`"$@"` in the script).
+    parameters: tuple[Word, ...] = ()
 
 
 Match = Start | Script | None
@@ -516,7 +518,7 @@ class _Matcher:
             index += 1
         if not runs_string or index >= len(words):
             return None
-        return Script(words[index], image)
+        return Script(words[index], image, parameters=tuple(words[index + 1 :]))
 
     def docker(self, at: int, depth: int) -> Match:
         """`docker run [options] IMAGE [args]`: the image's entrypoint (`--entrypoint` when

@@ -14,7 +14,8 @@ the values file's scalar, the template's at offsets past the values file's end
 included, and the values file reports only what falls on its own values; the template,
 checked as a document of its own, reports the rest. Only references that Helm renders the
 same whatever the rest of the chart does are substituted: `.Values.a.b` (or `$.Values…`)
-alone or piped to `quote`, `squote`, `default LITERAL`, and `default LITERAL .Values.a.b`;
+alone or piped to `quote`, `squote`, `default LITERAL` (or `default .Chart.AppVersion`, when
+the value is set), and `default LITERAL .Values.a.b`;
 any other action (`include`, `toYaml`, `if`, `range`) stays a template, unresolved.
 """
 
@@ -64,7 +65,12 @@ _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _REFERENCE = re.compile(rf"\$?\.Values((?:\.{_NAME})+)")
 _LITERAL = r'-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*"|`[^`]*`|true|false'
 _DEFAULT_FIRST = re.compile(rf"default\s+({_LITERAL})\s+")
-_STAGE = re.compile(rf"\s*\|\s*(?:(quote|squote)|default\s+({_LITERAL}))")
+#: A pipeline stage: `quote`, `squote`, `default LITERAL`, or `default .Chart.AppVersion`
+#: (`helm create`'s image tag: the value wins when it is set; the chart's appVersion is not
+#: read, so an empty value leaves the action a template).
+_STAGE = re.compile(
+    rf"\s*\|\s*(?:(quote|squote)|default\s+({_LITERAL})|default\s+(\$?\.Chart\.AppVersion)\b)"
+)
 _TRIM_SPACE = " \t\r\n"
 _VALUE = "yaml-value"
 
@@ -174,7 +180,10 @@ def _value(
         stage = _STAGE.match(body, at)
         if stage is None:
             return None
-        stages.append((stage.group(1), None) if stage.group(1) else ("default", stage.group(2)))
+        if stage.group(3):
+            stages.append(("default-chart", None))
+        else:
+            stages.append((stage.group(1), None) if stage.group(1) else ("default", stage.group(2)))
         at = stage.end()
     node = _lookup(values, reference.group(1)[1:].split("."))
     loaded = value_of(node)
@@ -183,7 +192,10 @@ def _value(
     printed = read[id(node)]
     action = (elsewhere(values_text, start), elsewhere(values_text, end))
     for name, literal in stages:
-        if name == "default":
+        if name == "default-chart":
+            if not loaded:
+                return None  # the chart's appVersion: not read
+        elif name == "default":
             if not loaded:  # Sprig's `empty`: nil, false, 0, "", an empty list or map
                 loaded = _literal(literal or "")
                 printed = _printed(go_value(loaded), action) if loaded is not None else None

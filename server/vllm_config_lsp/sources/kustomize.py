@@ -12,6 +12,12 @@ patch's `args`:
   patch's kind, name and container name: its `command` words have no text in the patch,
   so they are generated words (`invocation.Generated`) that report on the patch
   container's name; without a command, its image's entrypoint (the image table) runs;
+* each kustomization of the chain leaves its containers as kustomize does: its resources,
+  then its `components:` (which act on what it has so far), then its strategic-merge
+  patches (a `command` or `image` a patch sets replaces the one below: llm-d's guides set
+  `command: ["vllm", "serve"]` in a base's patch over a resource's `command: []`), then its
+  `images:` (matched by name, tag aside); a patch container that sets a `command` but no
+  `image` gets the base's image (the release it names);
 * a base that is not on disk (a remote one) gives nothing but what the kustomization's
   `images:` says: one vLLM image there, and one container in the patch, runs the args as
   `vllm serve` arguments (of several, which one runs it is not said).
@@ -80,12 +86,12 @@ def through_bases(text: str, path: Path, found: list[Invocation]) -> list[Invoca
     kustomization = _kustomization(path.parent)
     if kustomization is None or not _patches(kustomization, path.name):
         return found
-    patched = _patched(text)
-    if not patched:
+    patched, imageless = _patched(text)
+    if not patched and not imageless:
         return found
     bases = _bases(path.parent, kustomization)
     images = _images(kustomization)
-    out = list(found)
+    out = [_with_image(invocation, imageless, bases) for invocation in found]
     for container in patched:
         base = bases.get((container.kind, container.name, container.container))
         if base is None and len(patched) > 1:
@@ -96,6 +102,20 @@ def through_bases(text: str, path: Path, found: list[Invocation]) -> list[Invoca
         out = [inv for inv in out if inv.start != container.args[0].start]
         out.append(made)
     return sorted(out, key=lambda invocation: invocation.start)
+
+
+def _with_image(
+    invocation: Invocation, imageless: list[tuple[_Key, tuple[int, int]]], bases: dict[_Key, _Base]
+) -> Invocation:
+    """A start of a patch container that sets its `command` but not its `image`, with the
+    image the base gives it (the release it names)."""
+    if invocation.image is not None:
+        return invocation
+    for key, (start, end) in imageless:
+        base = bases.get(key)
+        if start <= invocation.start < end and base is not None and base.image:
+            return replace(invocation, image=base.image)
+    return invocation
 
 
 def _start(container: _Patched, base: _Base | None, images: dict[str, str]) -> Invocation | None:
@@ -177,36 +197,112 @@ def _images(kustomization: Node) -> dict[str, str]:
     return out
 
 
-def _bases(folder: Path, kustomization: Node) -> dict[tuple[str, str, str], _Base]:
+@dataclass
+class _Budget:
+    """What is left to read of the bases (`_MAX_FILES`)."""
+
+    files: int = _MAX_FILES
+
+
+_Key = tuple[str, str, str]
+
+
+def _bases(folder: Path, kustomization: Node) -> dict[_Key, _Base]:
     """Every container of the resources the kustomization builds on that are on disk, by
-    kind, resource name and container name (the first of a name wins)."""
-    out: dict[tuple[str, str, str], _Base] = {}
-    queue: list[tuple[Path, Node, int]] = [(folder, kustomization, 0)]
-    read = 0
-    while queue and read < _MAX_FILES:
-        here, node, depth = queue.pop(0)
-        for key in ("resources", "bases"):
-            for item in items(get(node, key)):
-                entry = text_of(item)
-                if not entry or "://" in entry or entry.startswith(("github.com/", "git@")):
-                    continue
-                target = here / entry
-                if is_dir(target) and depth < _MAX_DEPTH:
-                    inner = _kustomization(target)
-                    if inner is not None:
-                        queue.append((target, inner, depth + 1))
-                elif is_file(target) and read < _MAX_FILES:
-                    read += 1
-                    text = read_text(target, _MAX_BYTES)
-                    if text is not None:
-                        file = posixpath.relpath(target.as_posix(), folder.as_posix())
-                        for found, base in _containers(text, file):
-                            out.setdefault(found, base)
+    kind, resource name and container name (the first of a name wins), as each
+    kustomization of the chain leaves it: its strategic-merge patches' `command` and
+    `image`, and its `images:` (its components' too), applied over its resources."""
+    return _build(folder, folder, kustomization, 0, _Budget(), {})
+
+
+def _build(
+    root: Path, here: Path, node: Node, depth: int, budget: _Budget, given: dict[_Key, _Base]
+) -> dict[_Key, _Base]:
+    """What the kustomization at `here` makes of `given` (a component's parent's
+    containers) and of its own resources, in kustomize's order: resources, components,
+    then its patches and `images:`."""
+    out = dict(given)
+    for key in ("resources", "bases", "components"):
+        for entry in _local(node, key):
+            target = here / entry
+            inner = _kustomization(target) if is_dir(target) and depth < _MAX_DEPTH else None
+            if inner is not None and key == "components":
+                out = _build(root, target, inner, depth + 1, budget, out)
+            elif inner is not None:
+                for found, base in _build(root, target, inner, depth + 1, budget, {}).items():
+                    out.setdefault(found, base)
+            elif key != "components" and is_file(target):
+                for found, base in _read(root, target, budget):
+                    out.setdefault(found, base)
+    for target, selects in _patch_files(here, node):
+        for found, patch in _read(root, target, budget):
+            aimed = (selects[0] or found[0], selects[1] or found[1], found[2])
+            under = out.get(aimed)
+            if under is not None:
+                out[aimed] = _Base(
+                    patch.command or under.command,
+                    patch.image or under.image,
+                    patch.file if patch.command else under.file,
+                )
+    images = _images(node)
+    if images:
+        out = {
+            found: replace(base, image=_renamed(base.image, images)) for found, base in out.items()
+        }
     return out
 
 
-def _containers(text: str, file: str) -> list[tuple[tuple[str, str, str], _Base]]:
-    out: list[tuple[tuple[str, str, str], _Base]] = []
+def _local(node: Node, key: str) -> list[str]:
+    """The entries of a list of paths that are on disk (not a remote base)."""
+    entries = [text_of(item) or "" for item in items(get(node, key))]
+    return [
+        entry
+        for entry in entries
+        if entry and "://" not in entry and not entry.startswith(("github.com/", "git@"))
+    ]
+
+
+def _patch_files(here: Path, node: Node) -> list[tuple[Path, tuple[str, str]]]:
+    """The strategic-merge patch files the kustomization applies, with the kind and name
+    a `target:` selects ("" where the patch's own `kind`/`metadata.name` say)."""
+    out: list[tuple[Path, tuple[str, str]]] = []
+    for item in items(get(node, "patches")):
+        path = text_of(get(item, "path")) if isinstance(item, MappingNode) else None
+        if path and is_file(here / path):
+            target = get(item, "target")
+            selects = (text_of(get(target, "kind")) or "", text_of(get(target, "name")) or "")
+            out.append((here / path, selects))
+    for entry in _local(node, "patchesStrategicMerge"):
+        if is_file(here / entry):
+            out.append((here / entry, ("", "")))
+    return out
+
+
+def _read(root: Path, target: Path, budget: _Budget) -> list[tuple[_Key, _Base]]:
+    if budget.files <= 0:
+        return []
+    budget.files -= 1
+    text = read_text(target, _MAX_BYTES)
+    if text is None:
+        return []
+    return _containers(text, posixpath.relpath(target.as_posix(), root.as_posix()))
+
+
+def _renamed(image: str | None, images: dict[str, str]) -> str | None:
+    """The image `images:` makes of `image`: kustomize matches the name, tag or digest
+    aside (`REPLACE_IMAGE`, `vllm/vllm-openai:v0.9.0`)."""
+    if image is None:
+        return None
+    if image in images:
+        return images[image]
+    name = image.split("@", 1)[0]
+    if ":" in name.rsplit("/", 1)[-1]:
+        name = name.rsplit(":", 1)[0]
+    return images.get(name, image)
+
+
+def _containers(text: str, file: str) -> list[tuple[_Key, _Base]]:
+    out: list[tuple[_Key, _Base]] = []
     for root in documents(text):
         kind = text_of(get(root, "kind")) or ""
         name = text_of(get(get(root, "metadata"), "name")) or ""
@@ -227,12 +323,14 @@ def _containers(text: str, file: str) -> list[tuple[tuple[str, str, str], _Base]
 # -- the patch -------------------------------------------------------------------------
 
 
-def _patched(text: str) -> list[_Patched]:
-    """The patch's containers that set `args` without `image` or `command`."""
+def _patched(text: str) -> tuple[list[_Patched], list[tuple[_Key, tuple[int, int]]]]:
+    """The patch's containers that set `args` without `image` or `command`; and those that
+    set a `command` but no `image` (their key and span)."""
     masked = mask_templates(text, False)
     frame = Frame(masked.text)
     reader = Reader(masked, "kubernetes", False)
     out: list[_Patched] = []
+    imageless: list[tuple[_Key, tuple[int, int]]] = []
     for root in documents(masked.text):
         kind = text_of(get(root, "kind")) or ""
         name = text_of(get(get(root, "metadata"), "name")) or ""
@@ -240,7 +338,11 @@ def _patched(text: str) -> list[_Patched]:
             for container in distinct(items(get(node, "containers"))):
                 if not isinstance(container, MappingNode):
                     continue
-                if get(container, "image") is not None or get(container, "command") is not None:
+                if get(container, "image") is not None:
+                    continue
+                if get(container, "command") is not None:
+                    cname = text_of(get(container, "name")) or ""
+                    imageless.append(((kind, name, cname), node_span(frame, container)))
                     continue
                 args = [masked.restore_word(w) for w in reader.argv(frame, get(container, "args"))]
                 name_node = get(container, "name")
@@ -248,4 +350,4 @@ def _patched(text: str) -> list[_Patched]:
                     continue
                 anchor = node_span(frame, name_node)
                 out.append(_Patched(kind, name, text_of(name_node) or "", anchor, args))
-    return out
+    return out, imageless

@@ -15,6 +15,9 @@ kept (`SourceMap`):
   unresolved (inside single quotes too: make expands them before any quoting);
 * each logical line is its own shell (`.ONESHELL:` makes a whole recipe one script).
 
+A fix writes the shell text make must hand over: every `$` it inserts is written `$$`
+(`sources.rendering.MAKE`).
+
 A variable assignment (`CMD = vllm serve …`) is not a recipe and starts nothing; a `define`
 block is a variable too. The shell text goes to `sources.shell`, which finds the starts.
 """
@@ -23,10 +26,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from vllm_config_lsp.sources import shell
 from vllm_config_lsp.sources.invocation import Invocation
+from vllm_config_lsp.sources.rendering import MAKE
 from vllm_config_lsp.sources.source_map import SourceMap
 from vllm_config_lsp.sources.yaml_hosts import Masked
 
@@ -76,8 +80,15 @@ def find_invocations(text: str) -> list[Invocation]:
         masked = Masked("".join(script.written), source, script.references)
         to_document = SourceMap.of_positions(script.starts, script.ends)
         for invocation in masked.restore(shell.find_invocations(source, source="makefile")):
-            found.append(to_document.invocation(invocation))
+            found.append(_in_recipe(to_document.invocation(invocation)))
     return found
+
+
+def _in_recipe(invocation: Invocation) -> Invocation:
+    """The start with its shell words marked as a recipe's (`rendering.MAKE`): a fix that
+    writes a `$` there writes `$$`, which make hands the shell as one `$`."""
+    args = [replace(w, quoting=MAKE) if w.quoting == "shell" else w for w in invocation.args]
+    return replace(invocation, args=args)
 
 
 def _scripts(text: str) -> Iterator[_Script]:

@@ -22,6 +22,10 @@ shown in a doc) also start vLLM, but through a YAML host: a ```` ```yaml ```` bl
 untagged one whose text is a mapping such a host reads, is handed to that host (chosen by its
 top-level keys, as `hosts` chooses for a file), and every character the host places in the
 block's text is moved to the document through the block's line map.
+
+A shell block is read as a shell script is (`sources.shell_script`): a manifest in a
+here-document (`kubectl apply -f - <<EOF`) is read by its host, and a `--config` file a
+here-document writes stands in for `--config FILE`.
 """
 
 from __future__ import annotations
@@ -38,7 +42,14 @@ from yaml.nodes import MappingNode
 
 from vllm_config_lsp.document.text_memo import text_memo
 from vllm_config_lsp.document.yaml_tree import parse_yaml
-from vllm_config_lsp.sources import compose, dstack, kubernetes, shell, skypilot, workflow
+from vllm_config_lsp.sources import (
+    compose,
+    dstack,
+    kubernetes,
+    shell_script,
+    skypilot,
+    workflow,
+)
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.source_map import SourceMap
 
@@ -440,7 +451,7 @@ def _block_invocations(block: CodeBlock) -> list[Invocation]:
     if "vllm" not in script:
         return []
     found: list[Invocation] = []
-    for invocation in shell.find_invocations(script, source="markdown"):
+    for invocation in shell_script.find_invocations(script, source="markdown"):
         found.append(_relocate(invocation, block, positions))
     return found
 

@@ -21,6 +21,11 @@ from vllm_config_lsp.findings import TextEdit
 from vllm_config_lsp.sources.invocation import Invocation, Word
 
 _SAFE_YAML_PLAIN = re.compile(r"^[\w./:=,@+-]+$")
+#: A Makefile recipe's words: shell text that make reads first, expanding every `$` it
+#: does not see doubled (`$$` is one shell `$`; `sources.makefile`).
+MAKE = "make"
+#: The quotings of words the shell reads (a recipe's included).
+SHELL_QUOTINGS = frozenset({"shell", MAKE})
 #: Quoting suffixes of an engine-argument key (`<syntax>-field`) and of its values.
 FIELD = "-field"
 FIELD_VALUE = "-field-value"
@@ -47,7 +52,13 @@ def quote(text: str, quoting: str) -> str:
         return text if _SAFE_YAML_PLAIN.match(text) else "'" + text.replace("'", "''") + "'"
     if quoting == "python":
         return text.replace("\\", "\\\\").replace('"', '\\"')
-    return shlex.quote(text)
+    return in_host(shlex.quote(text), quoting)
+
+
+def in_host(shell_text: str, quoting: str) -> str:
+    """Shell text as a host of `quoting` writes it: a Makefile recipe doubles every `$`,
+    so that make hands the shell the text (`'$HOME'` is written `'$$HOME'`)."""
+    return shell_text.replace("$", "$$") if quoting == MAKE else shell_text
 
 
 def remove_words(invocation: Invocation, first: Word, last: Word) -> TextEdit:
@@ -78,8 +89,8 @@ def append_words(text: str, invocation: Invocation, words: list[str]) -> TextEdi
     if not invocation.args:
         return None
     last = invocation.args[-1]
-    if last.quoting == "shell" and last.resolved:
-        return TextEdit(last.end, last.end, "".join(" " + shlex.quote(word) for word in words))
+    if last.quoting in SHELL_QUOTINGS and last.resolved:
+        return TextEdit(last.end, last.end, "".join(" " + quote(w, last.quoting) for w in words))
     if last.quoting == _LIST:
         line_start = text.rfind("\n", 0, last.start) + 1
         prefix = text[line_start : last.start]

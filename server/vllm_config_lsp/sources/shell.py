@@ -593,10 +593,45 @@ def _invocations(
     if isinstance(found, argv.Script):
         fill = found.image if found.image is not None else image
         return [
-            argv.in_container(_relocated(invocation, found.script, fill), found.container)
+            argv.in_container(
+                _with_parameters(_relocated(invocation, found.script, fill), found.parameters),
+                found.container,
+            )
             for invocation in find_invocations(found.script.text, source=source)
         ]
     return []
+
+
+#: A positional parameter a `sh -c` script expands as a whole word (`"$@"`, `$1`, `${2}`).
+_POSITIONAL = re.compile(r"\$(?:@|\{@\}|([1-9])|\{([1-9])\})")
+
+
+def _with_parameters(invocation: Invocation, parameters: tuple[Word, ...]) -> Invocation:
+    """A start of a `sh -c` script with its `"$@"` and `$1`… words replaced by the words
+    the script is given after it (`sh -c 'exec vllm serve "$@"' sh m --port 1`: `$0` is
+    `sh`, `"$@"` is `m --port 1`), as written there."""
+    if len(parameters) < 2 or not any(_positional(word) for word in invocation.args):
+        return invocation
+    given = parameters[1:]
+    args: list[Word] = []
+    for word in invocation.args:
+        match = _POSITIONAL.fullmatch(word.text) if _positional(word) else None
+        if match is None:
+            args.append(word)
+        elif match.group(1) or match.group(2):
+            number = int(match.group(1) or match.group(2))
+            args.extend(given[number - 1 : number])
+        else:
+            args.extend(given)
+    last = args[-1] if args else None
+    moved = invocation.insert_at is not None and last is not None and last in given
+    return replace(
+        invocation, args=args, insert_at=last.end if moved and last else invocation.insert_at
+    )
+
+
+def _positional(word: Word) -> bool:
+    return bool(_POSITIONAL.fullmatch(word.text)) and word.unresolved == (word.text,)
 
 
 def _relocated(invocation: Invocation, script: Word, image: str | None = None) -> Invocation:
@@ -1009,7 +1044,7 @@ class _Analyzer:
         if isinstance(found, argv.Start):
             self.scan.invocations.append(argv.invocation(found, self.scan.source, image=self.image))
         else:
-            self._nested(found.script, depth, found.image)
+            self._nested(found.script, depth, found.image, found.parameters)
         if found.container is None:
             return
         for at in range(before, len(self.scan.invocations)):
@@ -1036,9 +1071,12 @@ class _Analyzer:
         default = _DEFAULTED.fullmatch(value.text)
         return default.group(1) if default and default.group(1) else word.text
 
-    def _nested(self, script: Word, depth: int, image: str | None) -> None:
+    def _nested(
+        self, script: Word, depth: int, image: str | None, parameters: tuple[Word, ...] = ()
+    ) -> None:
         """A string the shell runs as a script (`sh -c`, `eval`): parse its text as shell
-        and map what is found back through the quoting of the string."""
+        and map what is found back through the quoting of the string. The words after a
+        `sh -c` script are its positional parameters: a `"$@"` (`$1`…) there is them."""
         if depth >= _MAX_DEPTH or not script.text.strip():
             return
         if depth == 0 and script.unresolved:
@@ -1055,7 +1093,7 @@ class _Analyzer:
             image=image if image is not None else self.image,
         ).run(depth + 1)
         for invocation in inner.invocations:
-            relocated = _relocated(invocation, script)
+            relocated = _with_parameters(_relocated(invocation, script), parameters)
             self.scan.invocations.append(relocated)
             if invocation.start in inner.containers:
                 self.scan.containers.add(relocated.start)

@@ -34,10 +34,11 @@ __all__ = ["find_invocations"]
 _MANIFESTS = frozenset({"kubernetes", "compose", "workflow", "launcher", "dstack"})
 
 
-def find_invocations(text: str) -> list[Invocation]:
+def find_invocations(text: str, *, source: str = "shell") -> list[Invocation]:
     """Every vLLM start of the script: its commands, with a `--config` a here-document
-    writes read in place, and the starts of the manifests its here-documents hold."""
-    found = shell.find_invocations(text)
+    writes read in place, and the starts of the manifests its here-documents hold.
+    `source` names the host of its commands (a Markdown block's are `markdown`)."""
+    found = shell.find_invocations(text, source=source)
     written = shell.heredocs(text)
     if not written:
         return found

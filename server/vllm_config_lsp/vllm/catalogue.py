@@ -231,8 +231,13 @@ class Catalogue:
 
     @cached_property
     def flags(self) -> dict[str, FlagSpec]:
+        return self.flag_specs(self._data["flags"])
+
+    @staticmethod
+    def flag_specs(raws: dict[str, Any]) -> dict[str, FlagSpec]:
+        """name → FlagSpec of raw catalogue entries (vLLM's, or a plugin's serve flags)."""
         out: dict[str, FlagSpec] = {}
-        for name, raw in self._data["flags"].items():
+        for name, raw in raws.items():
             out[name] = FlagSpec(
                 name=name,
                 options=tuple(raw.get("options") or ()),

@@ -11,6 +11,8 @@ quantization methods, its environment variables and the vLLM release it is built
 1. the file's `# vllm-config: plugin=vllm-ascend@0.23.0` comment (`plugin=none`: stock);
 2. the user's setting (`vllmConfig.plugins`, the project setting `plugins`);
 3. the start's container image (`quay.io/ascend/vllm-ascend:v0.23.0rc1`, `vllm/vllm-tpu:…`);
+   then its own command line's switch word, where vLLM hands the start to a plugin for it
+   (`vllm serve … --omni` runs vllm-omni's serve command from vLLM 0.30.0 on);
 4. an image named elsewhere in the document (an `IMAGE=` variable, a `FROM` line);
 5. a `pip install vllm-ascend==X` in the document;
 6. the device the document asks for (`huawei.com/Ascend910*`, `google.com/tpu`,
@@ -46,7 +48,14 @@ IMAGE_PLUGINS = {
     "vllm-spyre": "vllm-spyre",
     "vllm-rbln": "vllm-rbln",
     "vllm-kunlun": "vllm-kunlun",
+    "vllm-omni": "vllm-omni",
 }
+#: Words on the command line with which vLLM hands the start to a plugin, the first vLLM
+#: release that does, and the line: `maybe_run_omni` (vllm/entrypoints/cli/main.py:19 in
+#: 0.33.0) runs vllm-omni's CLI when `"--omni" in sys.argv`, literally (an abbreviation or a
+#: `--config` key is not in `sys.argv` and does not switch). Without vllm-omni installed it
+#: logs "--omni flag requires a valid instance of vllm-omni to be installed." and exits.
+SWITCHES = {"--omni": ("vllm-omni", (0, 30, 0), "vllm/entrypoints/cli/main.py:19")}
 #: Device resources (Kubernetes extended resources, node labels) and the plugin they need.
 DEVICE_PLUGINS = (
     (re.compile(r"\bhuawei\.com/Ascend\d+\w*"), "vllm-ascend"),
@@ -56,7 +65,9 @@ DEVICE_PLUGINS = (
     (re.compile(r"^\s*npu_per_node\s*:", re.MULTILINE), "vllm-ascend"),
 )
 #: The package names a document may name the plugin by.
-_NAMED_RE = re.compile(r"(?<![\w/-])(vllm[-_]ascend|tpu[-_]inference|vllm[-_]tpu)(?![\w-])")
+_NAMED_RE = re.compile(
+    r"(?<![\w/-])(vllm[-_]ascend|tpu[-_]inference|vllm[-_]tpu|vllm[-_]omni)(?![\w-])"
+)
 #: Stock vLLM's images: a start in one runs no plugin.
 _STOCK_RE = re.compile(r"(?:^|/)vllm-openai(?:-\w+)?(?::|@|$)")
 _IMAGE_RE = re.compile(
@@ -107,6 +118,13 @@ class Plugin:
     def environment(self) -> Mapping[str, Any]:
         """name → {default, source} of the variables the plugin's `envs.py` reads."""
         found = self.data.get("environment") or {}
+        return found if isinstance(found, dict) else {}
+
+    @property
+    def serve_flags(self) -> Mapping[str, Any]:
+        """flag name → its raw catalogue entry, for the flags the plugin's own serve command
+        adds to vLLM's (vllm-omni's `OmniConfig` group)."""
+        found = (self.data.get("serve") or {}).get("flags") or {}
         return found if isinstance(found, dict) else {}
 
     @property
@@ -231,10 +249,12 @@ def choose_plugin(
     marker: Mapping[str, str],
     setting: Sequence[str] = (),
     image: str | None = None,
+    words: Sequence[str] = (),
 ) -> PluginChoice | None:
     """The plugin a start runs with (the order in the module docstring), or None: stock
     vLLM. `vllm`: the release chosen so far (a plugin named without a release takes the
-    plugin release built for it); `image`: the start's own container image."""
+    plugin release built for it); `image`: the start's own container image; `words`: its
+    command line as written (no `--config` file's keys)."""
     said = marker.get("plugin")
     if said is not None:
         if said.strip().lower() in ("", "none", "stock", "vllm"):
@@ -251,6 +271,9 @@ def choose_plugin(
             return _choice(IMAGE_PLUGINS[found.group(1)], found.group(2), vllm, where)
         if _STOCK_RE.search(image):
             return None
+    switch = switched(words, vllm)
+    if switch is not None:
+        return _choice(SWITCHES[switch][0], None, vllm, f"the `{switch}` flag")
     sign = _file_sign(text)
     if sign is None:
         return None
@@ -259,6 +282,15 @@ def choose_plugin(
     if choice is None or not named_only:
         return choice
     return replace(choice, plugin=replace(choice.plugin, named_only=True))
+
+
+def switched(words: Sequence[str], vllm: str) -> str | None:
+    """The switch word (`--omni`) among a command line's words, where vLLM `vllm` hands
+    such a start to a plugin; None: vLLM runs it itself."""
+    for word, (_plugin, since, _line) in SWITCHES.items():
+        if word in words and version_key(vllm)[:3] >= since:
+            return word
+    return None
 
 
 @text_memo()
@@ -312,17 +344,42 @@ EXTENDS = {
 }
 
 
-def with_plugin(catalogue: Catalogue, plugin: Plugin | None) -> Catalogue:
+def with_plugin(
+    catalogue: Catalogue, plugin: Plugin | None, switch: str | None = None
+) -> Catalogue:
     """vLLM's catalogue with the plugin's registrations added to its value sets (a plugin
-    quantization method is valid; a typo's suggestions include the plugin's names)."""
-    if plugin is None:
+    quantization method is valid; a typo's suggestions include the plugin's names) and,
+    where the command line's `switch` word hands the start to the plugin's own serve
+    command, that command's flags (a flag vLLM has keeps vLLM's definition, as the
+    plugin's `try: add_argument … except argparse.ArgumentError` does). The switch word
+    itself never reaches argparse: it is a flag of the extended catalogue either way."""
+    if plugin is None and switch is None:
         return catalogue
-    return _extended(catalogue, plugin)
+    return _extended(catalogue, plugin, switch)
+
+
+def _switch_flags(plugin: Plugin | None, switch: str) -> dict[str, Any]:
+    """The raw flags a switched start accepts beyond vLLM's: the plugin's serve flags, or,
+    with no plugin for it, the switch word alone (its refusal is `VC252`'s)."""
+    if plugin is not None and plugin.name == SWITCHES[switch][0] and plugin.serve_flags:
+        return dict(plugin.serve_flags)
+    name = switch.lstrip("-")
+    line = SWITCHES[switch][2]
+    return {name: {"options": [switch], "action": "store_true", "source": line}}
 
 
 @lru_cache(maxsize=64)
-def _extended(catalogue: Catalogue, plugin: Plugin) -> Catalogue:
+def _extended(catalogue: Catalogue, plugin: Plugin | None, switch: str | None) -> Catalogue:
     extended = copy.copy(catalogue)  # shares what was read; its own value sets
+    if switch is not None:
+        raw = _switch_flags(plugin, switch)
+        new = {name: entry for name, entry in raw.items() if name not in catalogue.flags}
+        flags = {**catalogue.flags, **catalogue.flag_specs(new)}
+        extended.__dict__["flags"] = flags
+        for derived in ("option_index", "flags_by_class", "flags_by_field"):
+            extended.__dict__.pop(derived, None)
+    if plugin is None:
+        return extended
     sets = dict(catalogue.value_sets)
     for kind, name in EXTENDS.items():
         known = sets.get(name)

@@ -97,7 +97,9 @@ def choose_version(
             version, where = image
             release = nearest_release(version, clamp=True)
             if release:
-                return release, _why(release, version, f"the image tag in {where}")
+                # the last resort, named as such: another file's image may run another start
+                source = f"the image tag in {where}, a file beside it (nothing here names one)"
+                return release, _why(release, version, source)
     reason = NEWEST_REASON
     if ignored:
         reason += "; " + "; ".join(ignored)

@@ -34,6 +34,7 @@ from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
 from vllm_config_lsp.rules._environ import catalogue, settings, where
 from vllm_config_lsp.rules.support import closest, finding
 from vllm_config_lsp.sources.invocation import EnvVar
+from vllm_config_lsp.sources.rendering import SHELL_QUOTINGS, in_host
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.environ import Removed
 
@@ -129,7 +130,7 @@ def _to_flag(model: ConfigModel, var: EnvVar, flag: str, removed: Removed) -> Fi
         return None
     if var.value is None or not var.value.resolved or not var.value.text:
         return None
-    if any(word.quoting != "shell" for word in invocation.args):
+    if any(word.quoting not in SHELL_QUOTINGS for word in invocation.args):
         return None
     text = model.text
     end = var.value.end
@@ -139,6 +140,7 @@ def _to_flag(model: ConfigModel, var: EnvVar, flag: str, removed: Removed) -> Fi
     if value is None:
         return None
     quoted = value if value.replace("_", "").replace("-", "").isalnum() else f"'{value}'"
+    quoted = in_host(quoted, invocation.args[-1].quoting if invocation.args else "shell")
     edits = (
         TextEdit(var.name.start, end, ""),
         TextEdit(invocation.insert_at, invocation.insert_at, f" {flag} {quoted}"),
