@@ -12,15 +12,12 @@ read from the catalogues then); tests/vllm/test_flag_history_file.py fails when 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
+from generated_file import write_or_check
+from vllm_config_lsp.vllm.flag_history import HISTORY_FILE, history_data
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "server"))
-
-from generated_file import write_or_check  # noqa: E402
-from vllm_config_lsp.vllm.flag_history import HISTORY_FILE, history_data  # noqa: E402
-
 TARGET = ROOT / "schemas" / HISTORY_FILE
 COMMAND = "python tools/generate_flag_history.py"
 

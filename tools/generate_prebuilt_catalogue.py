@@ -12,20 +12,17 @@ test_prebuilt_catalogue.py fails when it is stale.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "server"))
-
-from generated_file import write_or_check  # noqa: E402
-from vllm_config_lsp.vllm.catalogue import (  # noqa: E402
+from generated_file import write_or_check
+from vllm_config_lsp.vllm.catalogue import (
     DEFAULT_VERSION,
     PREBUILT_FILE,
     joined,
     prebuilt_inputs,
 )
 
+ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "schemas" / PREBUILT_FILE
 COMMAND = "python tools/generate_prebuilt_catalogue.py"
 

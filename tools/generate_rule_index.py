@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import sys
 from pathlib import Path
 
 from generated_file import write_or_check
@@ -39,7 +38,6 @@ RULES = """\\
 
 def discovered() -> list[tuple[str, str, str, str | None]]:
     """Every module of the rule groups with a `CODE` (what `all_rules` walked for before)."""
-    sys.path.insert(0, str(ROOT / "server"))
     import vllm_config_lsp.rules as package
 
     found = []
