@@ -48,6 +48,20 @@ async def test_the_family_parser_replaces_enable_reasoning(
     doc.close()
 
 
+async def test_in_a_config_file(client: LanguageClient) -> None:
+    text = "model: Qwen/QwQ-32B\nenable-reasoning: true\nmax-num-seqs: 8\n"
+    doc = Doc(client, "file:///work/reasoning/serve.vllm.yaml", text)
+    [found] = [d for d in await doc.diagnostics() if d.code == "VC101"]
+    assert found.message.endswith("; for Qwen/QwQ-32B: 'reasoning-parser: deepseek_r1'")
+    actions = await code_actions(client, doc.uri, found.range, [found], only=["quickfix"])
+    [fix] = [a for a in actions if a.title.startswith("Replace with 'reasoning-parser: ")]
+    assert fix.edit is not None
+    fixed = apply_workspace_edit(text, fix.edit, doc.uri, encoding(client))
+    assert fixed == "model: Qwen/QwQ-32B\nreasoning-parser: deepseek_r1\nmax-num-seqs: 8\n"
+    assert not await doc.replace(fixed)
+    doc.close()
+
+
 async def test_an_unknown_family_gets_no_guess(client: LanguageClient) -> None:
     text = "#!/bin/sh\nvllm serve my-org/my-model --enable-reasoning\n"
     doc = Doc(client, "file:///work/reasoning/other.sh", text, language_id="shellscript")

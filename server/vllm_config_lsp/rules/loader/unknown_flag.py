@@ -28,7 +28,7 @@ tensor-parallel-size: 2
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.findings import Finding, Fix, Severity
+from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
 from vllm_config_lsp.rules._engine import add_option
 from vllm_config_lsp.rules._reasoning import reasoning_parser
 from vllm_config_lsp.rules.support import (
@@ -77,6 +77,13 @@ def _findings_for(
     history = removed_flag(key_text[2:], model.catalogue.version)
     if history is not None:
         message += f": {history.message}"
+        parser = reasoning_parser(model) if key_text == "--enable-reasoning" else None
+        if parser is not None:  # the parser the model's family takes
+            message += f"; for {parser[0]}: `reasoning-parser: {parser[1]}`"
+            key, value = span(pair.key_node), span(pair.value_node)
+            edits = (TextEdit(*key, "reasoning-parser"), TextEdit(*value, parser[1]))
+            title = f"Replace with `reasoning-parser: {parser[1]}`"
+            fixes.append(Fix(title, edits, safe=False, preferred=True))
         if history.rename_to:
             fixes.append(rename_pair_fix(model, pair, spell_like(pair.key, history.rename_to)))
         elif history.suggested:
