@@ -5,19 +5,22 @@
     python editors/run.py emacs     # Emacs 28+ with eglot and yaml-mode, the README's snippet
     python editors/run.py vscode    # the packaged .vsix in code-server's real VS Code
     python editors/run.py nvim --case k8s   # the same on a Kubernetes Deployment's args
+    python editors/run.py vscode --case shell   # a launch script; --case helm: a chart
 
 Each opens a copy of the case's example (`seed`, the default:
-examples/qwen2.5-vl-encoder-budgets.vllm.yaml; `k8s`: examples/k8s-deployment.yaml, where
-the mistake is in a JSON string of the container's `args:`), waits for the server's VC301
-diagnostic, applies the preferred quick fix through the editor's own code-action command
-(VS Code: vscode.executeCodeActionProvider + workspace.applyEdit), saves, and compares the
-file. VS Code also goes through what only it shows (editors/vscode/suite.js, steps 7-10): a
+examples/qwen2.5-vl-encoder-budgets.vllm.yaml; `k8s`: examples/k8s-deployment.yaml, where the
+mistake is in a JSON string of the container's `args:`; VS Code only: `shell`,
+editors/cases/serve-qwen2.5-vl.sh, the same JSON on a continuation line, and `helm`, the values
+file of editors/cases/qwen2.5-vl-chart/ that its template writes into `args:`), waits for the
+server's VC301 diagnostic, applies the preferred quick fix through the editor's own code-action
+command (VS Code: vscode.executeCodeActionProvider + workspace.applyEdit), saves, and compares
+the file. VS Code also goes through what only it shows (editors/vscode/suite.js, steps 7-10): a
 rule's bundled page in the Markdown preview from the diagnostic's link, the status item's
-release picker, the palette's commands, and the notification when no Python can run the
-server (driver.js types, clicks and reads the workbench for those). Each runs under a timeout
-in its own session; whatever it started and left running is reported as a failure and killed.
-Results and logs go to artifacts/editors/EDITOR-CASE/
-(gitignored); the VS Code run also saves a screenshot there.
+release picker, the palette's commands, and the notification when no Python can run the server
+(driver.js types, clicks and reads the workbench for those). Each runs under a timeout in its
+own session; whatever it started and left running is reported as a failure and killed. Results
+and logs go to artifacts/editors/EDITOR-CASE/ (gitignored; $VLLM_CONFIG_ARTIFACTS/editors/ when
+set, the folder .ci/run keeps); the VS Code run also saves its screenshots there.
 
 Needs: nvim / emacs + elpa-eglot + elpa-yaml-mode / code-server from
 editors/vscode/setup-code-server.sh, Debian's chromium and the .vsix from
@@ -73,6 +76,17 @@ class Case:
     completion: tuple[int, int] | None
     completion_label: str
     reason: str
+    #: The editors that run it (the shell script and the chart: VS Code, which serves
+    #: those languages out of the box), and the language id VS Code gives the file.
+    editors: tuple[str, ...] = ("nvim", "emacs", "vscode")
+    language: str = "yaml"
+    #: The folder copied with the file (a chart: its Chart.yaml and templates), the file's
+    #: path inside it.
+    folder: Path | None = None
+    #: VS Code only: documentInfo's versionSource (None: any), and the line where typing
+    #: `--max-n` at column 2 (a new continuation line) must open completion by itself.
+    version_source: str | None = None
+    typing_line: int | None = None
 
     def for_suite(self) -> str:
         """The case as editors/vscode/suite.js reads it (VLLM_E2E_CASE)."""
@@ -88,13 +102,51 @@ class Case:
                 "completion": self.completion,
                 "completionLabel": self.completion_label,
                 "reason": self.reason,
+                "language": self.language,
+                "versionSource": self.version_source,
+                "typingLine": self.typing_line,
             }
         )
 
 
 _BUDGETS = "All encoder_cudagraph_token_budgets must be positive, got [0, 2048, 4096]"
 _KEEP = "Remove the non-positive budget (keep [2048, 4096])"
-_ITEM = '            - \'{"cudagraph_mm_encoder": true, "encoder_cudagraph_token_budgets": '
+_JSON = '{"cudagraph_mm_encoder": true, "encoder_cudagraph_token_budgets": '
+_ITEM = f"            - '{_JSON}"
+_SHELL_LINE = f"  --compilation-config '{_JSON}"
+_VALUES_LINE = f"compilationConfig: '{_JSON}"
+_FROM_IMAGE = "vLLM 0.33.0, from the image vllm/vllm-openai:v0.33.0"
+#: The shell script and the chart (editors/cases/; examples/ holds what users start from).
+CASE_FILES = EDITORS / "cases"
+
+
+def _on_a_command_line(
+    name: str, file: Path, where: tuple[int, int, str, str], **more: Any
+) -> Case:
+    """A VS Code case of the budgets' `0` on a host's line: (line, character of the `0`, the
+    line up to the list, what follows the JSON's closing quote)."""
+    line, start, head, tail = where
+    return Case(
+        name=name,
+        file=file,
+        code="VC301",
+        line=line,
+        start=start,
+        end=start + 1,
+        message=_BUDGETS,
+        fix_title=_KEEP,
+        before=f"{head}[0, 2048, 4096]}}'{tail}",
+        after=f"{head}[2048, 4096]}}'{tail}",
+        hover=(line, start - 31),  # on the field's name
+        hover_text="encoder_cudagraph_token_budgets",
+        completion=None,
+        completion_label="",
+        reason="vLLM command line",
+        editors=("vscode",),
+        **more,
+    )
+
+
 _CASES = (
     # the seed example: a --config file, the `0` of a block mapping's flow sequence
     Case(
@@ -131,9 +183,29 @@ _CASES = (
         completion=None,  # no completion on command lines
         completion_label="",
         reason="vLLM command line",
+        version_source=_FROM_IMAGE,
+    ),
+    # a launch script: the `0` in the JSON of a `--compilation-config` on a continuation line
+    _on_a_command_line(
+        "shell",
+        CASE_FILES / "serve-qwen2.5-vl.sh",
+        (4, 91, _SHELL_LINE, " \\"),
+        language="shellscript",
+        version_source="newest known release (nothing names another)",
+        typing_line=4,
+    ),
+    # a Helm chart's values file: the `0` in the JSON its template writes into `args:`
+    _on_a_command_line(
+        "helm",
+        CASE_FILES / "qwen2.5-vl-chart" / "values.yaml",
+        (6, 87, _VALUES_LINE, ""),
+        folder=CASE_FILES / "qwen2.5-vl-chart",
+        version_source=_FROM_IMAGE,  # the tag the template takes from values.yaml
     ),
 )
 CASES = {case.name: case for case in _CASES}
+#: (editor, case) of every run.
+RUNS = [(editor, case.name) for case in _CASES for editor in case.editors]
 #: The file type each editor must give both examples (and attach the server for).
 LANGUAGES = {"nvim": "yaml", "emacs": "yaml-mode", "vscode": "yaml"}
 
@@ -274,6 +346,8 @@ def check_file(problems: list[str], path: Path, case: Case) -> None:
         actual == expected_text(case),
         f"saved file differs from the expected one:\n{actual}",
     )
+    if path.suffix not in (".yaml", ".yml"):
+        return
     try:
         list(yaml.safe_load_all(actual))
     except yaml.YAMLError as error:
@@ -292,6 +366,9 @@ def check_diagnostic_range(problems: list[str], d: dict[str, Any], case: Case) -
 def workspace(tmp: Path, case: Case) -> Path:
     folder = tmp / "project"
     folder.mkdir()
+    if case.folder is not None:  # a chart: the file inside its folder, with the rest
+        shutil.copytree(case.folder, folder / case.folder.name)
+        return folder / case.folder.name / case.file.relative_to(case.folder)
     shutil.copy(case.file, folder / case.file.name)
     return folder / case.file.name
 
@@ -484,7 +561,7 @@ def _python_without_server() -> str | None:
 def run_vscode(case: Case, tmp: Path, timeout: float, out_dir: Path) -> Outcome:
     started = time.monotonic()
     file = workspace(tmp, case)
-    folder = file.parent
+    folder = tmp / "project"  # the workspace (a chart's values file is one level down)
     vsix = find_vsix()
     assert vsix is not None
     interpreter = _python_without_server()
@@ -611,7 +688,7 @@ def run_vscode(case: Case, tmp: Path, timeout: float, out_dir: Path) -> Outcome:
     check(problems, not leftovers, f"processes left behind: {leftovers}")
     check(problems, result.get("ok") is True, f"suite result: {result.get('error')}")
     language = result.get("languageId")
-    check(problems, language == LANGUAGES["vscode"], f"language {language}")
+    check(problems, language == case.language, f"language {language}")
     check_file(problems, file, case)
     shot = out_dir / "screenshot.png"
     check(problems, shot.exists() and shot.stat().st_size > 10_000, "no screenshot")

@@ -115,6 +115,8 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<Api> {
     vscode.workspace.onDidSaveTextDocument(() => scheduleStatus(0)),
     { dispose: () => statusTimer && clearTimeout(statusTimer) },
   );
+  const first = vscode.window.activeTextEditor?.document;
+  if (first && isServed(first.languageId, first.uri.path)) lastServed = first.uri.toString();
   watchPythonExtension(ctx);
   await queue(start);
   return {
@@ -494,10 +496,14 @@ function targetDocument(): { document: vscode.TextDocument; editor?: vscode.Text
   if (active) return { document: active.document, editor: active };
   const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
   if (!(tab && tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('markdown.preview'))) return undefined;
-  const open = vscode.workspace.textDocuments.filter((d) => !d.isClosed && isServed(d.languageId, d.uri.path));
+  const bundled = context.extensionUri.path; // a rule page the extension ships is no user file
+  const open = vscode.workspace.textDocuments.filter(
+    (d) => !d.isClosed && d.uri.scheme === 'file' && !d.uri.path.startsWith(`${bundled}/`) && isServed(d.languageId, d.uri.path),
+  );
   const ordered = [...open.filter((d) => d.uri.toString() === lastServed), ...open.filter((d) => d.uri.toString() !== lastServed)];
   const shown = previewedPath(tab.label, ordered.map((d) => d.uri.path));
-  const document = ordered.find((d) => d.uri.path === shown) ?? ordered.find((d) => d.uri.toString() === lastServed);
+  const document =
+    ordered.find((d) => d.uri.path === shown) ?? ordered.find((d) => d.uri.toString() === lastServed) ?? (open.length === 1 ? open[0] : undefined);
   if (!document) return undefined;
   return { document, editor: vscode.window.visibleTextEditors.find((e) => e.document === document) };
 }

@@ -39,6 +39,11 @@ function workbench() {
       query: text(document.querySelector('.settings-editor .settings-header .search-container .view-lines')),
     },
     activeTab: document.querySelector('.tabs-container .tab.active')?.getAttribute('aria-label') ?? null,
+    // the suggest widget of the focused editor: open by itself while a flag is typed?
+    suggest: (() => {
+      const widget = [...document.querySelectorAll('.editor-widget.suggest-widget')].find((w) => w.classList.contains('visible'));
+      return { visible: !!widget, rows: widget ? all('.monaco-list-row', widget).map((row) => row.getAttribute('aria-label')) : [] };
+    })(),
   };
 }
 

@@ -125,9 +125,33 @@ exports.run = async function run() {
     assert.strictEqual(out.documentInfo.reason, CASE.reason);
     assert.match(out.documentInfo.vllmVersion, /^\d+\.\d+\.\d+/);
     assert.strictEqual(out.status.text, `$(check) vLLM ${out.documentInfo.vllmVersion}`);
+    if (CASE.versionSource) assert.strictEqual(out.documentInfo.versionSource, CASE.versionSource); // what the checks use
     const why = out.documentInfo.versionSource.replace(/`/g, '');
     assert.ok(why && out.status.tooltip.includes(why), `status tooltip: ${out.status.tooltip}`);
     assert.ok(out.hover.replace(/`/g, '').includes(why), `no version note in the hover: ${out.hover}`);
+
+    // 3b. completion opens by itself while a flag is typed on a new continuation line (the
+    //     keys typed into the page: VS Code sends `-` as a trigger character, letters filter)
+    if (CASE.typingLine !== null && CASE.typingLine !== undefined) {
+      const original = document.getText();
+      const typingIn = await vscode.window.showTextDocument(document, { preserveFocus: false });
+      const line = new vscode.WorkspaceEdit();
+      line.insert(uri, new vscode.Position(CASE.typingLine, 0), '   \\\n');
+      assert.ok(await vscode.workspace.applyEdit(line), 'the new continuation line');
+      typingIn.selection = new vscode.Selection(CASE.typingLine, 2, CASE.typingLine, 2);
+      await sleep(500);
+      const typed = await driver([{ type: 'keys', text: '--max-n' }, { type: 'wait', ms: 1500 }], 'typing --max-n');
+      out.typing = { line: document.lineAt(CASE.typingLine).text, suggest: typed.suggest.rows.slice(0, 5) };
+      assert.strictEqual(out.typing.line, '  --max-n \\');
+      assert.ok(typed.suggest.visible && typed.suggest.rows.some((r) => r && r.startsWith('--max-num-seqs')), JSON.stringify(typed.suggest));
+      await driver([{ type: 'screenshot', name: 'typing-a-flag' }, { type: 'press', key: 'Escape' }], 'a screenshot');
+      const undo = new vscode.WorkspaceEdit();
+      undo.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), original);
+      assert.ok(await vscode.workspace.applyEdit(undo), 'undoing the typing');
+      await waitFor(() => document.getText() === original && ours(uri).length === 1, 30000, 'the diagnostic back');
+      await document.save();
+      mark('typing');
+    }
 
     // 4. what a user sees: the squiggle, the Problems panel and the quick fix menu
     await vscode.commands.executeCommand('workbench.actions.view.problems');
@@ -184,7 +208,20 @@ exports.run = async function run() {
     await driver([{ type: 'screenshot', name: 'rule-docs' }], 'a screenshot');
     out.docs = { tab: preview.label, text: page.frames.find((f) => f.startsWith(`${CODE} `)).slice(0, 120) };
     assert.strictEqual(preview.label, `Preview ${CODE}.md`);
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    if (CASE.reason === 'vLLM command line') { // with the preview active, the palette's command is about the file
+      await vscode.commands.executeCommand('vllmConfig.showCommandLine');
+      const fromPreview = await waitFor(() => {
+        const active = vscode.window.activeTextEditor;
+        return active && active.document.uri.scheme === 'vllm-command' && active.document;
+      }, 30000, 'the command, from the preview');
+      out.docs.shownFromPreview = fromPreview.uri.path;
+      assert.ok(fromPreview.uri.path.startsWith(`/${require('path').basename(file)}, line `), fromPreview.uri.path);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      const back = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label === preview.label);
+      if (back) await vscode.window.tabGroups.close(back);
+    } else {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
     mark('rule docs');
 
     // 8. the status item opens the release picker: a release, then the workspace setting or

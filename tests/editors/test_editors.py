@@ -2,7 +2,8 @@
 
 Each test runs `editors/run.py EDITOR --case CASE` (the case's example → VC301 → the editor's
 own code-action command → saved file compared), for every editor and case: `seed`, the
---config file example, and `k8s`, a Deployment whose `args:` hold the same mistake. A
+--config file example, and `k8s`, a Deployment whose `args:` hold the same mistake; in VS
+Code also `shell`, a launch script, and `helm`, a chart's values file, with it. A
 missing editor skips the test with the reason, unless VLLM_CONFIG_REQUIRE_EDITORS=1 (set by
 .ci/run, which installs them), where it fails.
 """
@@ -47,13 +48,25 @@ def _needs(editor: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.mark.parametrize("case", list(runner.CASES))
-@pytest.mark.parametrize("editor", ["nvim", "emacs", "vscode"])
+@pytest.mark.parametrize(("editor", "case"), runner.RUNS)
 def test_editor_applies_the_seed_quick_fix(editor: str, case: str) -> None:
     _needs(editor)
     outcome = runner.run(editor, case)
     print(outcome.summary())
     assert outcome.ok, outcome.summary()
+
+
+def test_screenshots_go_where_ci_keeps_them() -> None:
+    """.ci/run names the artefacts folder before anything runs and lists the screenshots
+    at exit; the runner writes each run's screenshots and logs below it."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    exported = ci.index('export VLLM_CONFIG_ARTIFACTS="${VLLM_CONFIG_ARTIFACTS:-$PWD/artifacts}"')
+    assert exported < ci.index("python -m pytest")
+    assert 'trap \'find "$VLLM_CONFIG_ARTIFACTS" -name "*.png"' in ci
+    kept = Path(os.environ.get("VLLM_CONFIG_ARTIFACTS", ROOT / "artifacts")) / "editors"
+    assert kept == runner.ARTIFACTS
+    assert {case for _, case in runner.RUNS} == {"seed", "k8s", "shell", "helm"}
+    assert {editor for editor, case in runner.RUNS if case in ("shell", "helm")} == {"vscode"}
 
 
 def test_readme_snippets_are_the_tested_files() -> None:

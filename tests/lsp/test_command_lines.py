@@ -122,7 +122,7 @@ async def test_triton_model_json_diagnostic_on_its_key_and_renamed_as_a_field(
     [diagnostic] = await doc.diagnostics()
     enc = encoding(client)
     assert diagnostic.code == "VC101" and diagnostic.range.start.line == 2
-    assert _text_of(doc, diagnostic, enc) == '"gpu_memory_utilisation"'
+    assert _text_of(doc, diagnostic, enc) == "gpu_memory_utilisation"  # inside the quotes
     actions = await code_actions(client, doc.uri, diagnostic.range, [diagnostic])
     [preferred] = [a for a in actions if a.is_preferred]
     assert preferred.edit is not None

@@ -23,8 +23,8 @@ from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-#: Four problems: VC384 and VC103 have safe fixes, VC101's removal needs a decision, VC203
-#: has no fix.
+#: Four problems: VC384 and VC103 have safe fixes, VC101's removal and VC203's values need a
+#: decision.
 ARGS = ("--model", "Qwen/Qwen3-8B", "--swap-space", '"4"', "--gpu-memory-utilization", '"1.5"')
 MANIFEST = deployment(
     "vllm/vllm-openai:v0.33.0",
@@ -44,14 +44,14 @@ async def test_fix_all_names_what_it_does_and_leaves(client: LanguageClient) -> 
     [action] = await code_actions(client, uri, WHOLE, [], only=["source.fixAll.vllm-config"])
     assert action.title == (
         "Fix all safely: 2 of 4 vLLM Config problems: Give the model as the positional argument; "
-        "Rename '--max-model' to '--max-model-len' (1 needs a decision)"
+        "Rename '--max-model' to '--max-model-len' (2 need a decision)"
     )
     assert action.command is not None and action.command.command == "vllmConfig.fixAllReport"
     uri_arg, report = action.command.arguments or ["", ""]
     assert uri_arg == uri
     assert report == (
-        "vLLM Config: fixed 2 of 4 problems. 1 needs a decision, its quick fix on the line: "
-        "Remove '--swap-space 4' (VC101). 1 has no automatic fix (VC203)."
+        "vLLM Config: fixed 2 of 4 problems. 2 need a decision, each with its quick fix on the "
+        "line: Remove '--swap-space 4' (VC101); Set '1', the nearest valid value (VC203)."
     )
     fixed = apply_workspace_edit(MANIFEST, action.edit, uri, encoding(client))  # type: ignore[arg-type]
     assert "--max-model-len" in fixed and "--swap-space" in fixed

@@ -1,4 +1,4 @@
-"""Code actions: each finding's fixes (quickfix), "Fix all vLLM Config problems" (also a
+"""Code actions: each finding's fixes (quickfix), "Fix all …" (`fix_all_title`; also a
 quickfix, when several problems have safe fixes), "Disable CODE for this line / file",
 "Show documentation for CODE" (a client command), `source.fixAll.vllm-config` (every safe
 fix, as `check --fix` applies them) and `source.migrate.vllm-config` ("Migrate this config
@@ -30,6 +30,7 @@ from vllm_config_lsp.lsp.diagnostics import (
     SOURCE,
     edit_from_json,
     finding_data,
+    received,
     rule_page,
 )
 from vllm_config_lsp.lsp.migrate import MIGRATE_KIND, planned
@@ -41,8 +42,6 @@ if TYPE_CHECKING:
     from vllm_config_lsp.lsp.session import FixAllPlan, Session, Snapshot
 
 
-#: The fix-all action's label (its title names what it does: `fix_all_title`).
-FIX_ALL_TITLE = "Fix all vLLM Config problems"
 #: How many of the fixes the title names.
 FIXES_NAMED = 2
 #: Server command run after "Fix all" is applied: `arguments` = [uri, what it left].
@@ -322,7 +321,7 @@ def _match(analysis: Snapshot, diagnostic: types.Diagnostic) -> Finding | None:
     assert analysis.result is not None
     same_code = [f for f in analysis.result.findings if f.code == str(diagnostic.code)]
     for finding in same_code:
-        if analysis.positions.range(finding.start, finding.end) == diagnostic.range:
+        if analysis.positions.range(*received(analysis.text, finding)) == diagnostic.range:
             return finding
     overlapping = _under(analysis, diagnostic.range, same_code)
     return overlapping[0] if overlapping else None
@@ -340,7 +339,7 @@ def _under(
 
 def _diagnostic_for(analysis: Snapshot, finding: Finding) -> types.Diagnostic:
     return types.Diagnostic(
-        range=analysis.positions.range(finding.start, finding.end),
+        range=analysis.positions.range(*received(analysis.text, finding)),
         message=plain(finding.message),
         code=finding.code,
         source=SOURCE,

@@ -75,7 +75,11 @@ def flag_detail(spec: FlagSpec) -> str:
 
 
 def flag_doc(spec: FlagSpec, version_note: str) -> str:
-    lines = [f"**{' / '.join(spec.options)}**", "", f"Type: `{flag_detail(spec)}`"]
+    """A flag's documentation: its first sentence, type and default, choices, then the rest
+    of vLLM's help under "More" and the release note."""
+    first, rest = split_help(spec.help)
+    lines = [f"**{' / '.join(spec.options)}**", "", first or "(no help text)", ""]
+    lines.append(f"Type: `{flag_detail(spec)}`")
     if spec.negatives:
         negatives = ", ".join(f"`{n.lstrip('-')}: true`" for n in spec.negatives)
         lines.append(f"Turn off with {negatives}")
@@ -85,8 +89,52 @@ def flag_doc(spec: FlagSpec, version_note: str) -> str:
         lines.append(f"{kind}: " + ", ".join(f"`{v}`" for v in values))
     if spec.deprecated:
         lines += ["", f"**Deprecated:** {spec.deprecated}"]
-    lines += ["", spec.help.strip() or "(no help text)", "", version_note]
+    if rest:
+        lines += ["", "**More**", "", rest]
+    lines += ["", version_note]
     return "\n".join(lines)
+
+
+#: reStructuredText's inline literal (``x``), which Markdown shows as written.
+_RST_LITERAL = re.compile(r"``([^`\n]+)``")
+#: The end of a first sentence: a full stop (not of `e.g.`, `1.5`, `vs.`) before a space.
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\betc)\.(?=\s)")
+
+
+def clean_help(text: str) -> str:
+    """vLLM's help as Markdown: ``literals`` as `literals`, and each line said once (a
+    flag's help and its parse function's docstring list the same examples)."""
+    text = _RST_LITERAL.sub(r"`\1`", text.strip())
+    seen: set[str] = set()
+    kept: list[str] = []
+    for line in text.splitlines():
+        key = re.sub(r"[\s'\",`]", "", line).lower()
+        if len(key) > 3 and key in seen:
+            continue
+        seen.add(key)
+        kept.append(line)
+    out: list[str] = []
+    for index, line in enumerate(kept):  # a heading left without its list
+        following = next((k for k in kept[index + 1 :] if k.strip()), "")
+        heading = line.strip().endswith(":") and line.strip().lower().startswith("example")
+        if heading and not following.lstrip().startswith(("-", "*")):
+            continue
+        out.append(line)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()
+
+
+def split_help(text: str) -> tuple[str, str]:
+    """(the first sentence, the rest) of vLLM's help, cleaned (`clean_help`)."""
+    text = clean_help(text or "")
+    if not text:
+        return "", ""
+    head, _, tail = text.partition("\n\n")
+    match = _SENTENCE_END.search(head)
+    if match is None or "\n-" in head[: match.end()]:
+        return " ".join(head.split()), tail.strip()
+    first = " ".join(head[: match.end()].split())
+    rest = head[match.end() :].strip()
+    return first, "\n\n".join(part for part in (rest, tail.strip()) if part)
 
 
 def class_of_type(catalogue: Catalogue, tree: dict[str, Any]) -> ClassSpec | None:
@@ -122,13 +170,18 @@ def field_detail(field: FieldSpec) -> str:
 
 
 def field_doc(cls: ClassSpec, field: FieldSpec, where: str, version_note: str) -> str:
-    lines = [f"**{where}** ({cls.name}.{field.name})", "", f"Type: `{field_detail(field)}`"]
+    """A config field's documentation, laid out as `flag_doc`'s."""
+    first, rest = split_help(field.doc)
+    lines = [f"**{where}** ({cls.name}.{field.name})", "", first or "(no documentation)", ""]
+    lines.append(f"Type: `{field_detail(field)}`")
     constraints = ", ".join(f"{k} {v}" for k, v in field.constraints.items())
     if constraints:
         lines.append(f"Constraints: {constraints}")
     if field.required:
         lines.append("Required.")
-    lines += ["", field.doc.strip() or "(no documentation)", "", version_note]
+    if rest:
+        lines += ["", "**More**", "", rest]
+    lines += ["", version_note]
     return "\n".join(lines)
 
 

@@ -59,7 +59,7 @@ def diagnostics(analysis: Snapshot, settings: Settings) -> list[types.Diagnostic
         tag = _TAGS.get(finding.code)
         out.append(
             types.Diagnostic(
-                range=analysis.positions.range(finding.start, finding.end),
+                range=analysis.positions.range(*received(analysis.text, finding)),
                 message=plain(finding.message),
                 severity=severity,
                 code=finding.code,
@@ -71,6 +71,16 @@ def diagnostics(analysis: Snapshot, settings: Settings) -> list[types.Diagnostic
             )
         )
     return out
+
+
+def received(text: str, finding: Finding) -> tuple[int, int]:
+    """What a finding underlines: the text vLLM receives, so a quoted value is underlined
+    inside its quotes as a flag is (`"1.5"` → `1.5`); a span over several quoted words stays."""
+    start, end = finding.start, finding.end
+    quote = text[start] if end - start > 2 and end <= len(text) else ""
+    if quote in ("'", '"') and text[end - 1] == quote and quote not in text[start + 1 : end - 1]:
+        return start + 1, end - 1
+    return start, end
 
 
 def related_information(

@@ -28,7 +28,9 @@ tensor-parallel-size: 2
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.findings import Finding, Fix, Severity
+from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
+from vllm_config_lsp.rules._engine import add_option
+from vllm_config_lsp.rules._reasoning import reasoning_parser
 from vllm_config_lsp.rules.support import (
     closest,
     finding,
@@ -75,6 +77,13 @@ def _findings_for(
     history = removed_flag(key_text[2:], model.catalogue.version)
     if history is not None:
         message += f": {history.message}"
+        parser = reasoning_parser(model) if key_text == "--enable-reasoning" else None
+        if parser is not None:  # the parser the model's family takes
+            message += f"; for {parser[0]}: `reasoning-parser: {parser[1]}`"
+            key, value = span(pair.key_node), span(pair.value_node)
+            edits = (TextEdit(*key, "reasoning-parser"), TextEdit(*value, parser[1]))
+            title = f"Replace with `reasoning-parser: {parser[1]}`"
+            fixes.append(Fix(title, edits, safe=False, preferred=True))
         if history.rename_to:
             fixes.append(rename_pair_fix(model, pair, spell_like(pair.key, history.rename_to)))
         elif history.suggested:
@@ -106,6 +115,16 @@ def _findings_for(
     )
 
 
+def _parser_fix(model: ConfigModel, token: Token, values: list[Token], parser: str) -> Fix | None:
+    """`--enable-reasoning` out, `--reasoning-parser PARSER` in (after the last word)."""
+    removal = remove_option_fix(model, token, values)
+    added = add_option(model, None, "reasoning-parser", parser)
+    if removal is None or added is None:
+        return None
+    title = f"Replace with `--reasoning-parser {parser}`"
+    return Fix(title, (*removal.edits, *added.edits), safe=False, preferred=True)
+
+
 def _on_command_line(model: ConfigModel, at: int, *, suggest: bool) -> Finding:
     """The same refusal for a command-line word: vLLM names the option as written (after
     `_` → `-` before the first `.`), and the fixes edit the word in its host's syntax."""
@@ -114,6 +133,7 @@ def _on_command_line(model: ConfigModel, at: int, *, suggest: bool) -> Finding:
     message = f"unrecognized arguments: {option}"
     fixes: list[Fix | None] = []
     history = removed_flag(option.split(".", 1)[0].lstrip("-"), model.catalogue.version)
+    parser = reasoning_parser(model) if option == "--enable-reasoning" else None
     if history is not None:
         message += f": {history.message}"
         target = history.rename_to or history.suggested
@@ -121,6 +141,10 @@ def _on_command_line(model: ConfigModel, at: int, *, suggest: bool) -> Finding:
             fixes.append(
                 rename_option_fix(model, token, "--" + target, safe=bool(history.rename_to))
             )
+    if history is not None and parser is not None:  # the parser its family takes
+        name, chosen = parser
+        message += f"; for {name}: `--reasoning-parser {chosen}`"
+        fixes.append(_parser_fix(model, token, _values_after(model, at), chosen))
     else:
         suggestion = _suggestion(model, option.lstrip("-")) if suggest else None
         if suggestion:

@@ -15,8 +15,10 @@ The check comes before any look at Ray: a LeaderWorkerSet group or a Slurm job o
 nodes whose leader starts a Ray cluster (`multi-node-serving.sh leader`, `ray start
 --head`) is refused all the same while the backend is left unset. The message then says
 what the group holds (`sources.node_groups`), and where the group has the GPUs, the fix
-adds `--distributed-executor-backend ray`. A world launched with `--nnodes` (literal or
-`$(LWS_GROUP_SIZE)`) is `mp` across nodes and not checked here.
+adds `--distributed-executor-backend ray`. Where the host itself asks for the GPUs (a pod's
+`nvidia.com/gpu`, a compose device `count`), a fix asks for the world's instead. A world
+launched with `--nnodes` (literal or `$(LWS_GROUP_SIZE)`) is `mp` across nodes and not
+checked here.
 
 ## Example
 ```yaml
@@ -35,7 +37,7 @@ tensor-parallel-size: 4
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.findings import Finding, Fix, TextEdit
 from vllm_config_lsp.rules._engine import (
     add_option,
     error,
@@ -46,6 +48,7 @@ from vllm_config_lsp.rules._engine import (
 from vllm_config_lsp.rules._platform import vendor, world_size
 from vllm_config_lsp.sources.invocation import NodeGroup
 from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.hardware import Target
 
 CODE = "VC703"
 NAME = "world-size-above-gpus"
@@ -80,17 +83,37 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     if where.label.replace("_", "-") == "tensor-parallel-size" and world == tp:
         title = f"Set `{where.label}: {target.count}`"
         fixes.append(replace(model, where, target.count, title, preferred=not fixes))
+    more = _more_gpus(model.text, target, world) if group is None else None  # one node
+    if more is not None:
+        fixes.append(more)
     yield error(
         CODE,
         where,
         f"World size ({world}) is larger than the number of available GPUs ({target.count}) "
-        "in this node. If this is intentional and you are using: - ray, set "
-        "'--distributed-executor-backend ray'. - multiprocessing, set '--nnodes' "
-        f"appropriately. (GPUs per node: {target.count}, from "
+        "in this node. If this is intentional and you are using:\n- ray, set "
+        "'--distributed-executor-backend ray'.\n- multiprocessing, set '--nnodes' "
+        f"appropriately.\n(GPUs per node: {target.count}, from "
         f"{target.count_origin or target.origin}){_group_note(group, world) if ray else ''}",
         VLLM_SOURCE,
         fixes,
     )
+
+
+def _more_gpus(text: str, target: Target, world: int) -> Fix | None:
+    """Where the host itself says how many GPUs the server gets (a pod's `nvidia.com/gpu`,
+    a compose device `count`, `#SBATCH --gres`), the other way out: ask for the world's GPUs
+    there (a decision: the node must have them)."""
+    for start, end, origin in target.spans():
+        if "# vllm-config" in origin or not 0 <= start < end <= len(text):
+            continue  # the marker comment describes the hardware; it asks for nothing
+        written = text[start:end]
+        bare = written.strip("'\"")
+        if bare != str(target.count):
+            continue
+        inner = start + written.index(bare)
+        title = f"Request {world} GPUs ({origin}: {world})"
+        return Fix(title, (TextEdit(inner, inner + len(bare), str(world)),), safe=False)
+    return None
 
 
 def _group_note(group: NodeGroup | None, world: int) -> str:
