@@ -97,10 +97,17 @@ async def test_keywords_complete_inside_the_call_being_typed(client: LanguageCli
         )
         labels = [i.label for i in await complete(client, doc, ray, checked=False)]
         assert "max_num_seqs" in labels
+        value = 'from vllm import LLM\nllm = LLM(model="m", dtype="bf§")\n'
+        chosen_values = await complete(client, doc, value, checked=False)
+        labels = [i.label for i in chosen_values]
+        assert {"bfloat16", "half", "auto"} <= set(labels)
+        bf16 = next(i for i in chosen_values if i.label == "bfloat16")
+        assert bf16.text_edit is not None and bf16.text_edit.new_text == "bfloat16"
         for nowhere in (
             'from vllm import LLM\nllm = LLM(model="m", dtype=hal§)\n',  # a value
             "from vllm import LLM\nllm = LLM(model=str(ma§))\n",  # another call inside
             "import os\nos.path.join(max_mo§)\n",  # not vLLM's
+            'from vllm import LLM\nllm = LLM(model="m", max_model_len="4§")\n',  # no choices
             'from vllm import LLM\nllm = LLM("m")  # LLM(max_mo§\n',  # a comment
         ):
             assert not await complete(client, doc, nowhere, checked=False), nowhere

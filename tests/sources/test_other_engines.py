@@ -62,3 +62,31 @@ def test_sglang_tgi_and_lmdeploy_next_to_vllm_are_never_vllm() -> None:
         assert start["argv"][:1] != ["--model-path"]
         assert not {"--model-path", "--model-id", "--server-port"} & set(start["argv"])
     assert _check(BENCHMARK) == []
+
+
+def test_more_real_dynamo_launchers_hand_vllm_its_arguments_only() -> None:
+    """Dynamo's `agg_router.sh` (two workers, Dynamo's `--connector none`) and `dep.sh` (one
+    worker in a `for` loop): each `python3 -m dynamo.vllm` is one start, `python -m
+    dynamo.frontend` none, and nothing is reported."""
+    router = DATA / "ai-dynamo__dynamo__examples__backends__vllm__launch__agg_router.sh"
+    first, second = _argv(router)
+    assert [(first["line"], first["column"]), (second["line"], second["column"])] == [
+        (30, 24),
+        (39, 24),
+    ]
+    for start in (first, second):
+        assert start["argv"][:5] == [
+            "--model",
+            "$MODEL",
+            "--block-size",
+            "$BLOCK_SIZE",
+            "--enforce-eager",
+        ]
+        assert "--connector" not in start["argv"] and "none" not in start["argv"]
+    dep = DATA / "ai-dynamo__dynamo__examples__backends__vllm__launch__dep.sh"
+    (worker,) = _argv(dep)
+    assert (worker["line"], worker["argv"][:4]) == (
+        21,
+        ["--model", "Qwen/Qwen3-30B-A3B", "--data-parallel-rank", "$i"],
+    )
+    assert _check(router) == [] and _check(dep) == []

@@ -24,6 +24,30 @@ KUBERAY = CORPUS / "deployments" / "files" / "cr"
 #: Each real file: (line, argv) of every start `argv` lists.
 REAL: dict[str, list[tuple[int, list[str]]]] = {
     "vllm-project__vllm__basic.py": [(19, ["--model", "facebook/opt-125m"])],
+    "henghayan__HappyChat__awa_run.py": [
+        (
+            4,
+            [
+                *("--model", "/data2/llm3-8", "--quantization", "awq", "--dtype", "half"),
+                *("--gpu-memory-utilization", "0.95", "--max-model-len", "4096"),
+            ],
+        )
+    ],
+    # `model=model_name`: the module's one assignment of it, a string, is the model
+    "emirhanerbil__azure_llm_category__llm_test.py": [
+        (
+            6,
+            [
+                *("--model", "Qwen/Qwen2-7B-Instruct", "--trust-remote-code"),
+                *("--tensor-parallel-size", "1", "--dtype", "float16"),
+                *("--gpu-memory-utilization", "0.8", "--max-model-len", "5608"),
+            ],
+        )
+    ],
+    # the function's parameters: unknown, never reported
+    "IINemo__lm-polygraph__default_vllm.py": [
+        (7, ["--model", "{model_path}", "--gpu-memory-utilization", "{gpu_memory_utilization}"])
+    ],
     # `LLM(**args)`: the whole command line is unknown (a splat), never reported
     "vllm-project__vllm__generate.py": [(15, ["{args}"])],
     "ray-project__ray__serve_llama_3_1_8b.py": [(5, ["--max-model-len", "8192"])],
@@ -124,7 +148,7 @@ def test_a_removed_keyword_in_a_real_modal_class(tmp_path: Path) -> None:
     [start] = _argv(path)
     assert start["argv"] == [
         "--model",
-        "{MODEL_DIR}",
+        "/model",  # `MODEL_DIR = "/model"`, the module's
         "--tensor-parallel-size",
         "{GPU_CONFIG.count}",
         "--gpu-memory-utilization",
@@ -458,3 +482,23 @@ def test_the_real_modal_gpu_f_string_is_the_target(tmp_path: Path) -> None:
     )
     [found] = [f for f in _check(path) if f["code"] == "VC703"]
     assert "(GPUs per node: 1, from Modal @function(gpu=...))" in found["message"]
+
+
+def test_a_module_constant_is_the_keyword_value_unless_the_function_binds_its_name(
+    tmp_path: Path,
+) -> None:
+    """`LLM(model=MODEL, tensor_parallel_size=TP)`: the module's one `MODEL = "…"` is the
+    model, read (and reported) where the module writes it; inside a function whose
+    parameter is `MODEL`, the name is that parameter's, unknown."""
+    path = tmp_path / "serve.py"
+    path.write_text(
+        'from vllm import LLM\n\nMODEL = "Qwen/Qwen3-8B"\nTP = "two"\n\n\n'
+        "def build(MODEL):\n    return LLM(model=MODEL)\n\n\n"
+        "llm = LLM(MODEL, tensor_parallel_size=TP)\n",
+        encoding="utf-8",
+    )
+    inner, outer = _argv(path)
+    assert inner["argv"] == ["--model", "{MODEL}"]
+    assert outer["argv"] == ["--model", "Qwen/Qwen3-8B", "--tensor-parallel-size", "two"]
+    (found,) = [f for f in _check(path, "--vllm-version", "0.11.2") if f["severity"] == "error"]
+    assert (found["code"], found["line"], found["column"]) == ("VC201", 4, 7)  # `TP = "two"`

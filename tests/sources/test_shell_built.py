@@ -172,3 +172,19 @@ def test_a_variable_set_in_a_subshell_or_another_function_does_not_reach_the_use
     )
     (invocation,) = find_invocations(script)
     assert texts(invocation) == ["m"]
+
+
+def test_a_real_command_string_run_by_bash_c() -> None:
+    """zaidalyafeai/curator's `start_vllm_server.sh`: `CMD="…vllm serve …"` over six
+    lines, run in the background by `bash -c "${CMD}" &`; the start is where the string
+    writes `vllm`, the script's own variables unresolved and reported on by nothing."""
+    path = (
+        DATA / "shell_built" / "zaidalyafeai__curator__examples__vllm-online__start_vllm_server.sh"
+    )
+    (start,) = _run("argv", path)
+    assert (start["line"], start["column"]) == (5, 5)
+    assert start["argv"] == [
+        *("${MODEL_PATH}", "--host", "${HOST}", "--port", "${PORT}"),
+        *("--api-key", "token-abc123"),
+    ]
+    assert _run("check", path) == []

@@ -141,6 +141,19 @@ EXPECTED: dict[str, tuple[tuple[int, int], list[str], object, str | None, str | 
         "0.6.1.post2",
         None,
     ),
+    # `LD_PRELOAD=… nohup "$VLLM_ENV/bin/python" \\ -m vllm.entrypoints.openai.api_server`:
+    # `--model "${LLM_MODEL}"` is the `envs:` default; `LLM_API_KEY: ""` is required at launch
+    "Adam-D-Lewis__skyllm__sky__sky.yaml": (
+        (109, 51),
+        [
+            *("--model", "Qwen/Qwen2.5-0.5B-Instruct", "--api-key", "${LLM_API_KEY}"),
+            *("--host", "0.0.0.0", "--port", "8080"),
+        ],
+        (None, 1),  # {RTX4090:1, RTX3090:1, …}: one GPU, SkyPilot's choice
+        None,
+        None,
+        None,
+    ),
     "serve.yaml": ((25, 3), ["--model", "lmsys/vicuna-7b-v1.3"], ("A100", 1), None, None, None),
     "vllm.sky.yaml": (
         (26, 3),

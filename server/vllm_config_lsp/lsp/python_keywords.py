@@ -1,4 +1,5 @@
-"""Completion of the keyword arguments of vLLM's Python constructors (issue 28 item 7).
+"""Completion of the keyword arguments of vLLM's Python constructors (issue 28 item 7), and
+of a keyword's string value (`dtype="` → the flag's choices).
 
 Inside `LLM(`, `EngineArgs(`, `AsyncEngineArgs(` (imported from `vllm`), or Ray Serve LLM's
 `engine_kwargs=dict(` (imported from `ray.serve.llm`), a name typed where a keyword goes
@@ -19,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from vllm_config_lsp.lsp.describe import flag_detail, flag_doc, version_note
-from vllm_config_lsp.vllm.catalogue import load_catalogue
+from vllm_config_lsp.lsp.describe import choice_doc, choices, flag_detail, flag_doc, version_note
+from vllm_config_lsp.vllm.catalogue import FlagSpec, load_catalogue
 from vllm_config_lsp.vllm.engine_args import constructor
 
 if TYPE_CHECKING:
@@ -53,10 +54,18 @@ def is_python(snapshot: Snapshot) -> bool:
     return document.name.endswith((".py", ".pyi"))
 
 
+#: A keyword's string value being typed: `dtype="bf` (its name, the text after the quote).
+_STRING_VALUE = re.compile(r"([A-Za-z_]\w*)[ \t]*=[ \t]*[\"']([\w.-]*)\Z")
+
+
 def complete_keywords(snapshot: Snapshot, position: types.Position) -> types.CompletionList | None:
-    """The constructor's keywords at `position`, or None where no keyword goes there."""
+    """The constructor's keywords at `position`, or the choices of the keyword whose string
+    value is being typed there; None where neither goes."""
     text = snapshot.text
     offset = snapshot.positions.offset(position)
+    typing = _STRING_VALUE.search(text, max(0, offset - 200), offset)
+    if typing is not None:
+        return _choices(snapshot, text, typing, offset)
     start = offset
     while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
         start -= 1
@@ -65,19 +74,14 @@ def complete_keywords(snapshot: Snapshot, position: types.Position) -> types.Com
         end += 1
     if start < offset and text[start].isdigit():
         return None
-    frame = _keyword_frame(text[:start])
+    frame = _frame_of(text, start)
     if frame is None or frame.builds is None:
-        return None
-    if frame.builds == _RAY_KWARGS and not _RAY_IMPORT.search(text):
-        return None
-    if frame.builds != _RAY_KWARGS and not _VLLM_IMPORT.search(text):
         return None
     version = snapshot.vllm_version
     accepts = constructor(version, frame.builds)
     if accepts is None:
         return None
-    catalogue = load_catalogue(version)
-    by_field = {spec.dest: spec for spec in catalogue.flags.values() if not spec.positional}
+    by_field = _by_field(version)
     note = version_note(version, snapshot.version_source)
     markdown = _markdown(snapshot.capabilities)
     where = snapshot.positions.range(start, end)
@@ -99,6 +103,58 @@ def complete_keywords(snapshot: Snapshot, position: types.Position) -> types.Com
             )
         )
     return types.CompletionList(is_incomplete=False, items=items)
+
+
+def _frame_of(text: str, start: int) -> _Frame | None:
+    """The constructor call a keyword at `start` belongs to, when the module imports it."""
+    frame = _keyword_frame(text[:start])
+    if frame is None or frame.builds is None:
+        return None
+    imported = _RAY_IMPORT if frame.builds == _RAY_KWARGS else _VLLM_IMPORT
+    return frame if imported.search(text) else None
+
+
+def _by_field(version: str) -> dict[str, FlagSpec]:
+    catalogue = load_catalogue(version)
+    return {spec.dest: spec for spec in catalogue.flags.values() if not spec.positional}
+
+
+def _choices(
+    snapshot: Snapshot, text: str, typing: re.Match[str], offset: int
+) -> types.CompletionList | None:
+    """`dtype="bf|"`: the choices of the flag the keyword sets, replacing what is typed."""
+    frame = _frame_of(text, typing.start())
+    if frame is None or frame.builds is None:
+        return None
+    accepts = constructor(snapshot.vllm_version, frame.builds)
+    spec = _by_field(snapshot.vllm_version).get(typing.group(1))
+    if accepts is None or spec is None or typing.group(1) not in accepts.accepted:
+        return None
+    end = offset
+    while end < len(text) and (text[end].isalnum() or text[end] in "_.-"):
+        end += 1
+    where = snapshot.positions.range(typing.start(2), end)
+    markdown = _markdown(snapshot.capabilities)
+    items = []
+    for value in choices(spec):
+        if not isinstance(value, str):
+            continue
+        doc = choice_doc(spec.help, value)
+        items.append(
+            types.CompletionItem(
+                label=value,
+                kind=types.CompletionItemKind.EnumMember,
+                detail=f"--{spec.name}",
+                documentation=None
+                if doc is None
+                else types.MarkupContent(kind=types.MarkupKind.Markdown, value=doc)
+                if markdown
+                else doc,
+                filter_text=value,
+                text_edit=types.TextEdit(range=where, new_text=value),
+            )
+        )
+    return types.CompletionList(is_incomplete=False, items=items) if items else None
 
 
 def _markdown(capabilities: types.ClientCapabilities) -> bool:

@@ -225,7 +225,10 @@ def _build(
     for key in ("resources", "bases", "components"):
         for entry in _local(node, key):
             target = here / entry
-            inner = _kustomization(target) if is_dir(target) and depth < _MAX_DEPTH else None
+            inner = None
+            if is_dir(target) and depth < _MAX_DEPTH and budget.files > 0:
+                budget.files -= 1  # a kustomization read counts as a file
+                inner = _kustomization(target)
             if inner is not None and key == "components":
                 out = _build(root, target, inner, depth + 1, budget, out)
             elif inner is not None:

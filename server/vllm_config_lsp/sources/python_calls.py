@@ -13,7 +13,9 @@ word carries its keyword as written (`Word.field`) and the invocation its constr
 (`Invocation.keywords_of`): the constructor's fields decide which names exist. What Python
 computes (a name, a call, an f-string field, `**kw`) is an unresolved word, `**kw` a splat,
 except a module-level dict literal nothing changes in place (`LLM(**ENGINE_KWARGS)`,
-`engine_kwargs=ENGINE_KWARGS`), whose entries are read where the module writes them.
+`engine_kwargs=ENGINE_KWARGS`), whose entries are read where the module writes them, and a
+module-level string or number assigned once (`MODEL = "Qwen/Qwen3-8B"` … `LLM(model=MODEL)`)
+where no function around the call binds its name, read where the module writes it.
 
 Modal: `@app.function(gpu="H100:2")`, `gpu=modal.gpu.H100(count=2)` (and `@app.cls`) is
 the GPU of every start inside the function or class; module-level string constants
@@ -120,9 +122,11 @@ def read(
     found: list[Invocation] = []
     if any(name for _, name in calls):
         constants = _unchanged(nodes, _constants(tree))
+        shadowed = _shadowed(tree)
         for node, name in calls:
             if name in _VLLM_CLASSES:
-                found.append(_engine(node, name, strings, constants))
+                scalars = _scalars(constants, shadowed.get(id(node), frozenset()))
+                found.append(_engine(node, name, strings, constants, scalars))
             elif name in _RAY_CLASSES:
                 ray = _ray(node, strings, constants)
                 if ray is not None:
@@ -152,16 +156,75 @@ def _unchanged(nodes: list[ast.AST], constants: dict[str, ast.expr]) -> dict[str
     return {name: value for name, value in constants.items() if name not in changed}
 
 
+def _scalars(constants: dict[str, ast.expr], shadowed: frozenset[str]) -> dict[str, ast.expr]:
+    """The module's string and number constants a call sees (its functions bind none of
+    their names): `MODEL = "Qwen/Qwen3-8B"` … `LLM(model=MODEL)` is that model, read where
+    the module writes it."""
+    return {
+        name: value
+        for name, value in constants.items()
+        if isinstance(value, ast.Constant)
+        and isinstance(value.value, (str, int, float))
+        and not isinstance(value.value, bool)
+        and name not in shadowed
+    }
+
+
+def _shadowed(tree: ast.Module) -> dict[int, frozenset[str]]:
+    """`id(call)` → the names the functions (lambdas, comprehensions) around the call bind
+    (parameters, assignments, loop targets, imports, `global` aside): there a module name is
+    not the module's constant."""
+    out: dict[int, frozenset[str]] = {}
+
+    def visit(node: ast.AST, bound: frozenset[str]) -> None:
+        scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+        if isinstance(node, (*scopes, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            bound = bound | _binds(node)
+        if isinstance(node, ast.Call) and bound:
+            out[id(node)] = bound
+        for child in ast.iter_child_nodes(node):
+            visit(child, bound)
+
+    visit(tree, frozenset())
+    return out
+
+
+def _binds(scope: ast.AST) -> frozenset[str]:
+    names: set[str] = set()
+    declared_global: set[str] = set()
+    arguments = getattr(scope, "args", None)
+    if isinstance(arguments, ast.arguments):
+        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        every.extend(arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None)
+        names.update(arg.arg for arg in every)
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.Global):
+            declared_global.update(node.names)
+    return frozenset(names - declared_global)
+
+
 def _engine(
-    call: ast.Call, name: str, strings: Strings, constants: dict[str, ast.expr]
+    call: ast.Call,
+    name: str,
+    strings: Strings,
+    constants: dict[str, ast.expr],
+    scalars: dict[str, ast.expr],
 ) -> Invocation:
     words: list[Word] = []
     if call.args and not isinstance(call.args[0], ast.Starred):
         model = call.args[0]
         start, end = strings.span(model)
-        words.extend(_entry("model", (start, end), model, strings))
+        words.extend(_entry("model", (start, end), _resolved(model, scalars), strings))
     for keyword in call.keywords:
-        words.extend(_keyword(keyword, strings, constants))
+        if keyword.arg is None:
+            words.extend(_keyword(keyword, strings, constants))
+        else:
+            value = _resolved(keyword.value, scalars)
+            words.extend(_entry(keyword.arg, _keyword_span(keyword, strings), value, strings))
     return _start(call, words, name, strings)
 
 
