@@ -12,6 +12,10 @@ export const SELECT_RELEASE = 'vllmConfig.selectRelease';
 export const FIX_ALL_IN_FILE = 'vllmConfig.fixAllInFile';
 export const MIGRATE_TO_RELEASE = 'vllmConfig.migrateToRelease';
 export const SHOW_COMMAND_LINE = 'vllmConfig.showCommandLine';
+/** Copies the one-line form of the command shown in a read-only command document. */
+export const COPY_COMMAND_LINE = 'vllmConfig.copyCommandLine';
+/** The scheme of the read-only documents "Show the command vLLM runs" opens. */
+export const COMMAND_SCHEME = 'vllm-command';
 
 /** Every command the extension registers itself. */
 export const CLIENT_COMMANDS = [
@@ -22,6 +26,7 @@ export const CLIENT_COMMANDS = [
   SHOW_COMMAND_LINE,
   SELECT_RELEASE,
   SHOW_RULE_DOCS,
+  COPY_COMMAND_LINE,
 ] as const;
 
 /** Commands about the active file: in the palette only when it is a file the server gets. */
@@ -31,6 +36,16 @@ export const FILE_COMMANDS = [FIX_ALL_IN_FILE, MIGRATE_TO_RELEASE, SHOW_COMMAND_
  * server: the command says so when run on another). */
 export function fileCommandsWhen(): string {
   return `editorLangId =~ /^(${[...LANGUAGES, 'json'].join('|')})$/ || activeWebviewPanelId == 'markdown.preview'`;
+}
+
+/** The palette's `when` of COPY_COMMAND_LINE: a command document is active. */
+export const COPY_COMMAND_WHEN = `resourceScheme == ${COMMAND_SCHEME}`;
+
+/** The one line to copy from a shown command document (after its "As one line:" line). */
+export function commandLineOf(document: string): string | undefined {
+  const lines = document.split('\n');
+  const at = lines.lastIndexOf('As one line:');
+  return at >= 0 && at + 1 < lines.length ? lines[at + 1] : undefined;
 }
 
 /** The file a Markdown preview tab shows ("Preview recipe.md", "[Preview] recipe.md"), among

@@ -36,6 +36,9 @@ import {
   SHOW_COMMAND_LINE,
   SHOW_OUTPUT,
   SHOW_RULE_DOCS,
+  COMMAND_SCHEME,
+  COPY_COMMAND_LINE,
+  commandLineOf,
   previewedPath,
 } from './commands';
 import { canHoldMarker, knownReleases, markerEdit } from './releases';
@@ -60,6 +63,8 @@ let statusTimer: NodeJS.Timeout | undefined;
 let lastStatus: StatusView = HIDDEN;
 /** What the server said about the active document at the last status update. */
 let lastInfo: DocumentInfo | null = null;
+/** The read-only documents "Show the command vLLM runs" opened, by URI. */
+const shownCommands = new Map<string, string>();
 /** The served document last in the active editor (what a command run from a preview is about). */
 let lastServed: string | undefined;
 /** Error messages already shown as a notification: each is said once per window. */
@@ -91,6 +96,8 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<Api> {
     vscode.commands.registerCommand(FIX_ALL_IN_FILE, fixAllInFile),
     vscode.commands.registerCommand(MIGRATE_TO_RELEASE, migrateToRelease),
     vscode.commands.registerCommand(SHOW_COMMAND_LINE, showCommandLine),
+    vscode.commands.registerCommand(COPY_COMMAND_LINE, copyCommandLine),
+    vscode.workspace.registerTextDocumentContentProvider(COMMAND_SCHEME, { provideTextDocumentContent: (uri) => shownCommands.get(uri.toString()) ?? '' }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (needsRestart((s) => event.affectsConfiguration(s))) {
         void queue(restart);
@@ -182,6 +189,11 @@ async function start(): Promise<void> {
     initializationOptions: { [SECTION]: settingsFor() },
     middleware: {
       handleDiagnostics: (uri, diagnostics, next) => next(uri, diagnostics.map(linkToBundledPage)),
+      // the lens opens the command as a read-only document (the client's command), not a toast
+      provideCodeLenses: async (document, token, next) =>
+        ((await next(document, token)) ?? []).map((lens) =>
+          lens.command?.command === SERVER_SHOW_COMMAND ? new vscode.CodeLens(lens.range, { ...lens.command, command: SHOW_COMMAND_LINE }) : lens,
+        ),
       workspace: {
         // answer the server's `vllmConfig` pulls with the mapped settings (no client-only keys)
         configuration: async (params, token, next) => {
@@ -534,14 +546,16 @@ async function migrateToRelease(): Promise<void> {
   if (pick.action.command) await vscode.commands.executeCommand(pick.action.command.command, ...(pick.action.command.arguments ?? []));
 }
 
-/** The server's "show the command vLLM runs" lens of the command line at the cursor (or
- * picked, when the file starts vLLM several times). */
-async function showCommandLine(): Promise<void> {
+/** The server's "show the command vLLM runs" of the command line at the cursor (or picked,
+ * when the file starts vLLM several times; or the lens's own `uri, index`), opened as a
+ * read-only document. */
+async function showCommandLine(uri?: unknown, index?: unknown): Promise<void> {
+  if (typeof uri === 'string' && typeof index === 'number') return showCommandDocument(uri, index);
   const served = activeServed();
   if (!served) return;
   const { document, editor } = served;
   const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri)) ?? [];
-  const ours = lenses.filter((lens) => lens.command?.command === SERVER_SHOW_COMMAND);
+  const ours = lenses.filter((lens) => lens.command?.command === SHOW_COMMAND_LINE || lens.command?.command === SERVER_SHOW_COMMAND);
   if (!ours.length) {
     void vscode.window.showInformationMessage('vLLM Config: no command line that starts vLLM in this file.');
     return;
@@ -555,6 +569,34 @@ async function showCommandLine(): Promise<void> {
     );
     lens = pick?.lens;
   }
-  const command = lens?.command;
-  if (command) await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
+  const [lensUri, lensIndex] = lens?.command?.arguments ?? [];
+  if (typeof lensUri === 'string' && typeof lensIndex === 'number') await showCommandDocument(lensUri, lensIndex);
+}
+
+/** The server's answer for one command line, in a read-only document beside the file. */
+async function showCommandDocument(uri: string, index: number): Promise<void> {
+  const current = client;
+  if (!current || current.state !== State.Running) return output.show(true);
+  const shown = (await current.sendRequest(ExecuteCommandRequest.type, { command: SERVER_SHOW_COMMAND, arguments: [uri, index, 'document'] })) as
+    | { document?: string; line?: number }
+    | null;
+  if (!shown?.document) {
+    void vscode.window.showInformationMessage('vLLM Config: that command line is gone (the file changed).');
+    return;
+  }
+  const name = path.posix.basename(vscode.Uri.parse(uri).path);
+  const shownUri = vscode.Uri.from({ scheme: COMMAND_SCHEME, path: `/${name}, line ${(shown.line ?? 0) + 1}.txt`, query: String(Date.now()) });
+  shownCommands.set(shownUri.toString(), shown.document);
+  const opened = await vscode.workspace.openTextDocument(shownUri);
+  await vscode.window.showTextDocument(opened, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+}
+
+/** COPY_COMMAND_LINE: the one-line form of the active command document, to the clipboard. */
+async function copyCommandLine(): Promise<string | undefined> {
+  const document = vscode.window.activeTextEditor?.document;
+  const line = document && document.uri.scheme === COMMAND_SCHEME ? commandLineOf(document.getText()) : undefined;
+  if (!line) return undefined;
+  await vscode.env.clipboard.writeText(line);
+  void vscode.window.setStatusBarMessage('vLLM Config: command line copied', 3000);
+  return line;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fileCommandsWhen, previewedPath } from '../src/commands';
+import { commandLineOf, fileCommandsWhen, previewedPath } from '../src/commands';
 
 test('a command run with a Markdown preview active is about the file it previews', () => {
   const open = ['/w/notes/serve.md', '/w/recipe.md', '/w/deploy.yaml'];
@@ -11,4 +11,10 @@ test('a command run with a Markdown preview active is about the file it previews
   assert.equal(previewedPath(undefined, open), undefined);
   // and the palette offers the file commands there
   assert.match(fileCommandsWhen(), /\|\| activeWebviewPanelId == 'markdown\.preview'$/);
+});
+
+test('the copy button of a shown command copies its one line', () => {
+  const shown = 'The command vLLM 0.33.0 runs:\n\nArguments…\n  vllm serve  the entry point\n\nAs one line:\nvllm serve m --max-num-seqs 8\n';
+  assert.equal(commandLineOf(shown), 'vllm serve m --max-num-seqs 8');
+  assert.equal(commandLineOf('nothing'), undefined);
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLIENT_COMMANDS, FILE_COMMANDS, SERVER_FIX_ALL, SERVER_SHOW_COMMAND, fileCommandsWhen } from '../src/commands';
+import { CLIENT_COMMANDS, COPY_COMMAND_LINE, COPY_COMMAND_WHEN, FILE_COMMANDS, SERVER_FIX_ALL, SERVER_SHOW_COMMAND, fileCommandsWhen } from '../src/commands';
 import { CLIENT_ONLY, LEVELS, needsRestart, serverSettings } from '../src/settings';
 import { activationEvents, documentSelector, isServed } from '../src/languages';
 
@@ -126,11 +126,16 @@ test('the palette: every command the client registers, the file ones only for th
       'vLLM Config: Show the Command vLLM Runs',
       'vLLM Config: Choose the vLLM Release…',
       'vLLM Config: Show Rule Documentation…',
+      'vLLM Config: Copy the Command Line',
     ],
   );
   assert.deepEqual(commands.map((c) => c.command), [...CLIENT_COMMANDS]);
   const when = fileCommandsWhen();
-  assert.deepEqual(manifest.contributes.menus.commandPalette, FILE_COMMANDS.map((command) => ({ command, when })));
+  assert.deepEqual(manifest.contributes.menus.commandPalette, [
+    ...FILE_COMMANDS.map((command) => ({ command, when })),
+    { command: COPY_COMMAND_LINE, when: COPY_COMMAND_WHEN }, // in a shown command's document
+  ]);
+  assert.deepEqual(manifest.contributes.menus['editor/title'], [{ command: COPY_COMMAND_LINE, when: COPY_COMMAND_WHEN, group: 'navigation' }]);
   // none is a server command: vscode-languageclient registers those under their own names
   for (const server of [SERVER_FIX_ALL, SERVER_SHOW_COMMAND]) assert.ok(!(CLIENT_COMMANDS as readonly string[]).includes(server), server);
 });

@@ -247,9 +247,21 @@ exports.run = async function run() {
     const script = await scratch('serve.sh', '#!/bin/sh\nvllm serve Qwen/Qwen3-8B --max-model-len 8k\n');
     await waitFor(async () => (await vscode.commands.executeCommand('vscode.executeCodeLensProvider', script.document.uri)).length > 0, 30000, 'the code lens');
     await vscode.commands.executeCommand('vllmConfig.showCommandLine');
-    const shown = await shows((dom) => ourToasts(dom, 'runs: vllm serve').length > 0, 'the command vLLM runs');
-    out.commandLine = ourToasts(shown, 'runs: vllm serve')[0].message;
-    assert.ok(out.commandLine.includes('--max-model-len 8k'), out.commandLine);
+    const shownDoc = await waitFor(() => {
+      const active = vscode.window.activeTextEditor;
+      return active && active.document.uri.scheme === 'vllm-command' && active.document;
+    }, 30000, 'the command vLLM runs, as a read-only document');
+    out.commandLine = shownDoc.getText();
+    assert.ok(out.commandLine.startsWith('The command vLLM '), out.commandLine); // not refused: "runs"
+    assert.ok(out.commandLine.includes('  --max-model-len  line 2'), out.commandLine); // one per line, with its origin
+    assert.ok(out.commandLine.endsWith('As one line:\nvllm serve Qwen/Qwen3-8B --max-model-len 8k\n'), out.commandLine);
+    await driver([{ type: 'screenshot', name: 'shown-command' }], 'a screenshot');
+    assert.strictEqual(await vscode.commands.executeCommand('vllmConfig.copyCommandLine'), 'vllm serve Qwen/Qwen3-8B --max-model-len 8k');
+    assert.strictEqual(await vscode.env.clipboard.readText(), 'vllm serve Qwen/Qwen3-8B --max-model-len 8k');
+    assert.strictEqual(shownDoc.isDirty, false);
+    assert.strictEqual(ourToasts(await driver([{ type: 'wait', ms: 100 }], 'no toast'), 'runs: vllm serve').length, 0);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await vscode.window.showTextDocument(script.document);
     await discard(script);
     await vscode.commands.executeCommand('notifications.clearAll');
     mark('palette');

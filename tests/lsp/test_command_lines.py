@@ -146,7 +146,7 @@ async def test_code_lens_shows_the_command_vllm_runs(client: LanguageClient) -> 
     assert lenses is not None
     [lens] = lenses  # the `echo "vllm serve …"` line is no invocation
     assert lens.range.start.line == 2 and lens.command is not None
-    assert lens.command.title == "vLLM 0.33.0: show the command vLLM runs"
+    assert lens.command.title == "vLLM 0.33.0: show the command vLLM refuses (2 errors)"
     shown = await asyncio.wait_for(
         client.workspace_execute_command_async(
             types.ExecuteCommandParams(

@@ -1,4 +1,5 @@
-"""The hosts of issue 28 in the editor: a Makefile recipe, a TOML entrypoint, a Jinja template.
+"""The hosts of issue 28 in the editor: a Makefile recipe, a TOML entrypoint, a Jinja template,
+a kustomize overlay patch (llm-d's, read through its bases on disk), a Dynamo worker.
 Each real file is opened as the editor opens it; in one session: its diagnostics, a fix
 applied through the code action (the file stays its host's syntax: the finding is gone and
 the start is still read), a hover and a completion inside the command line."""
@@ -15,6 +16,10 @@ from pytest_lsp import LanguageClient
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 DATA = Path(__file__).resolve().parents[1] / "sources" / "data"
+LATENCY = (
+    DATA / "kustomize/llm-d/guides/predicted-latency-routing/modelserver/gpu/vllm/base"
+) / "patch-vllm.yaml"
+DISAGG = DATA / "dynamo" / "ai-dynamo__dynamo__examples__backends__vllm__launch__disagg.sh"
 
 
 @dataclass(frozen=True)
@@ -29,6 +34,7 @@ class Case:
     before: str
     typed: str
     removed: str
+    hover: str = "--dtype"
 
 
 CASES = [
@@ -63,13 +69,36 @@ CASES = [
         "--enable-prefix-ca§ --port {{",
         "--task generate",
     ),
+    Case(
+        LATENCY.as_uri(),  # opened where it is: its bases are read from beside it
+        LATENCY.read_text(encoding="utf-8").replace("--max-model-len=", "--max-modl-len="),
+        "yaml",
+        "VC101",
+        '- "--tensor-parallel-size=2"',
+        '- "--enable-prefix-ca§"\n            - "--tensor-parallel-size=2"',
+        "--max-modl-len",
+        hover="--tensor-parallel-size",
+    ),
+    Case(
+        "file:///work/issue28/dynamo/disagg.sh",
+        DISAGG.read_text(encoding="utf-8").replace(
+            "    --enforce-eager \\\n", "    --enforce-eagr \\\n"
+        ),
+        "shellscript",
+        "VC101",
+        "    --disaggregation-mode prefill",
+        "    --enable-prefix-ca§ \\\n    --disaggregation-mode prefill",
+        "--enforce-eagr",
+        hover="--model",
+    ),
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda case: case.language_id)
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.uri.rsplit("/", 1)[-1])
 async def test_fix_hover_and_completion_in_the_host(client: LanguageClient, case: Case) -> None:
     """Apply the first fix of the case's finding (it is gone from its line after), hover
-    `--dtype`, complete the flag typed: `--enable-prefix-caching` is offered."""
+    the case's flag, complete the flag typed: `--enable-prefix-caching` is offered. Dynamo's
+    own flags (`--disaggregation-mode`) get nothing."""
     doc = Doc(client, case.uri, case.text, language_id=case.language_id)
     try:
         diagnostics = await doc.diagnostics()
@@ -82,8 +111,9 @@ async def test_fix_hover_and_completion_in_the_host(client: LanguageClient, case
         after = await doc.replace(fixed)
         line = finding.range.start.line
         assert case.code not in {str(d.code) for d in after if d.range.start.line == line}
-        hover = await hover_text(client, doc, "--dtype", skip=2) or ""
-        assert "dtype" in hover, hover
+        assert not [d for d in after if "disaggregation-mode" in d.message]  # Dynamo's own
+        hover = await hover_text(client, doc, case.hover, skip=2) or ""
+        assert case.hover.lstrip("-") in hover, hover
         typed = fixed.replace(case.before, case.typed, 1)
         labels = [item.label for item in await complete_at(client, doc, typed)]
         assert "--enable-prefix-caching" in labels, labels

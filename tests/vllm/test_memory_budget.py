@@ -275,3 +275,28 @@ def test_refusal_matches_vllms_words_and_estimate(family: str, case: dict[str, A
     assert refusal(length, recorded["needed"], left, estimate) == recorded["message"]
     lenient = ours.longest_fitting(recorded["available"] - ours.block_bytes, length)
     assert lenient >= estimate
+
+
+def test_a_registry_total_size_is_the_checkpoints_weights(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the registry carries a sourced safetensors-index `total_size`, the budget uses
+    it as exact weights (so VC680 may be an error), as it does a local index; without it the
+    weights are an estimate from config.json and never an error. The config is the
+    registry's own Qwen/Qwen3-8B entry; the total_size is a test value (no public index copy
+    of that model is cited yet)."""
+    from vllm_config_lsp.engine import lint
+    from vllm_config_lsp.vllm import model_files
+    from vllm_config_lsp.vllm.hardware import Stated
+
+    registry = model_files.model_registry()
+    entry = registry["Qwen/Qwen3-8B"]
+    cite = {"repository": "example/fixture", "path": "model.safetensors.index.json"}
+    sized = {**entry, "total_size": 30 * GIB, "total_size_source": {**cite, "commit": "0" * 40}}
+    monkeypatch.setattr(model_files, "model_registry", lambda: {**registry, "x/sized": sized})
+    folder = model_files.registry_folder("x/sized")
+    assert folder is not None
+    weights = checkpoint_weights(folder)
+    assert weights is not None and (weights.total, weights.exact) == (30 * GIB, True)
+    target = Stated("L4", 1, "--gpu")
+    sized_codes = [f.code for f in lint("model: x/sized\n", gpus=target).findings]
+    plain_codes = [f.code for f in lint("model: Qwen/Qwen3-8B\n", gpus=target).findings]
+    assert "VC680" in sized_codes and "VC680" not in plain_codes

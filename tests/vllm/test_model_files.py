@@ -85,7 +85,7 @@ def test_unresolved_model_notes_once_and_never_errors() -> None:
     assert not [f for f in result if f.code.startswith("VC6") and f.code != "VC600"]
     # an uncached Hub id the registry does not carry stays silent unless model folders are
     # configured
-    hub = "model: meta-llama/Llama-3.2-1B-Instruct\n"
+    hub = "model: example-org/not-in-the-registry-7B\n"
     assert "VC600" not in codes(hub)
     assert "VC600" in codes(hub, model_dirs=[MODELS])
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from lsprotocol import types
 
+from vllm_config_lsp.lsp.plain_text import plain
 from vllm_config_lsp.sources.invocation import Word
 from vllm_config_lsp.sources.rendering import SHELL_QUOTINGS, quote, remove_words
 from vllm_config_lsp.vllm.config_model import ConfigModel
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
 SHOW_COMMAND = "vllmConfig.showCommand"
 MOVE_TO_CONFIG_KIND = "refactor.move.vllm-config"
 INLINE_CONFIG_KIND = "refactor.inline.vllm-config"
+#: The widest argument the shown command's column of origins waits for.
+MAX_ARGUMENT_COLUMN = 60
 
 
 def code_lenses(analysis: Snapshot) -> list[types.CodeLens]:
@@ -40,11 +43,16 @@ def code_lenses(analysis: Snapshot) -> list[types.CodeLens]:
     lenses = []
     for index, model in enumerate(models):
         invocation = model.invocation
+        refused = _refusals(analysis, index)
+        what = "the command vLLM runs"
+        if refused:
+            many = len(refused)
+            what = f"the command vLLM refuses ({many} error{'s' if many > 1 else ''})"
         lenses.append(
             types.CodeLens(
                 range=analysis.positions.range(invocation.start, invocation.end),
                 command=types.Command(
-                    title=f"vLLM {model.version}: show the command vLLM runs",
+                    title=f"vLLM {model.version}: show {what}",
                     command=SHOW_COMMAND,
                     arguments=[analysis.uri, index],
                 ),
@@ -53,8 +61,29 @@ def code_lenses(analysis: Snapshot) -> list[types.CodeLens]:
     return lenses
 
 
+def _refusals(analysis: Snapshot, index: int) -> list[str]:
+    """The errors of command line `index`: why vLLM would not start with it."""
+    from vllm_config_lsp.findings import Severity
+
+    spans = analysis.line_releases()
+    lines = analysis.checked.command_lines
+    if not 0 <= index < len(lines):
+        return []
+    errors = [f for f in analysis.checked.findings if f.severity == Severity.ERROR]
+    if len(lines) == 1:
+        return [f"{f.code} {plain(f.message)}" for f in errors]
+    invocation = lines[index].invocation
+    low = min((w.start for w in invocation.args), default=invocation.start)
+    high = max((w.end for w in invocation.args), default=invocation.end)
+    if index < len(spans):
+        low, high = min(low, spans[index][0]), max(high, spans[index][1])
+    return [f"{f.code} {plain(f.message)}" for f in errors if low <= f.start <= high]
+
+
 def shown_command(analysis: Snapshot, index: int) -> dict[str, Any] | None:
-    """What `vllm-config-lsp argv` prints for one invocation."""
+    """What `vllm-config-lsp argv` prints for one invocation, and the read-only document
+    that shows it (`document`): one argument per line with where it came from, the release
+    and why, and what vLLM refuses in it."""
     models = analysis.result.invocations if analysis.result else []
     if not 0 <= index < len(models):
         return None
@@ -62,14 +91,55 @@ def shown_command(analysis: Snapshot, index: int) -> dict[str, Any] | None:
     line = analysis.positions.range(invocation.start, invocation.start).start.line
     entry = "vllm serve" if invocation.entrypoint == "serve" else "api_server"
     argv = [word.text for word in invocation.args]
-    return {
+    lines = analysis.checked.command_lines
+    release, why = (lines[index].release, lines[index].why) if index < len(lines) else ("", "")
+    refused = _refusals(analysis, index)
+    text = f"{entry} {' '.join(shlex.quote(word) for word in argv)}"
+    shown: dict[str, Any] = {
         "line": line,
         "source": invocation.source,
-        "entrypoint": invocation.entrypoint,
+        "entrypoint": entry,
         "argv": argv,
+        "origins": [_origin(analysis, word) for word in invocation.args],
         "vllm_version": models[index].version,
-        "text": f"{entry} {' '.join(shlex.quote(word) for word in argv)}",
+        "versionSource": why,
+        "refused": refused,
+        "text": text,
     }
+    shown["document"] = _document(PurePosixPath(analysis.uri).name, shown, release)
+    return shown
+
+
+def _origin(analysis: Snapshot, word: Word) -> str:
+    """Where one argument comes from, in words."""
+    if word.generated is not None:
+        return f"written by {word.generated.origin}"
+    size = len(analysis.text)
+    if word.start < size:
+        return f"line {analysis.positions.range(word.start, word.start).start.line + 1}"
+    return "the chart's template"
+
+
+def _document(name: str, shown: dict[str, Any], release: str) -> str:
+    """The read-only document of `shown_command`'s answer."""
+    refused, entry, argv = shown["refused"], shown["entrypoint"], shown["argv"]
+    if refused:
+        many = f"{len(refused)} error{'s' if len(refused) > 1 else ''}"
+        out = [f"vLLM {release} refuses to start with this command ({many}):"]
+        out += [*(f"  {reason}" for reason in refused), ""]
+    else:
+        out = [f"The command vLLM {release} runs:", ""]
+    where = f"From: {name}, line {shown['line'] + 1} ({shown['source']})"
+    out += [f"Release: {shown['versionSource'] or 'vLLM ' + release}", where, ""]
+    out.append("Arguments, one per line, as vLLM receives them, and where each came from:")
+    quoted = [shlex.quote(word) for word in argv]
+    width = min(max([len(entry), *map(len, quoted)]), MAX_ARGUMENT_COLUMN) + 2
+    out.append(f"  {entry:<{width}}the entry point")
+    out += [
+        f"  {word:<{width}}{origin}" for word, origin in zip(quoted, shown["origins"], strict=True)
+    ]
+    out += ["", "As one line:", shown["text"], ""]
+    return "\n".join(out)
 
 
 def _at(analysis: Snapshot, offset: int) -> ConfigModel | None:

@@ -230,6 +230,11 @@ async def code_lens(ls: VllmConfigServer, params: types.CodeLensParams) -> list[
     return code_lenses(snapshot) if snapshot is not None else []
 
 
+#: `vllmConfig.showCommand URI INDEX "document"`: the client shows the answer's `document`
+#: itself (VS Code: a read-only editor), so no message pops up.
+SHOWN_AS_DOCUMENT = "document"
+
+
 @SERVER.command(SHOW_COMMAND)
 async def show_command(ls: VllmConfigServer, *args: Any) -> dict[str, Any] | None:
     """The arguments vLLM receives from one invocation (`argv`), shown and returned."""
@@ -238,8 +243,11 @@ async def show_command(ls: VllmConfigServer, *args: Any) -> dict[str, Any] | Non
     uri, index = (args[0], args[1]) if len(args) >= 2 else (None, 0)
     snapshot = await ls.session.current(uri) if isinstance(uri, str) else None
     shown = shown_command(snapshot, index) if snapshot and isinstance(index, int) else None
-    if shown is not None:
-        said = f"vLLM {shown['vllm_version']} runs: {shown['text']}"
+    if shown is not None and (len(args) < 3 or args[2] != SHOWN_AS_DOCUMENT):
+        version, refused = shown["vllm_version"], shown["refused"]
+        said = f"vLLM {version} runs: {shown['text']}"
+        if refused:  # never "runs" for a command vLLM refuses
+            said = f"vLLM {version} refuses ({refused[0]}): {shown['text']}"
         ls.session.pop_up(types.MessageType.Info, said)
     return shown
 

@@ -1,4 +1,5 @@
-"""The rule registry: every module with a `CODE` in this package's groups is one rule.
+"""The rule registry: every module with a `CODE` in this package's groups is one rule, listed
+in the generated `_index` (`python tools/generate_rule_index.py`).
 
 Groups mirror the vLLM file a rule transcribes (`config/compilation/` for
 `vllm/config/compilation.py`, `loader/` for the YAML loader in `vllm/utils/argparse_utils.py`).
@@ -11,13 +12,13 @@ YAML itself) and `check(model) -> Iterable[Finding]`.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from types import ModuleType
 
 from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.rules._index import RULES
 from vllm_config_lsp.rules.releases import applicability, in_release
 from vllm_config_lsp.vllm.catalogue import Catalogue, load_catalogue
 from vllm_config_lsp.vllm.config_model import ConfigModel
@@ -35,16 +36,38 @@ RULE_DOCS_URL = "https://github.com/vllm-config-lsp/vllm-config-lsp/blob/main/do
 
 @dataclass(frozen=True)
 class Rule:
+    """A rule as the index (`_index`, `tools/generate_rule_index.py`) lists it; its module
+    is imported when the rule first runs or its documentation is read."""
+
     code: str
     name: str
-    doc: str
-    vllm_source: str | None
-    catalogue: tuple[str, ...]
-    check: Callable[[ConfigModel], Iterable[Finding]]
-    module: ModuleType
+    #: The rule's module, under `vllm_config_lsp.rules.`.
+    module_name: str
     #: The release whose source the rule transcribes (`TRANSCRIBES`; VERIFIED_RELEASE
     #: unless the check is gone from it).
     transcribes: str = VERIFIED_RELEASE
+
+    @cached_property
+    def module(self) -> ModuleType:
+        return importlib.import_module(f"{__name__}.{self.module_name}")
+
+    @property
+    def doc(self) -> str:
+        return self.module.__doc__ or ""
+
+    @property
+    def vllm_source(self) -> str | None:
+        source: str | None = getattr(self.module, "VLLM_SOURCE", None)
+        return source
+
+    @property
+    def catalogue(self) -> tuple[str, ...]:
+        return tuple(getattr(self.module, "CATALOGUE", ()))
+
+    @property
+    def check(self) -> Callable[[ConfigModel], Iterable[Finding]]:
+        check: Callable[[ConfigModel], Iterable[Finding]] = self.module.check
+        return check
 
     @property
     def summary(self) -> str:
@@ -76,30 +99,12 @@ class Rule:
 
 @cache
 def all_rules() -> tuple[Rule, ...]:
+    """Every rule, by code, from the generated index: no module is walked or imported here
+    (tests/rules/test_rule_index.py keeps the index complete)."""
     rules = []
-    for info in pkgutil.walk_packages(__path__, prefix=f"{__name__}."):
-        if info.ispkg or info.name.rsplit(".", 1)[1].startswith("_"):
-            continue
-        module = importlib.import_module(info.name)
-        if not hasattr(module, "CODE"):
-            continue  # the rules' shared helpers (`support`, `suppression`)
-        rules.append(
-            Rule(
-                code=module.CODE,
-                name=module.NAME,
-                doc=module.__doc__ or "",
-                vllm_source=getattr(module, "VLLM_SOURCE", None),
-                catalogue=tuple(getattr(module, "CATALOGUE", ())),
-                check=module.check,
-                module=module,
-                transcribes=getattr(module, "TRANSCRIBES", VERIFIED_RELEASE),
-            )
-        )
-    rules.sort(key=lambda rule: rule.code)
-    codes = [rule.code for rule in rules]
-    duplicates = {code for code in codes if codes.count(code) > 1}
-    if duplicates:
-        raise RuntimeError(f"duplicate rule codes: {sorted(duplicates)}")
+    for line in RULES.splitlines():
+        code, name, module, *transcribes = line.split()
+        rules.append(Rule(code, name, module, *transcribes))
     return tuple(rules)
 
 

@@ -15,11 +15,13 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from vllm_config_lsp.vllm.catalogue import (
     DEFAULT_VERSION,
     available_versions,
     catalogue_path,
+    schema_dir,
     version_key,
 )
 from vllm_config_lsp.vllm.catalogue import _shared_definitions as shared_definitions
@@ -107,15 +109,68 @@ class _Presence:
     deprecated: dict[str, str]
 
 
+#: The timeline, pre-built from the catalogues (`tools/generate_flag_history.py`): reading
+#: 28 catalogues and the shared definitions took ~30 ms of a first check.
+HISTORY_FILE = "flag-history.json"
+
+
+class _Table:
+    """Names → `_Presence`, each made from its pre-built form when first asked for (a check
+    asks about a few dozen names of ~2,000)."""
+
+    def __init__(self, releases: list[str], section: dict[str, list[Any]]) -> None:
+        self._releases = releases
+        self._section = section
+        self._made: dict[str, _Presence | None] = {}
+
+    def get(self, name: str) -> _Presence | None:
+        try:
+            return self._made[name]
+        except KeyError:
+            pass
+        raw = self._section.get(name)
+        presence = None
+        if raw is not None:
+            mask, deprecated = raw
+            releases = self._releases
+            presence = _Presence(
+                frozenset(r for bit, r in enumerate(releases) if mask >> bit & 1),
+                {releases[int(index)]: text for index, text in deprecated.items()},
+            )
+        self._made[name] = presence
+        return presence
+
+    def materialised(self) -> dict[str, _Presence]:
+        """Every name's presence (tests compare timelines with it)."""
+        return {name: presence for name in self._section if (presence := self.get(name))}
+
+
 @cache
-def _timeline() -> tuple[dict[str, _Presence], dict[str, _Presence]]:
-    """(flag option names without `--`, `Class.field`) → where they exist. Read from the
-    store's entries directly: only names and the deprecation texts are needed, so the
-    releases are not materialised as catalogues."""
+def _timeline() -> tuple[_Table, _Table]:
+    """(flag option names without `--`, `Class.field`) → where they exist: the pre-built
+    `schemas/flag-history.json` when it was built from the catalogues present (the releases it
+    names are those of `available_versions`), else read from the catalogues."""
+    try:
+        with (schema_dir() / HISTORY_FILE).open(encoding="utf-8") as handle:
+            built = json.load(handle)
+    except (OSError, ValueError):
+        built = None
+    if not isinstance(built, dict) or built.get("releases") != available_versions():
+        built = history_data()
+    releases = built["releases"]
+    return _Table(releases, built["flags"]), _Table(releases, built["fields"])
+
+
+def history_data() -> dict[str, Any]:
+    """The timeline in its pre-built form, read from the catalogues: per name, a bit mask of
+    the releases (oldest first) that have it and vLLM's deprecation texts by release index.
+    Read from the store's entries directly: only names and the deprecation texts are needed,
+    so the releases are not materialised as catalogues."""
     shared = shared_definitions()
+    releases = available_versions()
     flags: dict[str, tuple[set[str], dict[str, str]]] = {}
     fields: dict[str, tuple[set[str], dict[str, str]]] = {}
-    for release in available_versions():
+    for release in releases:
         with catalogue_path(release).open(encoding="utf-8") as handle:
             entry = json.load(handle)
         for ref in entry["flags"].values():
@@ -128,10 +183,18 @@ def _timeline() -> tuple[dict[str, _Presence], dict[str, _Presence]]:
         for class_name, cls in entry["classes"].items():
             for field, ref in cls["fields"].items():
                 _mark(fields, f"{class_name}.{field}", release, shared[ref[0]].get("deprecated"))
-    return (
-        {k: _Presence(frozenset(r), d) for k, (r, d) in flags.items()},
-        {k: _Presence(frozenset(r), d) for k, (r, d) in fields.items()},
-    )
+    index = {release: i for i, release in enumerate(releases)}
+
+    def section(table: dict[str, tuple[set[str], dict[str, str]]]) -> dict[str, list[Any]]:
+        return {
+            name: [
+                sum(1 << index[r] for r in present),
+                {str(index[r]): texts[r] for r in sorted(texts, key=index.__getitem__)},
+            ]
+            for name, (present, texts) in sorted(table.items())
+        }
+
+    return {"releases": releases, "flags": section(flags), "fields": section(fields)}
 
 
 def _mark(
@@ -151,7 +214,7 @@ def minor(release: str) -> str:
     return ".".join(release.split(".")[:2])
 
 
-def _change(name: str, key: str, table: dict[str, _Presence], release: str) -> Change | None:
+def _change(name: str, key: str, table: _Table, release: str) -> Change | None:
     """`key` is `name` for flags and `Class.name` for fields; replacements are looked up
     beside it in the same table and must exist in `release`."""
     presence = table.get(key)
@@ -209,7 +272,7 @@ def _change(name: str, key: str, table: dict[str, _Presence], release: str) -> C
     return Change(name, "added", first, message, rename_to=old)
 
 
-def _older_name(name: str, prefix: str, table: dict[str, _Presence], release: str) -> str | None:
+def _older_name(name: str, prefix: str, table: _Table, release: str) -> str | None:
     """The old name of `name` (a drop-in rename in `ADVICE`) when `release` has it."""
     for key, advice in ADVICE.items():
         if advice.rename_to != name or not key.startswith(prefix):
@@ -244,7 +307,7 @@ def newer_change_field(class_name: str, field: str, release: str) -> Change | No
     return _next_removal(field, f"{class_name}.{field}", fields, release)
 
 
-def _next_removal(name: str, key: str, table: dict[str, _Presence], release: str) -> Change | None:
+def _next_removal(name: str, key: str, table: _Table, release: str) -> Change | None:
     presence = table.get(key)
     if presence is None or release not in presence.releases:
         return None
@@ -318,7 +381,7 @@ class Rename:
     deprecation: str | None
 
 
-def _rename(name: str, key: str, table: dict[str, _Presence], release: str) -> Rename | None:
+def _rename(name: str, key: str, table: _Table, release: str) -> Rename | None:
     advice = ADVICE.get(key)
     if advice is None or advice.rename_to is None:
         return None

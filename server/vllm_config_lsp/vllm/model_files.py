@@ -485,10 +485,23 @@ class Arch:
 
 
 @cache
-def registry(version: str) -> dict[str, Arch]:
+def _registry_file(version: str) -> dict[str, Any]:
+    """`schemas/vllm-<version>.models.json`, generated (`tools/generate_model_registry.py`):
+    read as it is, without `read_json`'s bounds for files found on disk (a third of a first
+    check's reading time went to bounding its 7,500 values)."""
     from vllm_config_lsp.vllm.catalogue import schema_dir
 
-    data = read_json(schema_dir() / f"vllm-{version}.models.json") or {}
+    try:
+        with (schema_dir() / f"vllm-{version}.models.json").open(encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+@cache
+def registry(version: str) -> dict[str, Arch]:
+    data = _registry_file(version)
     out: dict[str, Arch] = {}
     for name, entry in (data.get("architectures") or {}).items():
         flags = {k: v for k, v in entry.items() if isinstance(v, bool) and k != "resolved"}
@@ -503,9 +516,7 @@ def registry(version: str) -> dict[str, Arch]:
 def draft_rewrites(version: str) -> frozenset[str]:
     """Draft model types vLLM rewrites before choosing the speculative method
     (`SpeculativeConfig.hf_config_override`; generated into the registry file)."""
-    from vllm_config_lsp.vllm.catalogue import schema_dir
-
-    data = read_json(schema_dir() / f"vllm-{version}.models.json") or {}
+    data = _registry_file(version)
     return frozenset(str(t) for t in data.get("draft_rewritten_model_types") or ())
 
 

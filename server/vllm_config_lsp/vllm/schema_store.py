@@ -11,7 +11,6 @@ value set / class, the hash and the source line. `split` (used by the generator)
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
@@ -26,6 +25,8 @@ Shared = dict[str, Any]
 
 def digest(definition: Any) -> str:
     """Content hash of a definition (canonical JSON), the key of the shared dictionary."""
+    import hashlib  # the generator's alone: loading a catalogue hashes nothing
+
     text = json.dumps(definition, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_CHARS]
 

@@ -1,0 +1,57 @@
+"""What `vllm-config-lsp check` loads to check files (a pre-commit hook starts it once per run,
+or once per file): the engine, never the language server's stack (pygls, lsprotocol, cattrs,
+`vllm_config_lsp.lsp`), and of the rules only those that can run for the checked release.
+Measured in a fresh interpreter, as the hook starts it; no timing is asserted."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from support import REPO
+
+#: Runs `check` with the arguments given, then prints the modules it had loaded.
+PROBE = """
+import json, runpy, sys
+sys.argv = ["vllm-config-lsp", *sys.argv[1:]]
+try:
+    runpy.run_module("vllm_config_lsp", run_name="__main__")
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+LSP_STACK = ("pygls", "lsprotocol", "cattrs", "vllm_config_lsp.lsp")
+
+
+def _loaded(*args: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, check=False
+    )
+    loaded: list[str] = json.loads(done.stderr.strip().splitlines()[-1])
+    assert "vllm_config_lsp.engine" in loaded, done.stderr
+    return loaded
+
+
+def test_check_loads_no_part_of_the_language_server() -> None:
+    examples = sorted(str(path) for path in (REPO / "examples").iterdir())
+    for args in (["check", *examples], ["check", "--format", "json", examples[0]]):
+        loaded = _loaded(*args)
+        stack = [name for name in loaded if name.startswith(LSP_STACK)]
+        assert not stack, f"`vllm-config-lsp {' '.join(args[:2])}` imported {stack[:5]}"
+
+
+def test_check_imports_only_the_rules_that_run(tmp_path: Path) -> None:
+    """An older release has fewer of the imperative checks: their modules stay unread, as do
+    those `--select` leaves out."""
+    config = tmp_path / "old.vllm.yaml"
+    config.write_text("# vllm-config: version=0.6.6.post1\nmodel: m\nmax-model-len: 4096\n")
+    older = {name for name in _loaded("check", str(config)) if ".rules." in name}
+    config.write_text("model: m\nmax-model-len: 4096\n")
+    newest = {name for name in _loaded("check", str(config)) if ".rules." in name}
+    selected = {
+        name for name in _loaded("check", "--select", "VC2", str(config)) if ".rules." in name
+    }
+    assert len(older) < len(newest)
+    assert len(selected) < len(newest)

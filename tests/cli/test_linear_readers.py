@@ -1,0 +1,87 @@
+"""Readers and fixes whose work grew with the square of the input (issue 30, "superlinear
+readers"), run through the CLI with bounded memory and bounded CPU seconds.
+
+- A Dockerfile `CMD` continued over 8,000 lines: the joined shell form's words were moved
+  back to the document by rebuilding the position map once per word (2,000 lines 12 s,
+  8,000 lines over 200 s before `sources.source_map`; 2.7 s now, the interpreter's start
+  included).
+- 16,000 unknown keys in one flow mapping or JSON string: each "Remove `kN`" fix built the
+  list of the mapping's member spans and searched the member in it (8,000 keys 15 s in a
+  flow mapping, 24 s in a JSON string; 3-4 s now).
+
+CPU time, not wall time, so a loaded machine does not fail them; the bound is several
+times what the linear work needs and a fraction of what the quadratic one did."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from support import bounded_cli, limit_memory
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_AS, RLIMIT_CPU")
+
+CPU_SECONDS = 30
+LINES = 8_000
+KEYS = 16_000
+
+
+def _bounded() -> None:
+    import resource
+
+    limit_memory()
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
+
+
+def _codes(path: Path) -> Counter[str]:
+    result = bounded_cli("check", "--format", "json", str(path), preexec=_bounded)
+    assert result.returncode == 1, result.stderr[-2000:]
+    return Counter(row["code"] for row in json.loads(result.stdout))
+
+
+def test_a_cmd_continued_over_8000_lines(tmp_path: Path) -> None:
+    path = tmp_path / "Dockerfile"
+    flags = "".join(f"  --max-model-len {n} \\\n" for n in range(LINES))
+    path.write_text(
+        "FROM vllm/vllm-openai:v0.33.0\nCMD vllm serve facebook/opt-125m \\\n"
+        f"{flags}  --max-num-seqs x\n"
+    )
+    codes = _codes(path)
+    assert codes["VC201"] == 1  # --max-num-seqs x, on the last line
+
+
+@pytest.mark.parametrize("spelling", ["flow mapping", "JSON string"])
+def test_16000_unknown_keys_in_one_mapping(tmp_path: Path, spelling: str) -> None:
+    if spelling == "flow mapping":
+        value = "{" + ", ".join(f"k{n}: 1" for n in range(KEYS)) + "}"
+    else:
+        value = "'{" + ", ".join(f'"k{n}": 1' for n in range(KEYS)) + "}'"
+    path = tmp_path / "serve.vllm.yaml"
+    path.write_text(f"model: m\ncompilation-config: {value}\n")
+    assert _codes(path) == {"VC204": KEYS}
+
+
+def test_each_removal_fix_removes_its_own_key(tmp_path: Path) -> None:
+    """The fixes of a mapping's members, built from one index of it: the first, a middle
+    and the last member each lose themselves and one comma."""
+    path = tmp_path / "serve.vllm.yaml"
+    path.write_text("model: m\ncompilation-config: {k0: 1, k1: 2, k2: 3}\n")
+    result = bounded_cli("check", "--format", "json", str(path))
+    rows = json.loads(result.stdout)
+    text = path.read_text()
+    after: dict[str, str] = {}
+    for row in rows:
+        assert row["fix"]["title"].startswith("Remove")
+        [edit] = row["fix"]["edits"]
+        lines = text.splitlines(keepends=True)
+        start = sum(map(len, lines[: edit["line"] - 1])) + edit["column"] - 1
+        end = sum(map(len, lines[: edit["end_line"] - 1])) + edit["end_column"] - 1
+        after[row["message"].split("`")[1]] = text[:start] + edit["new_text"] + text[end:]
+    assert after == {
+        "compilation-config.k0": "model: m\ncompilation-config: {k1: 2, k2: 3}\n",
+        "compilation-config.k1": "model: m\ncompilation-config: {k0: 1, k2: 3}\n",
+        "compilation-config.k2": "model: m\ncompilation-config: {k0: 1, k1: 2}\n",
+    }
