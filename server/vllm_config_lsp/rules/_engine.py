@@ -18,11 +18,12 @@ from typing import Any
 from yaml.nodes import MappingNode
 
 from vllm_config_lsp.document.value_tree import Entry, ValueNode
-from vllm_config_lsp.document.yaml_edits import content_end, remove_entry, whole_lines
+from vllm_config_lsp.document.yaml_edits import content_end, whole_lines
 from vllm_config_lsp.findings import Finding, Fix, Related, Severity, TextEdit
 from vllm_config_lsp.rules.support import (
     entries,
     finding,
+    remove_field_fix,
     remove_pair_fix,
     span,
     spell_like,
@@ -149,8 +150,8 @@ def removal(model: ConfigModel, what: Given, title: str | None = None) -> Fix | 
     """Remove the setting: the JSON key in its object, or the whole top-level line."""
     title = title or f"Remove `{what.label}`"
     if what.entry is not None and what.container is not None and "." not in _pair_key(what):
-        edit = remove_entry(model.text, what.container, what.entry)
-        return Fix(title, (edit,), safe=False) if edit is not None else None
+        flag = model.flag(what.label.split(".", 1)[0])
+        return remove_field_fix(model, flag, what.container, what.entry, title)
     if what.pair is not None:
         return remove_pair_fix(model, what.pair, title)
     return None
