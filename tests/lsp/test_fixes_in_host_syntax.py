@@ -16,22 +16,19 @@ from pytest_lsp import LanguageClient
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 MANIFEST = """\
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: vllm
+apiVersion: v1
+kind: Pod
+metadata: {name: vllm}
 spec:
-  template:
-    spec:
-      containers:
-        - name: vllm
-          image: vllm/vllm-openai:v0.33.0
-          args:
-            - "Qwen/Qwen3-8B"
-            - "--compilation-config"
-            - '{"not_a_field": 1}'
-            - "--port"
-            - "8000"
+  containers:
+    - name: server
+      image: vllm/vllm-openai:v0.33.0
+      args:
+        - "Qwen/Qwen3-8B"
+        - "--compilation-config"
+        - '{"not_a_field": 1}'
+        - "--port"
+        - "8000"
 """
 SCRIPT = "vllm serve Qwen/Qwen3-8B --compilation-config '{\"not_a_field\": 1}' --port 8000\n"
 CONFIG = 'model: Qwen/Qwen3-8B\ncompilation-config: {"not_a_field": 1}\nport: 8000\n'
@@ -56,7 +53,7 @@ async def _apply(
             "deploy.yaml",
             MANIFEST,
             MANIFEST.replace(
-                '            - "--compilation-config"\n            - \'{"not_a_field": 1}\'\n', ""
+                '        - "--compilation-config"\n        - \'{"not_a_field": 1}\'\n', ""
             ),
             "--compilation-config",
         ),
