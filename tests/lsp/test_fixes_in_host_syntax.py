@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from lsp_support import Doc, apply_workspace_edit, code_actions, encoding
+from lsp_support import Doc, apply_workspace_edit, code_actions, encoding, hover_text
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -81,3 +81,58 @@ async def test_a_key_with_siblings_leaves_them(client: LanguageClient, tmp_path:
     assert fixed == SCRIPT.replace('{"not_a_field": 1}', '{"mode": 3}')
     assert "goes too" not in action.title
     doc.close()
+
+
+COMPOSE = """\
+services:
+  vllm:
+    image: vllm/vllm-openai:v0.33.0
+    command: ["Qwen/Qwen3-8B", "--tensor-parallel-size", "2"]
+    deploy: {resources: {reservations: {devices: [{driver: nvidia, count: 1}]}}}
+"""
+
+
+async def test_a_compose_fix_names_the_flag_as_the_command_line_writes_it(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """It was titled "Set 'tensor-parallel-size: 1'", a `--config` key in a command line."""
+    doc = Doc(client, (tmp_path / "compose.yaml").as_uri(), COMPOSE)
+    fixed, _action = await _apply(client, doc, "VC703", "Set --tensor-parallel-size 1")
+    assert fixed == COMPOSE.replace(
+        '"--tensor-parallel-size", "2"', '"--tensor-parallel-size", "1"'
+    )
+    yaml.safe_load(fixed)
+    assert [d.code for d in await doc.replace(fixed) if d.code == "VC703"] == []
+    doc.close()
+
+
+async def test_a_config_files_suggestion_is_a_key(client: LanguageClient, tmp_path: Path) -> None:
+    """vLLM's words first (`--tp`), then the suggestion as the file writes keys."""
+    text = "model: Qwen/Qwen3-8B\ntp: 2\n"
+    doc = Doc(client, (tmp_path / "serve.vllm.yaml").as_uri(), text)
+    [diagnostic] = [d for d in await doc.diagnostics() if d.code == "VC101"]
+    assert diagnostic.message.startswith("unrecognized arguments: --tp: did you mean")
+    assert "tensor-parallel-size:" in diagnostic.message
+    fixed, _action = await _apply(client, doc, "VC101", "Rename tp to tensor-parallel-size")
+    assert fixed == "model: Qwen/Qwen3-8B\ntensor-parallel-size: 2\n"
+    assert [d.code for d in await doc.replace(fixed) if d.code == "VC101"] == []
+    doc.close()
+
+
+async def test_hover_in_a_bash_fence_says_the_flag_form(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """It said "Turn off with `no-enable-prefix-caching: true`" on a command line."""
+    text = "# Serve\n\n```bash\nvllm serve Qwen/Qwen3-8B --enable-prefix-caching\n```\n"
+    doc = Doc(client, (tmp_path / "README.md").as_uri(), text)
+    await doc.diagnostics()
+    shown = await hover_text(client, doc, "--enable-prefix-caching")
+    assert shown is not None
+    assert "Turn off with `--no-enable-prefix-caching`" in shown
+    assert ": true`" not in shown
+    doc.close()
+    config = Doc(client, (tmp_path / "c.vllm.yaml").as_uri(), "enable-prefix-caching: true\n")
+    await config.diagnostics()
+    shown = await hover_text(client, config, "enable-prefix-caching")
+    assert shown is not None and "`no-enable-prefix-caching: true`" in shown
+    config.close()

@@ -74,10 +74,15 @@ def flag_detail(spec: FlagSpec) -> str:
     return flag_type(spec) + (f" · default {default}" if default else "")
 
 
-def flag_doc(spec: FlagSpec, version_note: str) -> str:
+def flag_doc(spec: FlagSpec, version_note: str, *, command_line: bool = False) -> str:
+    """The flag's documentation; how to turn it off is said in the document's syntax: a
+    `--config` file's `no-x: true`, a command line's `--no-x` (issue 34 item 4)."""
     lines = [f"**{' / '.join(spec.options)}**", "", f"Type: `{flag_detail(spec)}`"]
     if spec.negatives:
-        negatives = ", ".join(f"`{n.lstrip('-')}: true`" for n in spec.negatives)
+        if command_line:
+            negatives = ", ".join(f"`{n}`" for n in spec.negatives)
+        else:
+            negatives = ", ".join(f"`{n.lstrip('-')}: true`" for n in spec.negatives)
         lines.append(f"Turn off with {negatives}")
     values = choices(spec)
     if values:
