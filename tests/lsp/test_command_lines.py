@@ -187,6 +187,7 @@ async def test_move_flags_into_a_config_file_and_back(
         "vllm serve Qwen/Qwen3-8B \\\n"
         "  --max-model-len 8k \\\n"
         "  --enforce-eager \\\n"
+        "  --port 8000 --gpu-memory-utilization 0.90 --max-num-seqs 010 \\\n"
         "  --tensor-parallel-size $TP\n"
     )
     uri = (tmp_path / "serve.sh").as_uri()
@@ -195,8 +196,8 @@ async def test_move_flags_into_a_config_file_and_back(
     where = types.Range(
         start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
     )
-    actions = await code_actions(client, uri, where, [], only=["refactor.extract.vllm-config"])
-    moves = [a for a in actions if a.kind == "refactor.extract.vllm-config"]
+    actions = await code_actions(client, uri, where, [], only=["refactor.move.vllm-config"])
+    moves = [a for a in actions if a.kind == "refactor.move.vllm-config"]
     if not can_create:
         assert moves == []  # the client cannot create the file
         doc.close()
@@ -205,20 +206,25 @@ async def test_move_flags_into_a_config_file_and_back(
     assert move.edit is not None
     created, edits = _changes(move.edit)
     [config_uri] = created
-    assert config_uri.endswith("/serve-serve.vllm.yaml")
+    assert config_uri.endswith("/serve.vllm.yaml")  # not `serve-serve.vllm.yaml`
     enc = encoding(client)
     config_text = apply_text_edits("", edits[config_uri], enc)
-    assert config_text == 'max-model-len: "8k"\nenforce-eager: true\n'
+    # typed values; quoted only where YAML would read another value (`0.90` is 0.9,
+    # `010` is 8 in YAML 1.1)
+    assert config_text == (
+        "max-model-len: 8k\nenforce-eager: true\nport: 8000\n"
+        'gpu-memory-utilization: "0.90"\nmax-num-seqs: "010"\n'
+    )
     moved = apply_text_edits(script, edits[uri], enc)
     # the variable stays on the command line: a config file cannot say `$TP`
     assert (
         moved == "vllm serve Qwen/Qwen3-8B \\\n"
-        "  --config serve-serve.vllm.yaml \\\n"
+        "  --config serve.vllm.yaml \\\n"
         "  --tensor-parallel-size $TP\n"
     )
     assert await doc.replace(moved) == before
     # and back: the file's flags inlined as vLLM builds them from it
-    (tmp_path / "serve-serve.vllm.yaml").write_text(config_text, encoding="utf-8")
+    (tmp_path / "serve.vllm.yaml").write_text(config_text, encoding="utf-8")
     actions = await code_actions(client, uri, where, [], only=["refactor.inline.vllm-config"])
     [inline] = [a for a in actions if a.kind == "refactor.inline.vllm-config"]
     assert inline.edit is not None
@@ -226,19 +232,47 @@ async def test_move_flags_into_a_config_file_and_back(
     inlined = apply_text_edits(moved, back[uri], enc)
     assert (
         inlined == "vllm serve Qwen/Qwen3-8B \\\n"
-        "  --max-model-len 8k --enforce-eager \\\n"
+        "  --max-model-len 8k --enforce-eager --port 8000 --gpu-memory-utilization 0.90"
+        " --max-num-seqs 010 \\\n"
         "  --tensor-parallel-size $TP\n"
     )
+    doc.close()
+
+
+@pytest.mark.parametrize(("name", "created"), [("deploy.sh", "deploy-serve.vllm.yaml")])
+async def test_moving_flags_is_a_refactoring_not_a_quick_fix(
+    client: LanguageClient, tmp_path: Path, name: str, created: str
+) -> None:
+    """Issue 34 item 7: the move sat in the quick-fix menu of every error line. It is a
+    `refactor.move` action for a request that asks for refactorings; the quick-fix request
+    an editor sends for a diagnostic (no `only`) does not get it."""
+    uri = (tmp_path / name).as_uri()
+    doc = Doc(client, uri, "vllm serve Qwen/Qwen3-8B --max-num-seqs many --port 8000\n")
+    [diagnostic] = await doc.diagnostics()
+    menu = await code_actions(client, uri, diagnostic.range, [diagnostic])
+    assert menu and all(not (a.kind or "").startswith("refactor") for a in menu)
+    asked = await code_actions(client, uri, diagnostic.range, [], only=["refactor"])
+    caps = client.capabilities.workspace
+    edit_caps = caps.workspace_edit if caps else None
+    if (
+        edit_caps
+        and edit_caps.document_changes
+        and types.ResourceOperationKind.Create in (edit_caps.resource_operations or [])
+    ):
+        [move] = [a for a in asked if a.kind == "refactor.move.vllm-config"]
+        assert move.edit is not None
+        created_uris, _edits = _changes(move.edit)
+        assert [u.rsplit("/", 1)[-1] for u in created_uris] == [created]
     doc.close()
 
 
 async def test_moving_flags_never_writes_into_an_existing_file(
     client: LanguageClient, tmp_path: Path
 ) -> None:
-    """The target name was fixed (`<stem>-serve.vllm.yaml`) and created with ignoreIfExists:
+    """The target name was fixed (`<stem>.vllm.yaml`) and created with ignoreIfExists:
     an existing file got the flags prepended, shadowed by its own keys. A free name is
     picked, and the file is created strictly (an edit made stale by a new file fails)."""
-    existing = tmp_path / "serve-serve.vllm.yaml"
+    existing = tmp_path / "serve.vllm.yaml"
     existing.write_text("max-model-len: 4096\n", encoding="utf-8")
     uri = (tmp_path / "serve.sh").as_uri()
     doc = Doc(client, uri, "vllm serve Qwen/Qwen3-8B --max-model-len 8k\n")
@@ -246,11 +280,11 @@ async def test_moving_flags_never_writes_into_an_existing_file(
     where = types.Range(
         start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
     )
-    actions = await code_actions(client, uri, where, [], only=["refactor.extract.vllm-config"])
+    actions = await code_actions(client, uri, where, [], only=["refactor.move.vllm-config"])
     for move in actions:
         assert move.edit is not None
         creates = [c for c in move.edit.document_changes or [] if isinstance(c, types.CreateFile)]
-        assert [c.uri.rsplit("/", 1)[-1] for c in creates] == ["serve-serve-2.vllm.yaml"]
+        assert [c.uri.rsplit("/", 1)[-1] for c in creates] == ["serve-2.vllm.yaml"]
         assert all(
             c.options is None or not (c.options.ignore_if_exists or c.options.overwrite)
             for c in creates

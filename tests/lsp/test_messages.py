@@ -44,7 +44,7 @@ async def test_no_markdown_in_diagnostics_or_titles(client: LanguageClient) -> N
     assert seen >= 15
     doc = Doc(client, "file:///work/m/quoted.vllm.yaml", QUOTING)
     messages = [d.message for d in await doc.diagnostics()]
-    assert any("did you mean 'speculative-config'?" in m for m in messages), messages
+    assert any("did you mean 'speculative-config:'?" in m for m in messages), messages
     assert any("'compilation-config.level' is not a field" in m for m in messages), messages
     doc.close()
 

@@ -123,7 +123,7 @@ def _refactorings(
     """Between a command line and a `--config` file (`command_lines`)."""
     offset = analysis.positions.offset(params.range.start)
     found = []
-    if _wants(only, MOVE_TO_CONFIG_KIND):
+    if only is not None and _wants(only, MOVE_TO_CONFIG_KIND):  # a refactoring: asked for
         found.append(move_to_config(analysis, offset, _can_create(analysis)))
     if _wants(only, INLINE_CONFIG_KIND):
         path = analysis.path

@@ -2,10 +2,13 @@
 vLLM runs" on each invocation, and the two refactorings between a command line and a
 `--config` file ("Move these flags into a --config file" and "Inline the --config file").
 
-Both refactorings keep what vLLM receives: flags move as YAML strings (a string reaches
-argparse as written, so `8k`, `0.9` and JSON values arrive unchanged), on/off flags as
-`true`; what a `--config` file cannot say (a `--no-x` negative: `false` is dropped by the
-loader; a dotted key; a word holding a variable) stays on the command line.
+Both refactorings keep what vLLM receives. Flags move as typed YAML values (`port: 8000`,
+`max-model-len: 8k`): `load_config_file` hands argparse `str(value)`, so a value is written
+plain only where YAML reads it back to a value whose `str` is the word as written, and
+quoted otherwise (`'010'`, `"1_000"`, `"yes"`, JSON values); on/off flags as `true`; what a
+`--config` file cannot say (a `--no-x` negative: `false` is dropped by the loader; a dotted
+key; a word holding a variable) stays on the command line. Moving is a `refactor.move`
+action, offered only to a request that asks for refactorings (never in the quick-fix menu).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import shlex
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+import yaml
 from lsprotocol import types
 
 from vllm_config_lsp.lsp.plain_text import plain
@@ -28,7 +32,7 @@ if TYPE_CHECKING:
     from vllm_config_lsp.lsp.session import Snapshot
 
 SHOW_COMMAND = "vllmConfig.showCommand"
-MOVE_TO_CONFIG_KIND = "refactor.extract.vllm-config"
+MOVE_TO_CONFIG_KIND = "refactor.move.vllm-config"
 INLINE_CONFIG_KIND = "refactor.inline.vllm-config"
 #: The widest argument the shown command's column of origins waits for.
 MAX_ARGUMENT_COLUMN = 60
@@ -156,17 +160,37 @@ def _movable(use: OptionUse) -> bool:
     return all(value.word is not None and value.word.resolved for value in use.values)
 
 
+#: Characters that end or open something in a YAML flow list or plain scalar.
+_NOT_PLAIN = frozenset(",[]{}#&*!|>'\"%@`")
+
+
+def typed_scalar(text: str) -> str:
+    """`text` as a YAML scalar that `load_config_file` turns back into `text` (it passes
+    `str(value)` on): plain where YAML reads it as a number or string that prints as
+    written, JSON-quoted otherwise (`010` is 8 and `yes` is True in YAML 1.1)."""
+    if text and text == text.strip() and not _NOT_PLAIN & set(text) and ": " not in text:
+        try:
+            loaded = yaml.safe_load(text)
+        except yaml.YAMLError:
+            loaded = None
+        if type(loaded) in (int, float, str) and str(loaded) == text:
+            return text
+    return json.dumps(text)
+
+
 def _yaml_value(use: OptionUse) -> str:
     if not use.spec.takes_value:
         return "true"
     texts = [use.explicit] if use.explicit is not None else [v.text for v in use.values]
     many = use.spec.nargs in ("+", "*") or isinstance(use.spec.nargs, int)
-    return json.dumps(texts) if many else json.dumps(texts[-1])
+    if many:
+        return "[" + ", ".join(typed_scalar(text) for text in texts) + "]"
+    return typed_scalar(texts[-1])
 
 
 def move_to_config(analysis: Snapshot, offset: int, can_create: bool) -> types.CodeAction | None:
     """The flags of the command line under the cursor into a new `<name>.vllm.yaml` beside
-    the document, replaced by `--config <name>.vllm.yaml`."""
+    the document (a free name: `_free_name`), replaced by `--config <name>.vllm.yaml`."""
     model = _at(analysis, offset)
     if model is None or not can_create:
         return None
@@ -212,18 +236,21 @@ def move_to_config(analysis: Snapshot, offset: int, can_create: bool) -> types.C
     )
 
 
-#: Names tried for a new config file: `<stem>-serve.vllm.yaml`, then `-serve-2` … this.
+#: Names tried for a new config file: `<base>.vllm.yaml`, then `<base>-2` … this.
 MAX_NAME_TRIES = 100
 
 
 def _free_name(uri: str, stem: str) -> str | None:
-    """The first `<stem>-serve[-N].vllm.yaml` beside the document that is no file yet (the
-    document's folder is read for `file:` URIs only); None when every one is taken."""
+    """The first `<base>[-N].vllm.yaml` beside the document that is no file yet (the
+    document's folder is read for `file:` URIs only); None when every one is taken. The
+    base is the document's stem, with `-serve` added only where the stem does not say it
+    (`serve.sh` → `serve.vllm.yaml`, `deploy.sh` → `deploy-serve.vllm.yaml`)."""
     from vllm_config_lsp.lsp.session import fs_path
 
+    base = stem if "serve" in stem.lower() else f"{stem}-serve"
     path = fs_path(uri) if uri.startswith("file:") else None
     for number in range(1, MAX_NAME_TRIES + 1):
-        name = f"{stem}-serve.vllm.yaml" if number == 1 else f"{stem}-serve-{number}.vllm.yaml"
+        name = f"{base}.vllm.yaml" if number == 1 else f"{base}-{number}.vllm.yaml"
         if path is None or not os.path.lexists(path.with_name(name)):
             return name
     return None

@@ -304,7 +304,7 @@ def _command_line(ctx: Context, models: list[ConfigModel], text: str, offset: in
                 "--" + spec.name,
                 kind=types.CompletionItemKind.Property,
                 detail=flag_detail(spec),
-                doc=flag_doc(spec, note),
+                doc=flag_doc(spec, note, command_line=True),
                 present=spec.name in used,
                 deprecated=bool(spec.deprecated),
             )

@@ -74,14 +74,18 @@ def flag_detail(spec: FlagSpec) -> str:
     return flag_type(spec) + (f" · default {default}" if default else "")
 
 
-def flag_doc(spec: FlagSpec, version_note: str) -> str:
+def flag_doc(spec: FlagSpec, version_note: str, *, command_line: bool = False) -> str:
     """A flag's documentation: its first sentence, type and default, choices, then the rest
-    of vLLM's help under "More" and the release note."""
+    of vLLM's help under "More" and the release note; how to turn it off is said in the
+    document's syntax: a `--config` file's `no-x: true`, a command line's `--no-x`."""
     first, rest = split_help(spec.help)
     lines = [f"**{' / '.join(spec.options)}**", "", first or "(no help text)", ""]
     lines.append(f"Type: `{flag_detail(spec)}`")
     if spec.negatives:
-        negatives = ", ".join(f"`{n.lstrip('-')}: true`" for n in spec.negatives)
+        if command_line:
+            negatives = ", ".join(f"`{n}`" for n in spec.negatives)
+        else:
+            negatives = ", ".join(f"`{n.lstrip('-')}: true`" for n in spec.negatives)
         lines.append(f"Turn off with {negatives}")
     values = choices(spec)
     if values:

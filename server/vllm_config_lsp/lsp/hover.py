@@ -326,7 +326,7 @@ def _on_command_line(
             option_end = word.source_range(0, len(word.text.split("=", 1)[0]))[1]
             # (an option a chart's template wrote around a value is not in this document)
             if word.start <= offset <= option_end <= len(model.text):
-                return flag_doc(use.spec, note), (word.start, option_end)
+                return flag_doc(use.spec, note, command_line=True), (word.start, option_end)
             for token in use.values or ([use.token] if use.explicit is not None else []):
                 written = token.word
                 if written is None or not written.start <= offset <= written.end:
@@ -334,10 +334,13 @@ def _on_command_line(
                 if not written.resolved:
                     said = ", ".join(f"`{part}`" for part in written.unresolved) or "a variable"
                     text = f"value comes from {said}: not known here\n\n"
-                    return text + flag_doc(use.spec, note), (written.start, written.end)
+                    return text + flag_doc(use.spec, note, command_line=True), (
+                        written.start,
+                        written.end,
+                    )
                 if value.tree is not None and use.spec.dataclass_name:
                     return _in_tree(model, use.spec, value.tree, offset, note, findings)
-                return flag_doc(use.spec, note), (written.start, written.end)
+                return flag_doc(use.spec, note, command_line=True), (written.start, written.end)
     return None
 
 

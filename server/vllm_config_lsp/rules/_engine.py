@@ -18,16 +18,18 @@ from typing import Any
 from yaml.nodes import MappingNode
 
 from vllm_config_lsp.document.value_tree import Entry, ValueNode
-from vllm_config_lsp.document.yaml_edits import content_end, remove_entry, whole_lines
+from vllm_config_lsp.document.yaml_edits import content_end, whole_lines
 from vllm_config_lsp.findings import Finding, Fix, Related, Severity, TextEdit
 from vllm_config_lsp.rules.support import (
     entries,
     finding,
+    remove_field_fix,
     remove_pair_fix,
     span,
     spell_like,
     token_span,
 )
+from vllm_config_lsp.sources.invocation import Word
 from vllm_config_lsp.sources.rendering import append_words
 from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
@@ -51,6 +53,27 @@ class Given:
     origin: str = "yaml"
     #: For flags taking several values (`nargs='+'`): where each one is written.
     items: tuple[tuple[int, int], ...] = ()
+    #: The command-line word that names the flag (None in a `--config` file, for a key
+    #: inside a JSON value, a dotted key): fix titles name the setting as it is written.
+    word: Word | None = None
+
+    @property
+    def written(self) -> str:
+        """The setting as its host writes it (issue 34 item 4): the `--config` file's key,
+        a command line's `--option`, an engine-argument keyword."""
+        if self.word is None:
+            return self.label
+        return self.word.field or self.word.text.split("=", 1)[0]
+
+    def assign(self, value: object) -> str:
+        """`name value` in the host's syntax: `tensor-parallel-size: 2` in a `--config`
+        file, `--tensor-parallel-size 2` on a command line, `tensor_parallel_size=2` as a
+        Python keyword."""
+        if self.word is None or (self.word.field and not self.word.quoting.startswith("python")):
+            return f"{self.written}: {value}"
+        if self.word.field:
+            return f"{self.written}={value}"
+        return f"{self.written} {value}"
 
 
 def _switch_value(value: FlagValue) -> bool:
@@ -68,16 +91,18 @@ def given(model: ConfigModel, flag: str) -> Given | None:
         return None
     token = value.use.values[-1] if value.use.values else value.use.token
     pair = token.pair
+    named = value.use.token
+    word = named.word if pair is None and not named.dotted else None
     if not value.spec.takes_value:
         where = token_span(model, value.use.token)
         if pair is not None:  # `enable-eplb: true`: point at the whole `key: value`
             where = (pair.key_node.start_mark.index, content_end(model.text, pair.value_node))
-        return Given(_switch_value(value), where, pair.key if pair else flag, pair)
+        return Given(_switch_value(value), where, pair.key if pair else flag, pair, word=word)
     where = value.value_span() if len(value.use.values) > 1 else token_span(model, token)
     if pair is not None and isinstance(pair.value_node, MappingNode) and "." not in pair.key:
         where = span(pair.key_node)  # a block mapping: its key names the whole setting
     items = tuple(token_span(model, t) for t in value.use.values)
-    return Given(value.value, where, pair.key if pair else flag, pair, items=items)
+    return Given(value.value, where, pair.key if pair else flag, pair, items=items, word=word)
 
 
 def json_given(model: ConfigModel, flag: str, *path: str) -> Given | None:
@@ -147,10 +172,10 @@ def is_int(value: object) -> bool:
 
 def removal(model: ConfigModel, what: Given, title: str | None = None) -> Fix | None:
     """Remove the setting: the JSON key in its object, or the whole top-level line."""
-    title = title or f"Remove `{what.label}`"
+    title = title or f"Remove `{what.written}`"
     if what.entry is not None and what.container is not None and "." not in _pair_key(what):
-        edit = remove_entry(model.text, what.container, what.entry)
-        return Fix(title, (edit,), safe=False) if edit is not None else None
+        flag = model.flag(what.label.split(".", 1)[0])
+        return remove_field_fix(model, flag, what.container, what.entry, title)
     if what.pair is not None:
         return remove_pair_fix(model, what.pair, title)
     return None

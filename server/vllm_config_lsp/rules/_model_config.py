@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from vllm_config_lsp.document.value_tree import ValueNode
-from vllm_config_lsp.document.yaml_edits import remove_entry
 from vllm_config_lsp.findings import Fix, TextEdit
 from vllm_config_lsp.rules.config.speculative.speculative_tokens_without_model import _effective
-from vllm_config_lsp.rules.support import closest, remove_pair_fix, token_span
+from vllm_config_lsp.rules.support import closest, remove_field_fix, remove_pair_fix, token_span
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 Span = tuple[int, int]
@@ -125,8 +124,9 @@ def removal_fix(model: ConfigModel, given: Given, title: str) -> Fix | None:
         for step in path[:-1]:
             parent = parent.get(step) if parent is not None else None
         entry = parent.entry(path[-1]) if parent is not None else None
-        edit = remove_entry(model.text, parent, entry) if parent and entry else None
-        return Fix(title, (edit,), safe=False) if edit else None
+        if parent is None or entry is None:
+            return None
+        return remove_field_fix(model, model.flag(given.flag), parent, entry, title)
     flag_value = model.flag(given.flag)
     pair = flag_value.use.token.pair if flag_value is not None else None
     return remove_pair_fix(model, pair, title) if pair is not None else None

@@ -228,6 +228,27 @@ def remove_pair_fix(
     return Fix(title or f"Remove `{pair.key}`", (edit,), safe=safe)
 
 
+def remove_field_fix(
+    model: ConfigModel, value: FlagValue | None, container: ValueNode, entry: Entry, title: str
+) -> Fix | None:
+    """Remove a key of a JSON-valued flag. The flag's last key goes with the flag: an
+    empty `{}` left behind (`--compilation-config '{}'`, `- "--compilation-config"` /
+    `- '{}'`) is litter that means the defaults (issue 34 item 7)."""
+    if (
+        value is not None
+        and container is value.tree
+        and not value.use.token.dotted
+        and all(other is entry for other in container.entries or [])
+    ):
+        site = site_of(model, value.use.token)
+        whole = site.remove() if site is not None else None
+        if site is not None and whole is not None and "." not in site.key:
+            named = site.written
+            return Fix(f"{title} (its last key: `{named}` goes too)", whole.edits, safe=False)
+    edit = remove_entry(model.text, container, entry)
+    return Fix(title, (edit,), safe=False) if edit is not None else None
+
+
 def plain_scalars(node: Node, *kinds: str) -> Iterator[ScalarNode]:
     """The unquoted scalars of a top-level value, or of its list items, that YAML resolved
     to one of `kinds` (`bool`, `int`, `float`): each becomes one `str(value)` token."""
@@ -360,6 +381,15 @@ class Site:
     token: Token
     key: str
     span: tuple[int, int]
+
+    @property
+    def written(self) -> str:
+        """The name as the host writes it: the key of a `--config` file, the option of a
+        command line with its dashes (`--max-num-seqs`), the keyword of engine arguments."""
+        word = self.token.word
+        if self.token.pair is not None or word is None:
+            return self.key
+        return word.field or word.text.split("=", 1)[0]
 
     def rename(self, new_name: str, *, safe: bool = True) -> Fix | None:
         """Rename to the flag `new_name` (no dashes; a dotted key keeps its path), in the

@@ -102,7 +102,7 @@ def _findings_for(
             new_key = spell_like(pair.key, suggestion) + (
                 "." + pair.key.split(".", 1)[1] if "." in pair.key and dotted else ""
             )
-            message += f": did you mean `{new_key}`?"
+            message += f": did you mean `{new_key}:`?"  # a key, as the file writes keys
             fixes.append(rename_pair_fix(model, pair, new_key, safe=False))
     fixes.append(remove_pair_fix(model, pair))
     return finding(

@@ -55,5 +55,5 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         "Async scheduling is not compatible with ROCm DeepEP high-throughput DBO. Please use "
         "--no-async-scheduling or select a different all2all backend." + on_target(model),
         VLLM_SOURCE,
-        [removal(model, scheduling, f"Remove `{scheduling.label}`")],
+        [removal(model, scheduling, f"Remove `{scheduling.written}`")],
     )

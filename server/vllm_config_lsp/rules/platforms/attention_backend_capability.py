@@ -110,5 +110,5 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         f"Selected backend AttentionBackendEnum.{name} is not valid for this configuration. "
         f"Reason: {reasons} (compute capability {device[0]}.{device[1]}){on_target(model)}",
         VLLM_SOURCE,
-        [replace(model, backend, usable, f"Set `{backend.label}: {usable}`")],
+        [replace(model, backend, usable, f"Set `{backend.assign(usable)}`")],
     )

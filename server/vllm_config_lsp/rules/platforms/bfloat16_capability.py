@@ -53,5 +53,5 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         "You can use float16 instead by explicitly setting the `dtype` flag in CLI, "
         f"for example: --dtype=half.{on_target(model)}",
         VLLM_SOURCE,
-        [replace(model, dtype, "half", f"Set `{dtype.label}: half`")],
+        [replace(model, dtype, "half", f"Set `{dtype.assign('half')}`")],
     )

@@ -53,7 +53,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         f"--kda-prefill-backend={backend.value} is only available on {label}." + on_target(model),
         source,
         [
-            replace(model, backend, other, f"Set `{backend.label}: {other}`"),
-            removal(model, backend, f"Remove `{backend.label}`"),
+            replace(model, backend, other, f"Set `{backend.assign(other)}`"),
+            removal(model, backend, f"Remove `{backend.written}`"),
         ],
     )

@@ -80,7 +80,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     room = target.count * nodes
     tp = field_value(model, "ParallelConfig", "tensor_parallel_size")
     if where.label.replace("_", "-") == "tensor-parallel-size" and world == tp:
-        fixes.append(replace(model, where, room, f"Set `{where.label}: {room}`"))
+        fixes.append(replace(model, where, room, f"Set `{where.assign(room)}`"))
     yield error(
         CODE,
         where,

@@ -45,7 +45,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     platform = vendor(model)
     if rounding is None or platform is None:
         return
-    remove = removal(model, rounding, f"Remove `{rounding.label}`")
+    remove = removal(model, rounding, f"Remove `{rounding.written}`")
     if platform != "nvidia":
         yield error(
             CODE,

@@ -82,5 +82,5 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     encode_only = role is not None and role.value == "ec_producer"
     if connector is not None and connector.value and encode_only:
         return  # an encode-only instance: the one place the accelerator is allowed
-    fixes = [] if in_kwargs else [replace(model, where, "cpu", f"Set `{where.label}: cpu`")]
+    fixes = [] if in_kwargs else [replace(model, where, "cpu", f"Set `{where.assign('cpu')}`")]
     yield error(CODE, where, MESSAGE, VLLM_SOURCE, fixes)

@@ -46,5 +46,5 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         profiler,
         "The Proton profiler currently supports NVIDIA CUDA only" + on_target(model),
         VLLM_SOURCE,
-        [replace(model, profiler, "torch", f"Set `{profiler.label}: torch`")],
+        [replace(model, profiler, "torch", f"Set `{profiler.assign('torch')}`")],
     )

@@ -53,5 +53,5 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         f"The quantization method {method.value} is not supported for the current GPU. "
         f"Minimum capability: {needed}. Current capability: {as_int(device)}." + on_target(model),
         VLLM_SOURCE,
-        [removal(model, method, f"Remove `{method.label}`")],
+        [removal(model, method, f"Remove `{method.written}`")],
     )

@@ -81,7 +81,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         fixes.append(add_option(model, where, "distributed-executor-backend", "ray"))
     tp = field_value(model, "ParallelConfig", "tensor_parallel_size")
     if where.label.replace("_", "-") == "tensor-parallel-size" and world == tp:
-        title = f"Set `{where.label}: {target.count}`"
+        title = f"Set `{where.assign(target.count)}`"
         fixes.append(replace(model, where, target.count, title, preferred=not fixes))
     more = _more_gpus(model.text, target, world) if group is None else None  # one node
     if more is not None:

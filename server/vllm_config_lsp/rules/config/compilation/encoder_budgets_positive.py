@@ -27,10 +27,10 @@ compilation-config:
 from collections.abc import Iterator
 
 from vllm_config_lsp.document.value_tree import ValueNode
-from vllm_config_lsp.document.yaml_edits import remove_entry, remove_items
+from vllm_config_lsp.document.yaml_edits import remove_items
 from vllm_config_lsp.document.yaml_values import yaml_to_value
 from vllm_config_lsp.findings import Finding, Fix, Severity
-from vllm_config_lsp.rules.support import entries, finding, remove_pair_fix
+from vllm_config_lsp.rules.support import entries, finding, remove_field_fix, remove_pair_fix
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC301"
@@ -54,9 +54,9 @@ def _budgets(model: ConfigModel) -> tuple[ValueNode, Fix | None] | None:
         budgets = tree.get(FIELD)
         entry = tree.entry(FIELD)
         if budgets is not None and budgets.is_array and entry is not None:
-            removal = remove_entry(model.text, tree, entry)
             title = f"Remove `{FIELD}` (vLLM picks the budgets)"
-            return budgets, Fix(title, (removal,), safe=False) if removal else None
+            flag = model.flag("compilation-config")
+            return budgets, remove_field_fix(model, flag, tree, entry, title)
     for pair in entries(model):
         head, _, rest = pair.key.partition(".")
         if rest == FIELD and head.replace("_", "-") == "compilation-config":

@@ -27,9 +27,8 @@ ec-manager-config:
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.document.yaml_edits import remove_entry
-from vllm_config_lsp.findings import Finding, Fix, Severity
-from vllm_config_lsp.rules.support import finding
+from vllm_config_lsp.findings import Finding, Severity
+from vllm_config_lsp.rules.support import finding, remove_field_fix
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC523"
@@ -48,8 +47,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     entry = tree.entry("manager_config")
     if entry is None or not entry.value.value or (cls is not None and cls.value is not None):
         return
-    removal = remove_entry(model.text, tree, entry)
-    fixes = [Fix("Remove `manager_config`", (removal,), safe=False)] if removal else []
+    removal = remove_field_fix(model, model.flag(FLAG), tree, entry, "Remove `manager_config`")
+    fixes = [removal] if removal else []
     yield finding(
         CODE,
         Severity.ERROR,

@@ -64,7 +64,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             f"({tp}) to be greater than the model's total number of KV heads ({kv}). "
             "Increase `--tensor-parallel-size` or set `--decode-context-parallel-size 1`.",
             VLLM_SOURCE,
-            [replace(model, dcp, "1", f"Set {dcp.label} to 1")],
+            [replace(model, dcp, "1", f"Set {dcp.written} to 1")],
         )
         return
     largest = tp // kv
@@ -75,7 +75,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             f"`--decode-context-parallel-size` ({size}) exceeds the maximum supported value "
             f"({largest}) for `--tensor-parallel-size` ({tp}) and {kv} model KV heads.",
             MAX_SOURCE,
-            [replace(model, dcp, str(largest), f"Set {dcp.label} to {largest}")],
+            [replace(model, dcp, str(largest), f"Set {dcp.written} to {largest}")],
         )
         return
     per_kv = heads // kv

@@ -55,7 +55,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         f"The model type {config.model_type!r} does not support float16. Reason: {reason}",
         VLLM_SOURCE,
         [
-            replace(model, dtype, "bfloat16", f"Set {dtype.label} to bfloat16"),
-            replace(model, dtype, "float32", f"Set {dtype.label} to float32", preferred=False),
+            replace(model, dtype, "bfloat16", f"Set {dtype.written} to bfloat16"),
+            replace(model, dtype, "float32", f"Set {dtype.written} to float32", preferred=False),
         ],
     )

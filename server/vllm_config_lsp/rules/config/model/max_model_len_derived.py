@@ -108,8 +108,8 @@ def over_limit(
     )
     value = limit.as_int if cap is None else min(limit.as_int, cap)
     fixes = [
-        replace(model, wanted, value, f"Set {wanted.label} to {value}"),
-        removal(model, wanted, f"Remove `{wanted.label}` (vLLM derives it)"),
+        replace(model, wanted, value, f"Set {wanted.written} to {value}"),
+        removal(model, wanted, f"Remove `{wanted.written}` (vLLM derives it)"),
     ]
     if allows_long():
         return warning(

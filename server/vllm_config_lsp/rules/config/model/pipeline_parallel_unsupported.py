@@ -50,5 +50,5 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         f"the `SupportsPP` interface. {config.architecture} does not: use "
         "`tensor-parallel-size` to spread it over GPUs instead.",
         VLLM_SOURCE,
-        [removal(model, pp), replace(model, pp, "1", f"Set {pp.label} to 1", preferred=False)],
+        [removal(model, pp), replace(model, pp, "1", f"Set {pp.written} to 1", preferred=False)],
     )

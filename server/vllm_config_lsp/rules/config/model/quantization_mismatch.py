@@ -83,9 +83,9 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         "it.",
         VLLM_SOURCE,
         [
-            removal(model, quant, f"Remove `{quant.label}` (vLLM reads {checkpoint})"),
+            removal(model, quant, f"Remove `{quant.written}` (vLLM reads {checkpoint})"),
             replace(
-                model, quant, checkpoint, f"Set {quant.label} to {checkpoint}", preferred=False
+                model, quant, checkpoint, f"Set {quant.written} to {checkpoint}", preferred=False
             ),
         ],
     )

@@ -56,7 +56,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     if not heads or heads % tp.value == 0:
         return
     fixes: list[Fix | None] = [
-        replace(model, tp, str(size), f"Set {tp.label} to {size}", preferred=i == 0)
+        replace(model, tp, str(size), f"Set {tp.written} to {size}", preferred=i == 0)
         for i, size in enumerate(nearest_divisors(heads, tp.value))
     ]
     yield error(

@@ -63,7 +63,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     shown = "(" + ", ".join(repr(m) for m in supported) + ("," if len(supported) == 1 else "") + ")"
     fixes = (
         [
-            replace(model, method, m, f"Set `{method.label}: {m}`", preferred=i == 0)
+            replace(model, method, m, f"Set `{method.assign(m)}`", preferred=i == 0)
             for i, m in enumerate(supported)
         ]
         if method is not None

@@ -29,7 +29,6 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.document.entry_merge import copy_after
 from vllm_config_lsp.document.value_tree import Entry, ValueNode
-from vllm_config_lsp.document.yaml_edits import remove_entry
 from vllm_config_lsp.findings import Finding, Fix, Severity
 from vllm_config_lsp.rules.support import (
     closest,
@@ -37,6 +36,7 @@ from vllm_config_lsp.rules.support import (
     field_issues,
     field_path,
     finding,
+    remove_field_fix,
     rename_entry_fix,
     rename_in_place,
 )
@@ -109,9 +109,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             safe = history is not None and history.rename_to is not None
             fixes.append(rename_entry_fix(model, container, entry, replacement, safe=safe))
         if container is not None:
-            removal = remove_entry(model.text, container, entry)
-            if removal is not None:
-                fixes.append(Fix(f"Remove `{name}`", (removal,), safe=False))
+            fixes.append(remove_field_fix(model, value, container, entry, f"Remove `{name}`"))
         yield finding(
             CODE,
             Severity.ERROR if refused else Severity.WARNING,

@@ -51,5 +51,5 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         f"with a sparse MLA backend) for MLA models such as DeepSeek. {config.where.name} "
         "uses MLA.",
         VLLM_SOURCE,
-        [replace(model, dtype, "fp8", f"Set {dtype.label} to fp8")],
+        [replace(model, dtype, "fp8", f"Set {dtype.written} to fp8")],
     )

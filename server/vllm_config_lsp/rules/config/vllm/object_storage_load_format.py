@@ -53,6 +53,6 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         VLLM_SOURCE,
         [
             replace(model, fmt, "runai_streamer", "Use `runai_streamer`"),
-            removal(model, fmt, f"Remove `{fmt.label}` (vLLM picks runai_streamer)"),
+            removal(model, fmt, f"Remove `{fmt.written}` (vLLM picks runai_streamer)"),
         ],
     )
