@@ -35,6 +35,7 @@ COMMAND_LINE_ONLY = {
     "VC241": "the environment a host gives the command line",
     "VC242": "the environment a host gives the command line",
     "VC539": "the environment a host gives the command line",
+    "VC252": "`--omni` is read from sys.argv: in a `--config` file it is an unknown flag",
 }
 RULES = [
     rule
