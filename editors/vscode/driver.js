@@ -52,7 +52,14 @@ async function snapshot(page) {
   dom.frames = [];
   for (const frame of page.frames()) {
     if (frame === page.mainFrame()) continue;
-    const body = await frame.evaluate(() => (document.body ? document.body.innerText.trim().slice(0, 400) : '')).catch(() => '');
+    // A webview reloads while it is read: puppeteer throws (synchronously, not as a rejected
+    // promise) for a frame detached in between, and the next poll reads its replacement.
+    let body = '';
+    try {
+      body = await frame.evaluate(() => (document.body ? document.body.innerText.trim().slice(0, 400) : ''));
+    } catch {
+      continue;
+    }
     if (body) dom.frames.push(body);
   }
   return dom;
