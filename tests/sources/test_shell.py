@@ -99,7 +99,18 @@ def test_python_module_entrypoints(script: str, entrypoint: str) -> None:
 
 @pytest.mark.parametrize(
     "tail",
-    ["> log", "2>&1", ">log 2>&1 &", "| tee log", "&", "; echo done", "&& echo ok", "|| exit 1"],
+    [
+        "> log",
+        "2>&1",
+        ">log 2>&1 &",
+        # the grammar splits this destination in two (`…prefill_$` and `i.txt`); one word
+        "> $LOG_DIR/prefill_$i.txt 2>&1 &",
+        "| tee log",
+        "&",
+        "; echo done",
+        "&& echo ok",
+        "|| exit 1",
+    ],
 )
 def test_the_command_ends_at_redirections_and_operators(tail: str) -> None:
     invocation = only(f"vllm serve m --port 1 {tail}\n")

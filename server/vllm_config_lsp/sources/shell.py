@@ -26,7 +26,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from itertools import accumulate
+from itertools import accumulate, pairwise
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
@@ -814,7 +814,13 @@ class _Analyzer:
                 for redirect in parent.children_by_field_name("redirect"):
                     if redirect.type == "file_redirect":
                         targets = redirect.children_by_field_name("destination")
-                        words.extend(self.word(target) for target in targets[1:])
+                        # A destination touching the one before it is the rest of the same
+                        # word the grammar split (`> $DIR/log_$i.txt`: `…_$` then `i.txt`).
+                        words.extend(
+                            self.word(target)
+                            for before, target in pairwise(targets)
+                            if target.start_byte > before.end_byte
+                        )
         return self.rejoin(words)
 
     def rejoin(self, words: list[Word]) -> list[Word]:
