@@ -139,6 +139,7 @@ TPU_FILES = (
     CORPUS / "plugins" / "tpu-recipes-ironwood-qwen3_5-server.yaml",
     CORPUS / "plugins" / "tpu-recipes-ironwood-gpt-oss-README-gcs.md",
     CORPUS / "plugins" / "tpu-recipes-trillium-qwen3-README.md",
+    CORPUS / "plugins" / "tpu-inference-examples-disagg-run_disagg_single_host.sh",
 )
 
 
@@ -269,3 +270,37 @@ def test_ascend_balance_scheduling_on_a_disaggregated_node_is_refused(tmp_path: 
     assert "VC253" in _codes(script)
     script.write_text(script.read_text().replace("SCHEDULING=1", "SCHEDULING=0"))
     assert "VC253" not in _codes(script)
+
+
+def test_a_gpu_kv_connector_on_tpu_is_refused(tmp_path: Path) -> None:
+    """VC254: tpu-inference 0.32.0's platform accepts only its own connectors
+    (tpu_inference/platforms/tpu_platform.py:526-533). tpu-inference's own disaggregated
+    launcher (`TPUConnector` with its module path) is fine; the same script with
+    `NixlConnector`, a connector stock vLLM registers for GPUs, is refused where the
+    plugin is stated, and only there."""
+    real = CORPUS / "plugins" / "tpu-inference-examples-disagg-run_disagg_single_host.sh"
+    assert "VC254" not in _codes(real)
+    script = tmp_path / "run_disagg.sh"
+    text = real.read_text(encoding="utf-8")
+    # Naming `tpu_inference` is the weakest sign (its names become valid, its refusals
+    # are not said); the marker states the plugin.
+    marker = "# vllm-config: plugin=tpu-inference@0.32.0\n"
+    script.write_text(
+        marker + text.replace('\\"TPUConnector\\"', '\\"NixlConnector\\"'), encoding="utf-8"
+    )
+    refused = [f for f in _findings(script) if f["code"] == "VC254"]
+    assert [f["severity"] for f in refused] == ["error", "error"]
+    assert refused[0]["message"].startswith(
+        "Unsupported kv_connector 'NixlConnector' for the TPU platform. Expected one of "
+        "('TPUConnector', 'TPUConnectorHMA', 'TPUOffloadConnector', 'RaidenOffloadConnector')."
+    )
+    lines = script.read_text(encoding="utf-8").splitlines()
+    assert all("NixlConnector" in lines[f["line"] - 1] for f in refused)
+    # without tpu-inference (nothing names it, no TPU image): stock vLLM runs Nixl
+    stock = tmp_path / "stock.sh"
+    stock.write_text(
+        "vllm serve Qwen/Qwen3-8B --kv-transfer-config "
+        """'{"kv_connector":"NixlConnector","kv_role":"kv_both"}'\n""",
+        encoding="utf-8",
+    )
+    assert "VC254" not in _codes(stock)

@@ -50,6 +50,7 @@ VC250 plugin-additional-config-key plugins.additional_config_keys
 VC251 plugin-platform-quantization plugins.platform_quantization
 VC252 omni-without-vllm-omni plugins.omni_switch
 VC253 ascend-balance-scheduling-disaggregated plugins.ascend_balance_scheduling
+VC254 tpu-kv-connector plugins.tpu_kv_connector
 VC301 encoder-budgets-positive config.compilation.encoder_budgets_positive
 VC302 speculative-tokens-without-model config.speculative.speculative_tokens_without_model
 VC303 unknown-quantization config.model.unknown_quantization

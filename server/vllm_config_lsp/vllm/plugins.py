@@ -104,6 +104,15 @@ class Plugin:
         found = self.data.get("registers", {}).get(kind, {})
         return found if isinstance(found, dict) else {}
 
+    def refusal(self, said: str) -> Mapping[str, str] | None:
+        """The platform's `check_and_update_config` raise whose message starts with
+        `said` (its message and source line), where this start surely runs the plugin:
+        a release without the site, or a plugin chosen only by name, refuses nothing."""
+        if self.named_only:
+            return None
+        raises = self.platform.get("check_and_update_config_raises") or []
+        return next((r for r in raises if str(r.get("message", "")).startswith(said)), None)
+
     @property
     def vllm_release(self) -> str | None:
         release = self.data.get("vllm", {}).get("release")

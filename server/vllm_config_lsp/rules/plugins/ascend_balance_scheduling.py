@@ -49,12 +49,11 @@ _SAID = "enable_balance_scheduling only supports PD-mixed mode"
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     plugin = model.plugin
-    if plugin is None or plugin.named_only:
+    site = plugin.refusal(_SAID) if plugin is not None else None
+    if plugin is None or site is None:
         return
-    raises = plugin.platform.get("check_and_update_config_raises") or []
-    site = next((r for r in raises if str(r.get("message", "")).startswith(_SAID)), None)
     transfer = model.json_tree("kv-transfer-config")
-    if site is None or transfer is None or not transfer.is_object:
+    if transfer is None or not transfer.is_object:
         return
     role = transfer.get("kv_role")
     if role is not None and role.value == "kv_both":
