@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -112,6 +113,16 @@ def bounded_cli(
     finally:
         os.close(reader)
         os.close(writer)
+
+
+def check_file(tmp_path: Path, text: str, name: str = "serve.yaml") -> list[dict[str, object]]:
+    """`vllm-config-lsp check --format json` of `text` written to `tmp_path / name`."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    result = cli("check", str(path), "--format", "json")
+    assert result.returncode in (0, 1), result.stderr
+    rows: list[dict[str, object]] = json.loads(result.stdout)
+    return rows
 
 
 def codes(text: str, **kwargs: object) -> list[str]:

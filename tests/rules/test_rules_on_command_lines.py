@@ -26,6 +26,7 @@ YAML_ONLY = {
     "VC109": "a YAML list under a dotted key",
     "VC112": "YAML 1.1 numbers (octal, sexagesimal, `_`): a shell word is passed as written",
     "VC113": "an empty YAML list dropped by load_config_file: a command line omits the flag",
+    "VC115": "`false` dropped by load_config_file: a command line writes no `false`",
     "VC123": "the `model:` key of a config file under 0.6-0.7",
 }
 #: Rules whose subject is the command line itself: their Example is one already.

@@ -8,18 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
-from support import REPO, cli
+from support import REPO, check_file, cli
 
 MODELS = REPO / "tests" / "fixtures" / "models"
-
-
-def _check(tmp_path: Path, text: str, name: str = "serve.yaml") -> list[dict[str, object]]:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    result = cli("check", str(path), "--format", "json")
-    assert result.returncode in (0, 1), result.stderr
-    rows: list[dict[str, object]] = json.loads(result.stdout)
-    return rows
 
 
 def _codes(rows: list[dict[str, object]], severity: str = "error") -> list[str]:
@@ -59,12 +50,12 @@ def _no_rust_frontend(monkeypatch: pytest.MonkeyPatch) -> None:
     ],
 )
 def test_kv_connector_name(tmp_path: Path, kv: str, extra: str, codes: list[str]) -> None:
-    rows = _check(tmp_path, f"model: m\nkv-transfer-config:\n{kv}{extra}")
+    rows = check_file(tmp_path, f"model: m\nkv-transfer-config:\n{kv}{extra}")
     assert _codes(rows) == codes
 
 
 def test_kv_connector_misspelt_is_offered_the_registered_name(tmp_path: Path) -> None:
-    rows = _check(
+    rows = check_file(
         tmp_path,
         "model: m\nkv-transfer-config:\n  kv_connector: NixlConector\n  kv_role: kv_both\n",
     )
@@ -77,10 +68,10 @@ def test_grpc_port_warns_without_the_environment_and_is_silent_with_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     text = "model: m\ngrpc-port: 50051\n"
-    rows = _check(tmp_path, text)
+    rows = check_file(tmp_path, text)
     assert _codes(rows) == [] and _codes(rows, "warning") == ["VC508"]
     monkeypatch.setenv("VLLM_USE_RUST_FRONTEND", "1")
-    assert [r for r in _check(tmp_path, text) if r["code"] == "VC508"] == []
+    assert [r for r in check_file(tmp_path, text) if r["code"] == "VC508"] == []
 
 
 def test_grpc_port_on_the_api_server_module_is_an_error(
@@ -88,7 +79,7 @@ def test_grpc_port_on_the_api_server_module_is_an_error(
 ) -> None:
     monkeypatch.setenv("VLLM_USE_RUST_FRONTEND", "1")
     script = "python -m vllm.entrypoints.openai.api_server --model m --grpc-port 50051\n"
-    assert "VC508" in _codes(_check(tmp_path, script, "run.sh"))
+    assert "VC508" in _codes(check_file(tmp_path, script, "run.sh"))
 
 
 @pytest.mark.parametrize(
@@ -104,7 +95,7 @@ def test_grpc_port_on_the_api_server_module_is_an_error(
     ],
 )
 def test_nsight_with_several_gpus(tmp_path: Path, text: str, codes: list[str]) -> None:
-    assert _codes(_check(tmp_path, "model: m\n" + text)) == codes
+    assert _codes(check_file(tmp_path, "model: m\n" + text)) == codes
 
 
 def test_nsight_with_several_gpus_elsewhere_than_vllm_serve_is_not_judged(tmp_path: Path) -> None:
@@ -115,9 +106,9 @@ def test_nsight_with_several_gpus_elsewhere_than_vllm_serve_is_not_judged(tmp_pa
     ).read_text()
     nsight = "ray_workers_use_nsight: true\n            tensor_parallel_size: {}"
     one = manifest.replace("dtype: bfloat16", nsight.format(1))
-    assert "VC319" in _codes(_check(tmp_path, one, "rayservice.yaml"))  # uni on one GPU
+    assert "VC319" in _codes(check_file(tmp_path, one, "rayservice.yaml"))  # uni on one GPU
     two = manifest.replace("dtype: bfloat16", nsight.format(2))
-    assert "VC319" not in _codes(_check(tmp_path, two, "rayservice.yaml"))
+    assert "VC319" not in _codes(check_file(tmp_path, two, "rayservice.yaml"))
 
 
 @pytest.mark.parametrize(
@@ -135,7 +126,7 @@ def test_nsight_with_several_gpus_elsewhere_than_vllm_serve_is_not_judged(tmp_pa
 def test_active_seqs_against_the_default_max_num_seqs(
     tmp_path: Path, text: str, codes: list[str]
 ) -> None:
-    assert _codes(_check(tmp_path, "model: m\n" + text)) == codes
+    assert _codes(check_file(tmp_path, "model: m\n" + text)) == codes
 
 
 @pytest.mark.parametrize(
@@ -150,7 +141,7 @@ def test_active_seqs_against_the_default_max_num_seqs(
     ],
 )
 def test_micro_batching(tmp_path: Path, text: str, errors: list[str], warnings: list[str]) -> None:
-    rows = _check(tmp_path, "model: m\n" + text)
+    rows = check_file(tmp_path, "model: m\n" + text)
     assert _codes(rows) == errors
     assert [c for c in _codes(rows, "warning") if c == "VC362"] == warnings
 
@@ -158,7 +149,7 @@ def test_micro_batching(tmp_path: Path, text: str, errors: list[str], warnings: 
 @pytest.mark.parametrize(("gpu", "errors"), [("B200", ["VC362"]), ("MI300X", [])])
 def test_micro_batching_on_the_target_gpu(tmp_path: Path, gpu: str, errors: list[str]) -> None:
     """The default all2all backend is ROCm's only: the target decides error or nothing."""
-    rows = _check(tmp_path, f"# vllm-config: gpu={gpu}\nmodel: m\nenable-dbo: true\n")
+    rows = check_file(tmp_path, f"# vllm-config: gpu={gpu}\nmodel: m\nenable-dbo: true\n")
     assert _codes(rows) == errors
     assert "VC362" not in _codes(rows, "warning")
 
@@ -174,7 +165,10 @@ def test_micro_batching_on_the_target_gpu(tmp_path: Path, gpu: str, errors: list
     ],
 )
 def test_executor_backend_name(tmp_path: Path, backend: str, codes: list[str]) -> None:
-    assert _codes(_check(tmp_path, f"model: m\ndistributed-executor-backend: {backend}\n")) == codes
+    assert (
+        _codes(check_file(tmp_path, f"model: m\ndistributed-executor-backend: {backend}\n"))
+        == codes
+    )
 
 
 def test_executor_backend_synonym_fix(tmp_path: Path) -> None:
@@ -189,14 +183,14 @@ def test_executor_backend_synonym_fix(tmp_path: Path) -> None:
     ("items", "codes"), [("- a.b:C\n- null\n", ["VC209"]), ("- ''\n", ["VC209"]), ("- a.b:C\n", [])]
 )
 def test_logits_processors_items(tmp_path: Path, items: str, codes: list[str]) -> None:
-    assert _codes(_check(tmp_path, f"model: m\nlogits-processors:\n{items}")) == codes
+    assert _codes(check_file(tmp_path, f"model: m\nlogits-processors:\n{items}")) == codes
 
 
 def test_stochastic_rounding_reads_the_model(tmp_path: Path) -> None:
     on = "enable-mamba-cache-stochastic-rounding: true\n"
-    rows = _check(tmp_path, "model: state-spaces/mamba-130m-hf\n" + on)
+    rows = check_file(tmp_path, "model: state-spaces/mamba-130m-hf\n" + on)
     assert _codes(rows) == ["VC325"]  # no NemotronH/Qwen3.5 hook: the SSM cache stays auto
-    unknown = _check(tmp_path, "model: someone/unseen-model\n" + on)
+    unknown = check_file(tmp_path, "model: someone/unseen-model\n" + on)
     assert _codes(unknown) == [] and "VC325" in _codes(unknown, "warning")
 
 
@@ -207,7 +201,7 @@ def test_model_class_override_target(tmp_path: Path) -> None:
     rows = json.loads(cli("check", str(path), "--format", "json").stdout)
     assert [r["code"] for r in rows if r["severity"] == "error"] == ["VC364"]
     ok = "model: m\nmodel-class-overrides:\n  LlamaForCausalLM: my_models.llama:MyLlama\n"
-    assert _codes(_check(tmp_path, ok)) == []
+    assert _codes(check_file(tmp_path, ok)) == []
 
 
 @pytest.mark.parametrize(
@@ -229,5 +223,5 @@ def test_pooling_that_turns_chunked_prefill_off(
     tmp_path: Path, text: str, codes: list[str]
 ) -> None:
     lengths = "max-model-len: 4096\nmax-num-batched-tokens: 2048\n"
-    rows = _check(tmp_path, "model: Qwen/Qwen2.5-0.5B-Instruct\n" + text + lengths)
+    rows = check_file(tmp_path, "model: Qwen/Qwen2.5-0.5B-Instruct\n" + text + lengths)
     assert _codes(rows) == codes

@@ -29,6 +29,9 @@ VC110 deprecated-flag engine.deprecated_flag
 VC111 argparse-error loader.argparse_error
 VC112 yaml11-number loader.yaml11_number
 VC113 empty-list-dropped loader.empty_list_dropped
+VC114 api-key-none entrypoints.api_key_none
+VC115 false-dropped-value loader.false_dropped_value
+VC116 hf-token-word engine.hf_token_word
 VC120 removed-in-newer-release loader.removed_in_newer_release
 VC121 renamed-key loader.renamed_key
 VC122 deprecated-field loader.deprecated_field

@@ -9,7 +9,7 @@ import difflib
 import reprlib
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from weakref import WeakKeyDictionary
 
 from yaml.nodes import Node, ScalarNode, SequenceNode
@@ -401,12 +401,20 @@ class Site:
             return rename_pair_fix(self.model, pair, new_key, safe=safe)
         return rename_option_fix(self.model, self.token, "--" + new_name, safe=safe)
 
-    def remove(self, *, safe: bool = False) -> Fix | None:
+    def remove(
+        self, title: str | None = None, *, safe: bool = False, preferred: bool = False
+    ) -> Fix | None:
+        """Remove the option with its values, titled `title` (default: "Remove `key`")."""
         pair = self.token.pair
         if pair is not None:
-            return remove_pair_fix(self.model, pair, safe=safe)
-        use = next((u for u in self.model.result.uses if u.token is self.token), None)
-        return remove_option_fix(self.model, self.token, use.values if use else [], safe=safe)
+            fix = remove_pair_fix(self.model, pair, safe=safe)
+        else:
+            use = next((u for u in self.model.result.uses if u.token is self.token), None)
+            values = use.values if use else []
+            fix = remove_option_fix(self.model, self.token, values, safe=safe)
+        if fix is None or (title is None and not preferred):
+            return fix
+        return replace(fix, title=title or fix.title, preferred=preferred)
 
 
 def site_of(model: ConfigModel, token: Token) -> Site | None:

@@ -5,7 +5,11 @@ one counts.
 argparse keeps the last value of a repeated option. `max_model_len` and `max-model-len` are
 the same flag; dotted keys (`compilation-config.mode: 3`) are gathered into one JSON argument
 appended *after* everything else, wherever they stand in the file, which replaces a
-`compilation-config:` mapping entirely instead of merging with it. When the mapping held a
+`compilation-config:` mapping entirely instead of merging with it. Two dotted keys that
+name the same field, one spelled with dashes and one with underscores
+(`compilation-config.mode: 3`, later `compilation_config.mode: 0`), are one field once vLLM
+folds the flag part: the later value wins and vLLM only logs `Found duplicate keys
+--compilation-config.mode`. When the mapping held a
 field the config class requires (`watermark-config: {key: 42}` with
 `watermark-config.alpha: 0.5`), vLLM then refuses to start (`Field required`): an error.
 
@@ -27,10 +31,12 @@ compilation-config:
 """
 
 from collections.abc import Iterator
+from typing import Any
 
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.support import finding, site_of
 from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
+from vllm_config_lsp.vllm.parse_args import DottedPiece
 
 CODE = "VC108"
 NAME = "repeated-flag"
@@ -39,6 +45,79 @@ CATALOGUE = ("warn.argparse.duplicate_keys",)
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
+    yield from _repeated_options(model)
+    for value in model.values:
+        for token in value.use.values:
+            if token.dotted:
+                yield from _repeated_dotted(model, token.dotted)
+
+
+def _repeated_dotted(model: ConfigModel, pieces: list[DottedPiece]) -> Iterator[Finding]:
+    """Dotted keys naming one field (`compilation-config.mode`, `compilation_config.mode`):
+    vLLM's `recursive_dict_update` (argparse_utils.py:425-443) keeps the later value and
+    logs `Found duplicate keys` (:495)."""
+    merged: dict[str, Any] = {}
+    setters: dict[tuple[str, ...], DottedPiece] = {}
+    for piece in pieces:
+        for path in _overwritten(merged, piece.path, piece.value, ()):
+            victims = [p for p in setters if p[: len(path)] == path]
+            for victim_path in victims:
+                victim = setters.pop(victim_path)
+                found = _dotted_finding(model, victim, piece, path)
+                if found is not None:
+                    yield found
+        setters[tuple(piece.path)] = piece
+
+
+def _overwritten(
+    original: dict[str, Any], keys: list[str], value: Any, prefix: tuple[str, ...]
+) -> list[tuple[str, ...]]:
+    """Merge `keys → value` into `original` as vLLM does; the paths it replaced."""
+    key, rest = keys[0], keys[1:]
+    new: Any = value
+    for inner in reversed(rest):
+        new = {inner: new}
+    if isinstance(new, dict) and isinstance(original.get(key), dict):
+        if not rest:  # a mapping value merged into a mapping: recurse over its keys
+            replaced = []
+            for k, v in new.items():
+                replaced += _overwritten(original[key], [k], v, (*prefix, key))
+            return replaced
+        return _overwritten(original[key], rest, value, (*prefix, key))
+    if isinstance(new, list) and isinstance(original.get(key), list):
+        original[key] = original[key] + new
+        return []
+    replaced = [(*prefix, key)] if key in original else []
+    original[key] = new
+    return replaced
+
+
+def _dotted_finding(
+    model: ConfigModel, victim: DottedPiece, winner: DottedPiece, path: tuple[str, ...]
+) -> Finding | None:
+    site, winner_site = site_of(model, victim.key_token), site_of(model, winner.key_token)
+    if site is None or winner_site is None or site.span == winner_site.span:
+        return None
+    line = model.index.line_col(winner_site.span[0])[0] + 1
+    name = f"{victim.head}.{'.'.join(path)}"
+    drop_this = site.remove(
+        f"Remove this `{site.key}` (line {line}'s value applies)", preferred=True
+    )
+    drop_winner = winner_site.remove(f"Keep this value: remove line {line}'s `{winner_site.key}`")
+    fixes = [fix for fix in (drop_this, drop_winner) if fix is not None]
+    return finding(
+        CODE,
+        Severity.WARNING,
+        site.span,
+        f"`{site.key}` is set again on line {line} (`{winner_site.key}`): vLLM reads both as "
+        f'`{name}` and keeps the last value, logging only "Found duplicate keys {name}", '
+        f"so this `{site.key}` has no effect",
+        source=VLLM_SOURCE,
+        fixes=fixes,
+    )
+
+
+def _repeated_options(model: ConfigModel) -> Iterator[Finding]:
     last_by_dest = model.final
     for value in model.values:
         winner = last_by_dest.get(value.spec.dest)
