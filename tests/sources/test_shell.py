@@ -123,6 +123,12 @@ def test_words_after_a_redirection_are_still_arguments() -> None:
     assert texts(invocation) == ["m", "--port", "1"]
 
 
+def test_a_word_the_grammar_splits_after_a_redirection_is_one_word() -> None:
+    # the grammar files `$D/p_$i.txt` as two destinations, `$D/p_$` and `i.txt`
+    invocation = only("vllm serve m > log --served-model-name $D/p_$i.txt --port 1\n")
+    assert texts(invocation) == ["m", "--served-model-name", "$D/p_$i.txt", "--port", "1"]
+
+
 @pytest.mark.parametrize(
     "script",
     [

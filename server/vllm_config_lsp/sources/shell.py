@@ -26,7 +26,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from itertools import accumulate, pairwise
+from itertools import accumulate
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
@@ -814,26 +814,19 @@ class _Analyzer:
                 for redirect in parent.children_by_field_name("redirect"):
                     if redirect.type == "file_redirect":
                         targets = redirect.children_by_field_name("destination")
-                        # A destination touching the one before it is the rest of the same
-                        # word the grammar split (`> $DIR/log_$i.txt`: `…_$` then `i.txt`).
-                        words.extend(
-                            self.word(target)
-                            for before, target in pairwise(targets)
-                            if target.start_byte > before.end_byte
-                        )
+                        destinations = self.rejoin([self.word(target) for target in targets])
+                        words.extend(destinations[1:])  # the first is the file
         return self.rejoin(words)
 
     def rejoin(self, words: list[Word]) -> list[Word]:
-        """Bash drops `\\`-newline before it splits words, so `--max-model\\` + newline +
-        `-len` is one word; the grammar makes two of it. They are joined back."""
+        """Bash splits words at blanks only, and drops `\\`-newline before it does; the
+        grammar makes two words of `--max-model\\` + newline + `-len`, and of some
+        redirection targets (`> $DIR/log_$i.txt`: `…log_$` and `i.txt`). They are joined
+        back."""
         joined: list[Word] = []
         for word in words:
             previous = joined[-1] if joined else None
-            if (
-                previous is not None
-                and word.start - previous.end == 2
-                and self.text[previous.end : word.start] == "\\\n"
-            ):
+            if previous is not None and self._one_word(previous, word):
                 joined[-1] = replace(
                     previous,
                     text=previous.text + word.text,
@@ -846,6 +839,14 @@ class _Analyzer:
             else:
                 joined.append(word)
         return joined
+
+    def _one_word(self, previous: Word, word: Word) -> bool:
+        """`word` continues `previous` in the text: nothing between them, or `\\`-newline.
+        Words of one expansion (`$ARGS`) share its span, and are never joined."""
+        gap = word.start - previous.end
+        if gap == 2:
+            return self.text[previous.end : word.start] == "\\\n"
+        return gap == 0 and previous.start < previous.end and word.start < word.end
 
     def heredoc(self, node: Node) -> Heredoc | None:
         """The here-document of a `heredoc_redirect` node (`Heredoc`)."""
