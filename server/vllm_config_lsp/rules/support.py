@@ -416,6 +416,23 @@ class Site:
             return fix
         return replace(fix, title=title or fix.title, preferred=preferred)
 
+    def fill(self, text: str, title: str) -> Fix | None:
+        """Write `text` as the one value of a `--config` key (`key:`, `key: ""`, the item
+        of `key: [null]`); never applied unattended. Command lines: None."""
+        use = next((u for u in self.model.result.uses if u.token is self.token), None)
+        values = use.values if use else []
+        if not self.model.is_config_file or len(values) != 1 or values[0].pair is None:
+            return None
+        node = values[0].pair.value_node
+        if values[0].node is not node:  # `key: [null]`: the item's own node
+            if values[0].node is None:
+                return None
+            node = values[0].node
+        start, end = node.start_mark.index, node.end_mark.index
+        if start == end and self.model.text[start - 1 : start] == ":":
+            text = " " + text
+        return Fix(title, (TextEdit(start, end, text),), safe=False)
+
 
 def site_of(model: ConfigModel, token: Token) -> Site | None:
     """The place an option token was written as an option (a key or an option word), or

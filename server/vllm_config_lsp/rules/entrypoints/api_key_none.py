@@ -25,10 +25,9 @@ model: Qwen/Qwen3-8B
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
+from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.support import finding, site_of
 from vllm_config_lsp.vllm.config_model import ConfigModel
-from vllm_config_lsp.vllm.parse_args import Token
 
 CODE = "VC114"
 NAME = "api-key-none"
@@ -60,24 +59,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         "used either. Remove the key to use `VLLM_API_KEY`, or write the key"
     )
     removal = site.remove(f"Remove `{site.key}` (VLLM_API_KEY then applies)")
-    give = _give_fix(model, value.use.values, site.key)
+    give = site.fill(
+        f"'{PLACEHOLDER}'", f"Write the key (`{site.key}: '{PLACEHOLDER}'`, then fill it in)"
+    )
     fixes = [fix for fix in (removal, give) if fix is not None]
     yield finding(CODE, Severity.WARNING, where, message, source=VLLM_SOURCE, fixes=fixes)
-
-
-def _give_fix(model: ConfigModel, values: list[Token], key: str) -> Fix | None:
-    """Replace the empty value by a placeholder key to fill in (YAML only)."""
-    if not model.is_config_file or len(values) != 1 or values[0].pair is None:
-        return None
-    node = values[0].pair.value_node
-    start, end = node.start_mark.index, node.end_mark.index
-    if values[0].node is not node:  # `api-key: [null]`: the item's own node
-        item = values[0].node
-        if item is None:
-            return None
-        start, end = item.start_mark.index, item.end_mark.index
-    text = f"'{PLACEHOLDER}'"
-    if start == end and model.text[start - 1 : start] == ":":
-        text = " " + text
-    title = f"Write the key (`{key}: {text.strip()}`, then fill it in)"
-    return Fix(title, (TextEdit(start, end, text),), safe=False)
