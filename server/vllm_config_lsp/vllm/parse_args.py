@@ -193,25 +193,33 @@ def _merge_dotted(
     for head, group in pieces.items():
         merged: dict[str, Any] = {}
         for piece in group:
-            _recursive_update(merged, _nested(piece.path, piece.value))
+            recursive_update(merged, nested(piece.path, piece.value))
         first = group[0].key_token
         kept.append(Token(head, first.source, is_key=True))
         kept.append(Token(json.dumps(merged), first.source, dotted=group))
     return kept, events
 
 
-def _nested(keys: list[str], value: Any) -> Any:
+def nested(keys: list[str], value: Any) -> Any:
     for key in reversed(keys):
         value = {key: value}
     return value
 
 
-def _recursive_update(original: dict[str, Any], update: dict[str, Any]) -> None:
-    """argparse_utils.py:425-443: dicts merge, lists concatenate, anything else replaces."""
+def recursive_update(
+    original: dict[str, Any], update: dict[str, Any], prefix: tuple[str, ...] = ()
+) -> list[tuple[str, ...]]:
+    """argparse_utils.py:425-443: dicts merge, lists concatenate, anything else replaces.
+    The paths of the values replaced (what an earlier dotted key set and a later one
+    overwrote without a word: VC108)."""
+    replaced: list[tuple[str, ...]] = []
     for key, value in update.items():
         if isinstance(value, dict) and isinstance(original.get(key), dict):
-            _recursive_update(original[key], value)
+            replaced += recursive_update(original[key], value, (*prefix, key))
         elif isinstance(value, list) and isinstance(original.get(key), list):
             original[key] = original[key] + value
         else:
+            if key in original:
+                replaced.append((*prefix, key))
             original[key] = value
+    return replaced

@@ -36,7 +36,7 @@ from typing import Any
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.support import finding, site_of
 from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
-from vllm_config_lsp.vllm.parse_args import DottedPiece
+from vllm_config_lsp.vllm.parse_args import DottedPiece, nested, recursive_update
 
 CODE = "VC108"
 NAME = "repeated-flag"
@@ -59,7 +59,7 @@ def _repeated_dotted(model: ConfigModel, pieces: list[DottedPiece]) -> Iterator[
     merged: dict[str, Any] = {}
     setters: dict[tuple[str, ...], DottedPiece] = {}
     for piece in pieces:
-        for path in _overwritten(merged, piece.path, piece.value, ()):
+        for path in recursive_update(merged, nested(piece.path, piece.value)):
             victims = [p for p in setters if p[: len(path)] == path]
             for victim_path in victims:
                 victim = setters.pop(victim_path)
@@ -67,29 +67,6 @@ def _repeated_dotted(model: ConfigModel, pieces: list[DottedPiece]) -> Iterator[
                 if found is not None:
                     yield found
         setters[tuple(piece.path)] = piece
-
-
-def _overwritten(
-    original: dict[str, Any], keys: list[str], value: Any, prefix: tuple[str, ...]
-) -> list[tuple[str, ...]]:
-    """Merge `keys → value` into `original` as vLLM does; the paths it replaced."""
-    key, rest = keys[0], keys[1:]
-    new: Any = value
-    for inner in reversed(rest):
-        new = {inner: new}
-    if isinstance(new, dict) and isinstance(original.get(key), dict):
-        if not rest:  # a mapping value merged into a mapping: recurse over its keys
-            replaced = []
-            for k, v in new.items():
-                replaced += _overwritten(original[key], [k], v, (*prefix, key))
-            return replaced
-        return _overwritten(original[key], rest, value, (*prefix, key))
-    if isinstance(new, list) and isinstance(original.get(key), list):
-        original[key] = original[key] + new
-        return []
-    replaced = [(*prefix, key)] if key in original else []
-    original[key] = new
-    return replaced
 
 
 def _dotted_finding(
