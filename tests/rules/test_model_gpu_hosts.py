@@ -1,8 +1,9 @@
 """The GPUs every host declares, with the model named only (issue 29): no `--gpu`, no
 marker naming the count, the model's config.json from the registry (no local files), and
 the target read from what the host itself writes — a GKE node selector with
-`nvidia.com/gpu`, SkyPilot's `resources.accelerators`, a KubeAI `resourceProfile`, `docker
-run --gpus` and a compose device reservation (whose GPU model the marker comment names: they
+`nvidia.com/gpu`, SkyPilot's `resources.accelerators`, a KubeAI `resourceProfile`, a Modal
+`@app.function(gpu="L4:1")`, `#SBATCH --gres=gpu:l4:1`, `docker run --gpus` and a compose
+device reservation (whose GPU model the marker comment names: they
 state only how many). Each host gives the same findings a `--config` file with `--gpu L4
 --gpus 1` gives:
 
@@ -70,6 +71,15 @@ def hosts(code: str) -> dict[str, str]:
             f"# vllm-config: gpu={gpu}\n"
             f"docker run --gpus 1 -p 8000:8000 vllm/vllm-openai:v0.33.0 {line}\n"
         ),
+        "modal_app.py": (
+            "import subprocess\n\nimport modal\n\napp = modal.App('vllm')\n\n\n"
+            f'@app.function(gpu="{gpu}:1")\ndef serve():\n'
+            f'    subprocess.Popen(["vllm", "serve", {listed}])\n'
+        ),
+        "job.sbatch": (
+            f"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gres=gpu:{gpu.lower()}:1\n"
+            f"srun vllm serve {line}\n"
+        ),
         "compose.yaml": (
             f"# vllm-config: gpu={gpu}\nservices:\n  vllm:\n    image: vllm/vllm-openai:v0.33.0\n"
             f"    command: [{listed}]\n    deploy:\n      resources:\n        reservations:\n"
@@ -113,6 +123,8 @@ COUNTED = {
     "sky.yaml": "resources.accelerators",
     "kubeai.yaml": "KubeAI resourceProfile",
     "docker.sh": "docker --gpus",
+    "modal_app.py": "Modal @function(gpu=...)",
+    "job.sbatch": "#SBATCH --gres",
     "compose.yaml": "deploy.resources.reservations.devices",
 }
 
@@ -148,6 +160,8 @@ def test_every_host_declares_its_gpus(tmp_path: Path, code: str) -> None:
         undeclared = undeclared.replace(f"# vllm-config: gpu={gpu}\n", "")
         undeclared = undeclared.replace(f"gke-accelerator: {TARGETS[code][3]}", "x: y")
         undeclared = undeclared.split("    deploy:\n", 1)[0]  # compose: no reservation
+        undeclared = undeclared.replace(f'(gpu="{gpu}:1")', "()")
+        undeclared = undeclared.replace(f"#SBATCH --gres=gpu:{gpu.lower()}:1\n", "")
         (folder / name).write_text(undeclared, encoding="utf-8")
     assert not [f for f in check(folder, env) if f["code"] == code]
 
