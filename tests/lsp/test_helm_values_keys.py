@@ -126,3 +126,45 @@ async def test_a_removal_in_a_template_leaves_an_unresolved_word_after_the_value
     _found, fixed = await _fix(client, doc, "VC101", "Remove '--swap-space {{ .Values.s }}'")
     assert fixed == template.replace('"--swap-space", "{{ .Values.s }}", ', "")
     doc.close()
+
+
+GPU_VALUES = "vllm:\n  model: Qwen/Qwen3-8B\n  tp: 4\ngpus: 2\n"
+GPU_TEMPLATE = """\
+apiVersion: apps/v1
+kind: Deployment
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.33.0
+          args:
+            - "{{ .Values.vllm.model }}"
+            - --tensor-parallel-size
+            - "{{ .Values.vllm.tp }}"
+          resources:
+            limits:
+              nvidia.com/gpu: {{ .Values.gpus }}
+"""
+
+
+@pytest.mark.parametrize(
+    ("title", "after"),
+    [
+        ("Set 'vllm.tp: 2'", GPU_VALUES.replace("tp: 4", "tp: 2")),
+        ("Request 4 GPUs (gpus: 4)", GPU_VALUES.replace("gpus: 2", "gpus: 4")),
+    ],
+)
+async def test_a_world_too_large_names_the_values_keys_of_both_ways_out(
+    client: LanguageClient, tmp_path: Path, title: str, after: str
+) -> None:
+    """The GPU count the template takes from `gpus` is named `gpus`, not the pod's
+    `resources.limits nvidia.com/gpu` that the user does not write in this file."""
+    path = small_chart(tmp_path, GPU_VALUES, GPU_TEMPLATE)
+    doc = Doc(client, path.as_uri(), GPU_VALUES)
+    found, fixed = await _fix(client, doc, "VC703", title)
+    assert found.message.endswith("(GPUs per node: 2, from gpus)"), found.message
+    assert fixed == after
+    yaml.safe_load(fixed)
+    assert "VC703" not in [d.code for d in await doc.replace(fixed)]
+    doc.close()

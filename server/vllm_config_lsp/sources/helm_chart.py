@@ -33,7 +33,7 @@ from yaml.nodes import MappingNode, Node
 
 from vllm_config_lsp.sources import kubernetes
 from vllm_config_lsp.sources.hosts import chart_folder
-from vllm_config_lsp.sources.invocation import Invocation, Word, elsewhere
+from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, Word, elsewhere
 from vllm_config_lsp.sources.safe_read import read_text, walk
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
@@ -297,15 +297,27 @@ def _on_values(
             continue
         if key is not None:
             args[at] = replace(word, field=key)
-    return replace(invocation, source="helm", start=first.start, end=first.end, args=args)
+    gpus = tuple(_claim_on_values(claim, length, keys) for claim in invocation.gpus)
+    return replace(
+        invocation, source="helm", start=first.start, end=first.end, args=args, gpus=gpus
+    )
+
+
+def _claim_on_values(claim: GpuClaim, length: int, keys: dict[tuple[int, int], str]) -> GpuClaim:
+    """A GPU claim whose text a values key wrote (`nvidia.com/gpu: {{ .Values.gpus }}`) is
+    named by that key, the place a fix asks for more GPUs (`gpus: 4`)."""
+    key = _key_at(claim.start, claim.end, keys) if 0 <= claim.start < claim.end <= length else None
+    return replace(claim, origin=key) if key is not None else claim
 
 
 def _key_of(word: Word, length: int, keys: dict[tuple[int, int], str]) -> str | None:
-    """The values key whose scalar wrote the word's characters that the values file wrote,
-    when one key wrote them all."""
-    if word.end > length:
-        return None
-    found = {key for (start, end), key in keys.items() if start <= word.start and word.end <= end}
+    """The values key whose scalar wrote the word's characters that the values file wrote."""
+    return _key_at(word.start, word.end, keys) if word.end <= length else None
+
+
+def _key_at(start: int, end: int, keys: dict[tuple[int, int], str]) -> str | None:
+    """The one values key whose scalar holds `[start, end)`, if one does."""
+    found = {key for (at, to), key in keys.items() if at <= start and end <= to}
     return found.pop() if len(found) == 1 else None
 
 
