@@ -129,23 +129,13 @@ async def test_a_removal_in_a_template_leaves_an_unresolved_word_after_the_value
 
 
 GPU_VALUES = "vllm:\n  model: Qwen/Qwen3-8B\n  tp: 4\ngpus: 2\n"
-GPU_TEMPLATE = """\
-apiVersion: apps/v1
-kind: Deployment
-spec:
-  template:
-    spec:
-      containers:
-        - name: vllm
-          image: vllm/vllm-openai:v0.33.0
-          args:
-            - "{{ .Values.vllm.model }}"
-            - --tensor-parallel-size
-            - "{{ .Values.vllm.tp }}"
-          resources:
-            limits:
-              nvidia.com/gpu: {{ .Values.gpus }}
-"""
+GPU_TEMPLATE = deployment(
+    "vllm/vllm-openai:v0.33.0",
+    '\n            - "{{ .Values.vllm.model }}"\n            - --tensor-parallel-size'
+    '\n            - "{{ .Values.vllm.tp }}"',
+) + (
+    "          resources:\n            limits:\n              nvidia.com/gpu: {{ .Values.gpus }}\n"
+)
 
 
 @pytest.mark.parametrize(
