@@ -174,6 +174,17 @@ _CHART_NAME = "GoogleCloudPlatform__kubernetes-engine-samples__app-design-center
 CHART_VALUES_ROW = f"helm-values/{_CHART_NAME}values.yaml"
 
 
+def small_chart(folder: Path, values: str, template: str) -> Path:
+    """A chart `folder/chart/` of one template `templates/deployment.yaml` and `values.yaml`
+    (a minimal `Chart.yaml`). Returns the values file."""
+    chart = folder / "chart"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    (chart / "templates" / "deployment.yaml").write_text(template)
+    (chart / "values.yaml").write_text(values)
+    return chart / "values.yaml"
+
+
 def corpus_chart(folder: Path, changes: dict[str, str] | None = None) -> Path:
     """The GKE inference chart of the corpus, which stores its values file and its template
     flattened, as a chart: `folder/chart/` with a minimal `Chart.yaml`, `values.yaml` (each
