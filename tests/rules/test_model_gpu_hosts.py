@@ -3,7 +3,7 @@ marker naming the count, the model's config.json from the registry (no local fil
 the target read from what the host itself writes — a GKE node selector with
 `nvidia.com/gpu` (a Deployment, a KServe InferenceService), the production-stack chart's
 `requestGPU` and `nodeSelectorTerms`, SkyPilot's `resources.accelerators`, a KubeAI
-`resourceProfile`, a Modal
+`resourceProfile`, a Baseten Truss `resources.accelerator`, a Modal
 `@app.function(gpu="L4:1")`, `#SBATCH --gres=gpu:l4:1`, `docker run --gpus` and a compose
 device reservation (whose GPU model the marker comment names: they
 state only how many). Each host gives the same findings a `--config` file with `--gpu L4
@@ -107,6 +107,11 @@ def hosts(code: str) -> dict[str, str]:
             f"[{PRODUCTS[gpu]}]}}\n    vllmConfig:\n"
             + "".join(f"      {CHART_KEYS[flag]}: {value}\n" for flag, value in flags)
         ),
+        "truss-config.yaml": (
+            "base_image:\n  image: vllm/vllm-openai:v0.33.0\ndocker_server:\n"
+            f'  start_command: sh -c "vllm serve {line}"\n  server_port: 8000\n'
+            f"resources:\n  accelerator: {gpu}\n  use_gpu: true\n"
+        ),
         "compose.yaml": (
             f"# vllm-config: gpu={gpu}\nservices:\n  vllm:\n    image: vllm/vllm-openai:v0.33.0\n"
             f"    command: [{listed}]\n    deploy:\n      resources:\n        reservations:\n"
@@ -154,6 +159,7 @@ COUNTED = {
     "job.sbatch": "#SBATCH --gres",
     "isvc.yaml": "resources.limits nvidia.com/gpu",
     "stack-values.yaml": "requestGPU",
+    "truss-config.yaml": "resources.accelerator",
     "compose.yaml": "deploy.resources.reservations.devices",
 }
 
@@ -194,6 +200,7 @@ def test_every_host_declares_its_gpus(tmp_path: Path, code: str) -> None:
         undeclared = undeclared.replace('nvidia.com/gpu: "1"', 'cpu: "1"')
         undeclared = undeclared.replace("requestGPU: 1", "requestCPU: 1")
         undeclared = undeclared.replace(f"[{PRODUCTS[gpu]}]", "[x]")
+        undeclared = undeclared.replace(f"accelerator: {gpu}\n", "cpu: '4'\n")
         (folder / name).write_text(undeclared, encoding="utf-8")
     assert not [f for f in check(folder, env) if f["code"] == code]
 

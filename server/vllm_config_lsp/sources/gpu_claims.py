@@ -99,6 +99,40 @@ def production_stack(frame: yaml_hosts.Frame, spec: MappingNode) -> tuple[GpuCla
     return tuple(claims)
 
 
+#: Baseten Truss accelerators (basetenlabs/truss truss/base/truss_config.py@0089d44f
+#: `Accelerator`, with the later `A100_40GB`, `H200`, `B200`) → the GPU table's name; Baseten's
+#: reference gives `A100` and `H100` as the 80 GB parts. `H100_40GB` is a MIG slice: no
+#: GPU the table knows (the count still holds).
+_TRUSS = {
+    "T4": "T4",
+    "L4": "L4",
+    "A10G": "A10G",
+    "V100": "V100",
+    "A100": "A100-80GB",
+    "A100_40GB": "A100-40GB",
+    "H100": "H100-80GB",
+    "H100_40GB": None,
+    "H200": "H200",
+    "B200": "B200",
+}
+
+
+def truss(frame: yaml_hosts.Frame, resources: Node | None) -> tuple[GpuClaim, ...]:
+    """A Truss `config.yaml`'s `resources.accelerator` (`H100:2`, `A10G` for one), as
+    `AcceleratorSpec.from_str` reads it: the name, then `:count` (1 when not written)."""
+    value = yaml_hosts.get(resources, "accelerator")
+    text = (yaml_hosts.text_of(value) or "").strip()
+    name, colon, written = text.partition(":")
+    if value is None or name not in _TRUSS:
+        return ()
+    count = int(written) if written.isascii() and written.isdigit() and len(written) < 5 else None
+    if colon and not count:
+        return ()
+    start, end = yaml_hosts.node_span(frame, value)
+    claim = GpuClaim("resources.accelerator", start, end, count or 1, _TRUSS[name], "nvidia")
+    return (claim,)
+
+
 #: KubeAI's `resourceProfile: <profile>:<multiple>`: each GPU profile of its chart's
 #: defaults (charts/kubeai/values.yaml) limits one GPU of its kind, which the controller
 #: multiplies by `<multiple>` (internal/modelcontroller/model_controller.go:274-300). The
