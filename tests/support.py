@@ -22,15 +22,20 @@ CORPUS = REPO / "tests" / "corpus"
 
 
 def cli(
-    *args: str, cwd: Path | None = None, preexec_fn: Callable[[], None] | None = None
+    *args: str,
+    cwd: Path | None = None,
+    preexec_fn: Callable[[], None] | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """The console command as a user runs it (falls back to `python -m` in a checkout);
-    `preexec_fn` runs in the child before it starts (resource limits)."""
+    `preexec_fn` runs in the child before it starts (resource limits); `env`, when given,
+    is its whole environment."""
     return subprocess.run(
         [*cli_command(), *args],
         capture_output=True,
         text=True,
         cwd=cwd,
+        env=env,
         timeout=120,
         check=False,
         preexec_fn=preexec_fn,
