@@ -310,6 +310,8 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC381": (("some", "_engine.given", "kv-cache-dtype"), ("some", "_engine.given_field", "AttentionConfig", "flash_attn_version"),),
     "VC382": (("some", "_engine.given", "quantization"), ("some", "_engine.switched_on", "allow-deprecated-quantization"),),
     "VC383": (("some", "_engine.given", "data-parallel-size-local"),),
+    "VC387": (("some", "_engine.given_field", "SchedulerConfig", "max_num_batched_tokens"), ("some", "_engine.given_field", "SchedulerConfig", "max_num_seqs"),),
+    "VC389": (("some", "model.flag", "watermark-config"),),
     "VC391": (("some", "_engine.first_given", "ParallelConfig", "decode_context_parallel_size", "tensor_parallel_size"),),
     "VC392": (("some", "_engine.given_field", "ParallelConfig", "nnodes"),),
     "VC394": (("some", "_engine.first_given", "ParallelConfig", "prefill_context_parallel_size", "data_parallel_size"),),
