@@ -9,14 +9,17 @@ usually a `- |` block, whose characters are mapped back through its scalar sourc
 dstack substitutes `${{ env.X }}`, `${{ secrets.X }}` and `${{ run.* }}` before the shell
 runs: like a workflow's expressions they are masked first and come back as unresolved parts
 of the words that hold them. What dstack adds itself (`$DSTACK_GPUS_NUM`, …) is ordinary
-environment, which the shell source already keeps unresolved.
+environment, which the shell source already keeps unresolved. The run's `resources.gpu`
+(`H100:2`, `24GB`, `{name: L4, count: 1}`) is the GPUs its starts get.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import shell
+from vllm_config_lsp.sources import gpu_claims, shell
 from vllm_config_lsp.sources.invocation import Invocation
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
@@ -65,10 +68,12 @@ def _commands(frame: Frame, root: Node) -> list[Invocation]:
     script = joined_script(frame, items(get(root, "commands")))
     if script is None or "vllm" not in script.text:
         return []
-    return [
+    claims = gpu_claims.dstack(frame, get(root, "resources"))
+    found = [
         relocate(invocation, script, image=image)
         for invocation in shell.find_invocations(script.text, source=_SOURCE)
     ]
+    return [replace(invocation, gpus=claims + invocation.gpus) for invocation in found]
 
 
 def joined_script(frame: Frame, commands: list[Node]) -> Frame | None:
