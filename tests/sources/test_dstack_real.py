@@ -81,3 +81,29 @@ def test_a_wheel_by_url_or_file_pins_the_release(tmp_path: Path, wheel: str, sai
     (tmp_path / "serve.sh").write_text(WHEEL_SCRIPT.format(wheel=wheel), encoding="utf-8")
     [start] = _argv(tmp_path / "serve.sh")
     assert (start["vllm_version"][:4], f"(for {said})" in start["version_source"]) == ("0.8.", True)
+
+
+@pytest.mark.parametrize(
+    "spec", ["H100:2", "nvidia:H100:80GB:2", "{name: H100, count: 2}", "nvidia:80GB:2..2"]
+)
+def test_resources_gpu_is_the_target(tmp_path: Path, spec: str) -> None:
+    """The real AMD service asked for `gpu: MI300X`; with two NVIDIA GPUs written in any of
+    dstack's spellings and Qwen3 8B on 4, the world is refused as for a pod's limit, and the
+    lower size applied clears it. The TPU service's `v5litepod-4` claims no GPU (no
+    "unknown GPU" warning): the real folder gets nothing."""
+    text = (
+        AMD.read_text(encoding="utf-8")
+        .replace("  gpu: MI300X\n", f"  gpu: {spec}\n")
+        .replace("MODEL_ID=meta-llama/Meta-Llama-3.1-70B-Instruct", "MODEL_ID=Qwen/Qwen3-8B")
+        .replace("      --port 8000\n", "      --port 8000 --tensor-parallel-size 4\n")
+        .replace("  - pip install vllm-0.6.0+rocm614-cp310-cp310-linux_x86_64.whl\n", "")
+    )
+    path = tmp_path / AMD.name
+    path.write_text(text, encoding="utf-8")
+    [found] = [f for f in cli_json("check", path, "0.33.0") if f["code"] == "VC703"]
+    assert found["message"].endswith("(GPUs per node: 2, from resources.gpu)")
+    fixed = apply_json_fix(text, found)
+    assert fixed == text.replace("--tensor-parallel-size 4", "--tensor-parallel-size 2")
+    yaml.safe_load(fixed)
+    path.write_text(fixed, encoding="utf-8")
+    assert [f for f in cli_json("check", path, "0.33.0") if f["code"] == "VC703"] == []
