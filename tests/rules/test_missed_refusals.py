@@ -64,3 +64,33 @@ def test_model_dropped_by_the_loader(tmp_path: Path, value: str) -> None:
 def test_file_without_model_key_is_taken_to_run_with_a_positional_model(tmp_path: Path) -> None:
     assert not _errors(check_file(tmp_path, "model: Qwen/Qwen3-8B\nmax-num-seqs: 8\n"))
     assert not _errors(check_file(tmp_path, "max-num-seqs: 8\ntensor-parallel-size: 1\n"))
+
+
+@pytest.mark.parametrize(
+    ("file_text", "extra", "severity"),
+    [
+        ("fail_on_environ_validation: true\n", "", "error"),
+        ("fail-on-environ-validation: true\n", " --no-fail-on-environ-validation", "warning"),
+        ("fail-on-environ-validation: false\n", "", "warning"),
+        ("max-num-seqs: 8\n", " --fail-on-environ-validation", "error"),
+    ],
+)
+def test_fail_on_environ_validation_in_the_config_file(
+    tmp_path: Path, file_text: str, extra: str, severity: str
+) -> None:
+    """Issue 33 item 5: the switch that turns VC240's warning into vLLM's refusal counts
+    where vLLM reads it, the `--config` file included (the command line's words come after
+    the file's). Oracle: tests/fidelity/environ/ cases `*-config-file*`."""
+    (tmp_path / "serve.yaml").write_text("model: Qwen/Qwen3-8B\n" + file_text, encoding="utf-8")
+    script = f"VLLM_LOGGING_LEVL=DEBUG vllm serve --config serve.yaml{extra}\n"
+    rows = [r for r in check_file(tmp_path, script, "run.sh") if r["code"] == "VC240"]
+    assert [r["severity"] for r in rows] == [severity], rows
+    assert ("refuses to start" in str(rows[0]["message"])) == (severity == "error")
+
+
+def test_config_file_outside_the_folder_is_not_read(tmp_path: Path) -> None:
+    (tmp_path / "serve.yaml").write_text("model: m\nfail-on-environ-validation: true\n")
+    (tmp_path / "sub").mkdir()
+    script = "VLLM_LOGGING_LEVL=DEBUG vllm serve --config ../serve.yaml\n"
+    rows = [r for r in check_file(tmp_path / "sub", script, "run.sh") if r["code"] == "VC240"]
+    assert [r["severity"] for r in rows] == ["warning"], rows
