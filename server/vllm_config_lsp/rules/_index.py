@@ -339,6 +339,7 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC480": (("some", "_engine.switched_on", "language-model-only"), ("some", "_engine.compilation_field", "cudagraph_mm_encoder"),),
     "VC481": (("some", "_engine.json_true", "compilation-config", "pass_config", "fuse_attn_quant"), ("some", "_engine.compilation_field", "splitting_ops"),),
     "VC482": (("some", "_engine.json_given", "mm-processor-kwargs", "device"),),
+    "VC483": (("some", "_model_config.json_given", "compilation-config", "inductor_passes"),),
     "VC507": (("some", "model.flag", "reasoning-effort-map"),),
     "VC519": (("some", "model.flag", "custom-histogram-buckets"),),
     "VC521": (("some", "model.json_tree", "profiler-config"),),
