@@ -229,8 +229,8 @@ def _too_large() -> LintResult:
 def _run_rules(model: ConfigModel, rules: list[Rule]) -> list[Finding]:
     findings: list[Finding] = []
     for rule in rules:
-        if not rule.applies_to(model.catalogue):
-            continue
+        if not rule.applies_to(model.catalogue) or not rule.can_fire(model):
+            continue  # `can_fire`: what the rule needs is not set; its module stays unread
         try:
             findings.extend(rule.run(model))
         except Exception:  # a rule bug must not take the other diagnostics down
@@ -612,8 +612,9 @@ class Releases:
         def stale(path: Path | None) -> bool:
             return path is not None and any(depends_on(file, path) for file in changed)
 
-        for key in [key for key in self._choices if stale(Path(key[1]) if key[1] else None)]:
-            del self._choices[key]
+        # a copy of the keys: the language server's other lint threads add choices meanwhile
+        for key in [key for key in list(self._choices) if stale(Path(key[1]) if key[1] else None)]:
+            self._choices.pop(key, None)
         return stale
 
 

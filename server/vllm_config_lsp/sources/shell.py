@@ -29,11 +29,12 @@ from functools import cached_property
 from itertools import accumulate
 
 import tree_sitter_bash
-from tree_sitter import Language, Node, Parser, Tree
+from tree_sitter import Node, Tree
 
 from vllm_config_lsp.document.text_memo import text_memo
 from vllm_config_lsp.sources import argv, gpu_claims, node_groups, shell_breaks
 from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word, assignment
+from vllm_config_lsp.sources.parsers import per_thread
 from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = [
@@ -45,8 +46,6 @@ __all__ = [
     "heredocs",
     "pinned_version",
 ]
-
-_PARSER: Parser | None = None
 
 #: `bash -c "eval '...'"` nests quoting; real scripts stop at two or three levels, and the cap
 #: keeps a pathological input linear (each level re-parses at most its own text).
@@ -115,7 +114,8 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
         start = replace(
             invocation,
             args=list(invocation.args),
-            gpus=gpu_claims.visible_devices(script, invocation)
+            gpus=invocation.gpus  # a container's `--gpus`
+            + gpu_claims.visible_devices(script, invocation)
             + job
             + (_group(script, invocation, job) if batch else ()),
             breaks=invocation.breaks + shell_breaks.breaks(script, invocation),
@@ -640,12 +640,8 @@ def _relocated(invocation: Invocation, script: Word, image: str | None = None) -
     return SourceMap.of_word(script).invocation(invocation, image=image)
 
 
-def _parser() -> Parser:
-    """One parser for the process: building the language is the slow part."""
-    global _PARSER
-    if _PARSER is None:
-        _PARSER = Parser(Language(tree_sitter_bash.language()))
-    return _PARSER
+#: The calling thread's parser (the language server checks on several threads).
+_parser = per_thread(tree_sitter_bash.language)
 
 
 @dataclass
