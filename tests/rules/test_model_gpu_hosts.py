@@ -1,8 +1,11 @@
 """The GPUs every host declares, with the model named only (issue 29): no `--gpu`, no
 marker naming the count, the model's config.json from the registry (no local files), and
 the target read from what the host itself writes — a GKE node selector with
-`nvidia.com/gpu`, SkyPilot's `resources.accelerators`, a KubeAI `resourceProfile`, `docker
-run --gpus` and a compose device reservation (whose GPU model the marker comment names: they
+`nvidia.com/gpu` (a Deployment, a KServe InferenceService), the production-stack chart's
+`requestGPU` and `nodeSelectorTerms`, SkyPilot's `resources.accelerators`, a KubeAI
+`resourceProfile`, a Modal
+`@app.function(gpu="L4:1")`, `#SBATCH --gres=gpu:l4:1`, `docker run --gpus` and a compose
+device reservation (whose GPU model the marker comment names: they
 state only how many). Each host gives the same findings a `--config` file with `--gpu L4
 --gpus 1` gives:
 
@@ -42,6 +45,14 @@ TARGETS = {
     "VC703": (LLAMA, "L4", "nvidia-gpu-l4", "nvidia-l4"),
     "VC713": ("Qwen/Qwen3-8B", "T4", "nvidia-gpu-t4", "nvidia-tesla-t4"),
 }
+#: The GPU operator's `nvidia.com/gpu.product` label of each GPU.
+PRODUCTS = {"L4": "NVIDIA-L4", "T4": "Tesla-T4"}
+#: The production-stack chart's `vllmConfig` key of each flag.
+CHART_KEYS = {
+    "--max-model-len": "maxModelLen",
+    "--gpu-memory-utilization": "gpuMemoryUtilization",
+    "--tensor-parallel-size": "tensorParallelSize",
+}
 
 
 def hosts(code: str) -> dict[str, str]:
@@ -51,6 +62,7 @@ def hosts(code: str) -> dict[str, str]:
     words = [word for pair in flags for word in pair]
     line = " ".join([model, *words])
     listed = ", ".join(f'"{word}"' for word in [model, *words])
+    joined = ", ".join(f'"{flag}={value}"' for flag, value in flags)
     return {
         "gke.yaml": (
             "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: vllm}\nspec:\n"
@@ -69,6 +81,31 @@ def hosts(code: str) -> dict[str, str]:
         "docker.sh": (
             f"# vllm-config: gpu={gpu}\n"
             f"docker run --gpus 1 -p 8000:8000 vllm/vllm-openai:v0.33.0 {line}\n"
+        ),
+        "modal_app.py": (
+            "import subprocess\n\nimport modal\n\napp = modal.App('vllm')\n\n\n"
+            f'@app.function(gpu="{gpu}:1")\ndef serve():\n'
+            f'    subprocess.Popen(["vllm", "serve", {listed}])\n'
+        ),
+        "job.sbatch": (
+            f"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gres=gpu:{gpu.lower()}:1\n"
+            f"srun vllm serve {line}\n"
+        ),
+        "isvc.yaml": (
+            "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\n"
+            "metadata: {name: m}\nspec:\n  predictor:\n    nodeSelector:\n"
+            f"      cloud.google.com/gke-accelerator: {label}\n    model:\n"
+            f"      modelFormat: {{name: vLLM}}\n      storageUri: hf://{model}\n"
+            f"      args: [{joined}]\n"
+            '      resources:\n        limits:\n          nvidia.com/gpu: "1"\n'
+        ),
+        "stack-values.yaml": (
+            "servingEngineSpec:\n  modelSpec:\n  - name: m\n    repository: vllm/vllm-openai\n"
+            f'    tag: v0.33.0\n    modelURL: "{model}"\n    requestGPU: 1\n'
+            "    nodeSelectorTerms:\n    - matchExpressions:\n"
+            "      - {key: nvidia.com/gpu.product, operator: In, values: "
+            f"[{PRODUCTS[gpu]}]}}\n    vllmConfig:\n"
+            + "".join(f"      {CHART_KEYS[flag]}: {value}\n" for flag, value in flags)
         ),
         "compose.yaml": (
             f"# vllm-config: gpu={gpu}\nservices:\n  vllm:\n    image: vllm/vllm-openai:v0.33.0\n"
@@ -113,6 +150,10 @@ COUNTED = {
     "sky.yaml": "resources.accelerators",
     "kubeai.yaml": "KubeAI resourceProfile",
     "docker.sh": "docker --gpus",
+    "modal_app.py": "Modal @function(gpu=...)",
+    "job.sbatch": "#SBATCH --gres",
+    "isvc.yaml": "resources.limits nvidia.com/gpu",
+    "stack-values.yaml": "requestGPU",
     "compose.yaml": "deploy.resources.reservations.devices",
 }
 
@@ -148,6 +189,11 @@ def test_every_host_declares_its_gpus(tmp_path: Path, code: str) -> None:
         undeclared = undeclared.replace(f"# vllm-config: gpu={gpu}\n", "")
         undeclared = undeclared.replace(f"gke-accelerator: {TARGETS[code][3]}", "x: y")
         undeclared = undeclared.split("    deploy:\n", 1)[0]  # compose: no reservation
+        undeclared = undeclared.replace(f'(gpu="{gpu}:1")', "()")
+        undeclared = undeclared.replace(f"#SBATCH --gres=gpu:{gpu.lower()}:1\n", "")
+        undeclared = undeclared.replace('nvidia.com/gpu: "1"', 'cpu: "1"')
+        undeclared = undeclared.replace("requestGPU: 1", "requestCPU: 1")
+        undeclared = undeclared.replace(f"[{PRODUCTS[gpu]}]", "[x]")
         (folder / name).write_text(undeclared, encoding="utf-8")
     assert not [f for f in check(folder, env) if f["code"] == code]
 

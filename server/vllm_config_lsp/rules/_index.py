@@ -95,6 +95,7 @@ VC344 fault-tolerance-api-servers config.parallel.fault_tolerance_api_servers
 VC345 nnodes-dp-groups config.parallel.nnodes_dp_groups
 VC346 concurrent-partial-prefill engine.concurrent_partial_prefill 0.11.2
 VC352 unknown-config-format config.model.unknown_config_format
+VC357 cache-verify-args config.cache.cache_verify_args 0.10.2
 VC361 kv-connector-name config.vllm.kv_connector_name
 VC362 microbatch-all2all config.vllm.microbatch_all2all
 VC363 executor-backend-name config.vllm.executor_backend_name
@@ -115,6 +116,10 @@ VC382 deprecated-quantization-allowed config.model.deprecated_quantization_allow
 VC383 hybrid-lb-single-local-rank engine.hybrid_lb_single_local_rank
 VC384 serve-model-option entrypoints.serve_model_option
 VC385 reasoning-parser-registered config.structured_outputs.reasoning_parser_registered 0.12.0
+VC386 spec-scheduled-tokens config.vllm.spec_scheduled_tokens
+VC387 batched-tokens-unreachable config.scheduler.batched_tokens_unreachable
+VC388 fly-lossy config.speculative.fly_lossy
+VC389 watermark-deduplication config.watermarking.watermark_deduplication
 VC390 data-parallel-launch-asserts engine.data_parallel_launch_asserts 0.11.2
 VC391 dcp-divides-tp engine.dcp_divides_tp 0.11.2
 VC392 nnodes-executor-mp config.parallel.nnodes_executor_mp 0.11.2
@@ -305,6 +310,8 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC381": (("some", "_engine.given", "kv-cache-dtype"), ("some", "_engine.given_field", "AttentionConfig", "flash_attn_version"),),
     "VC382": (("some", "_engine.given", "quantization"), ("some", "_engine.switched_on", "allow-deprecated-quantization"),),
     "VC383": (("some", "_engine.given", "data-parallel-size-local"),),
+    "VC387": (("some", "_engine.given_field", "SchedulerConfig", "max_num_batched_tokens"), ("some", "_engine.given_field", "SchedulerConfig", "max_num_seqs"),),
+    "VC389": (("some", "model.flag", "watermark-config"),),
     "VC391": (("some", "_engine.first_given", "ParallelConfig", "decode_context_parallel_size", "tensor_parallel_size"),),
     "VC392": (("some", "_engine.given_field", "ParallelConfig", "nnodes"),),
     "VC394": (("some", "_engine.first_given", "ParallelConfig", "prefill_context_parallel_size", "data_parallel_size"),),

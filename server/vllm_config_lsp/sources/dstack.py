@@ -9,23 +9,31 @@ usually a `- |` block, whose characters are mapped back through its scalar sourc
 dstack substitutes `${{ env.X }}`, `${{ secrets.X }}` and `${{ run.* }}` before the shell
 runs: like a workflow's expressions they are masked first and come back as unresolved parts
 of the words that hold them. What dstack adds itself (`$DSTACK_GPUS_NUM`, …) is ordinary
-environment, which the shell source already keeps unresolved.
+environment, which the shell source already keeps unresolved. The run's `env:` (a list of
+`NAME=value` or a mapping) is the environment the commands start with: its plain values
+fill the `$NAME`s of the words (`sources.task_env`), as SkyPilot's `envs:` do.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import shell
-from vllm_config_lsp.sources.invocation import Invocation
+from vllm_config_lsp.sources import shell, task_env
+from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, assignment
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     documents,
+    env_mapping,
     get,
     items,
     mask_github,
+    node_span,
     relocate,
     scalar_frame,
+    scalar_word,
     text_of,
 )
 
@@ -65,10 +73,81 @@ def _commands(frame: Frame, root: Node) -> list[Invocation]:
     script = joined_script(frame, items(get(root, "commands")))
     if script is None or "vllm" not in script.text:
         return []
-    return [
-        relocate(invocation, script, image=image)
-        for invocation in shell.find_invocations(script.text, source=_SOURCE)
-    ]
+    environ = _env(frame, get(root, "env"))
+    fills = task_env.fills(environ, script.text)
+    claim = _gpu(frame, get(get(root, "resources"), "gpu"))
+    found = []
+    for invocation in shell.find_invocations(script.text, source=_SOURCE):
+        moved = relocate(invocation, script, image=image)
+        found.append(
+            replace(
+                moved,
+                args=[task_env.filled(word, fills) for word in moved.args],
+                environ=(*environ, *moved.environ),
+                gpus=moved.gpus + ((claim,) if claim is not None else ()),
+            )
+        )
+    return found
+
+
+#: The vendors a `resources.gpu` spec may name first (`amd:MI300X:8`).
+_VENDORS = frozenset({"nvidia", "amd", "intel", "tpu", "tenstorrent"})
+_GPU_NAME = re.compile(r"[A-Za-z][\w.-]*")
+#: Google TPU slices (`v5litepod-4`, `v6e-8`, `tpu-v3-8`): no GPU, so no claim at all.
+_TPU = re.compile(r"(?:tpu-)?v\d+[a-z]*-\d+", re.IGNORECASE)
+_MEMORY = re.compile(r"[0-9.]*(?:MB|GB|TB)?(?:\.\.[0-9.]*(?:MB|GB|TB)?)?", re.IGNORECASE)
+
+
+def _gpu(frame: Frame, node: Node | None) -> GpuClaim | None:
+    """`resources.gpu` as a claim (dstack's GPU spec): `NAME`, `NAME:COUNT`,
+    `vendor:NAME:COUNT`, memory (`24GB`, `24GB..80GB`) and count ranges (`1..4`) among
+    the parts, or a mapping of `name`/`count`/`vendor`. Only what it writes exactly is
+    claimed: one name, a count written as one number (`2`, `2..2`); a range, a list of
+    names or memory alone claims that part of nothing."""
+    if isinstance(node, ScalarNode):
+        parts = node.value.split(":")
+    elif isinstance(node, MappingNode):
+        name_node = get(node, "name")
+        names = [text_of(item) or "" for item in items(name_node)] if name_node else []
+        if isinstance(name_node, ScalarNode):
+            names = [name_node.value]
+        parts = [text_of(get(node, "vendor")) or "", *names[:1]]
+        parts += ["," if len(names) > 1 else "", text_of(get(node, "count")) or ""]
+    else:
+        return None
+    name = count = vendor = None
+    for part in (part.strip() for part in parts):
+        low, high = part.partition("..")[::2] if ".." in part else (part, part)
+        if low.isascii() and low.isdigit() and low == high and len(low) < 6:
+            count = int(low)
+        elif part.lower() in _VENDORS:
+            vendor = part.lower()
+            if vendor == "tpu":
+                return None
+        elif _TPU.fullmatch(part):
+            return None
+        elif part and not _MEMORY.fullmatch(part) and _GPU_NAME.fullmatch(part):
+            name = part
+        elif "," in part:
+            name = None  # alternatives: no one name
+    if name is None and count is None:
+        return None
+    start, end = node_span(frame, node)
+    return GpuClaim("resources.gpu", start, end, count=count, name=name, vendor=vendor)
+
+
+def _env(frame: Frame, node: Node | None) -> tuple[EnvVar, ...]:
+    """The run's `env:`: a list (`- NAME=value`, or `- NAME`, whose value dstack takes from
+    the local environment) or a mapping (`NAME: value`), in the run's environment before
+    its commands' own exports."""
+    if isinstance(node, MappingNode):
+        return env_mapping(frame, node, "env")
+    found: list[EnvVar] = []
+    for item in items(node):
+        word = scalar_word(frame, item, "yaml-value")
+        if word is not None and word.text:
+            found.append(assignment(word, "env"))
+    return tuple(found)
 
 
 def joined_script(frame: Frame, commands: list[Node]) -> Frame | None:
