@@ -11,18 +11,18 @@ runs: like a workflow's expressions they are masked first and come back as unres
 of the words that hold them. What dstack adds itself (`$DSTACK_GPUS_NUM`, …) is ordinary
 environment, which the shell source already keeps unresolved. The run's `env:` (a list of
 `NAME=value` or a mapping) is the environment the commands start with: its plain values
-fill the `$NAME`s of the words (`sources.task_env`), as SkyPilot's `envs:` do.
+fill the `$NAME`s of the words (`sources.task_env`), as SkyPilot's `envs:` do. Its
+`resources.gpu` (`H100:2`, `24GB`, `{name: L4, count: 1}`) is the GPUs its starts get.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import shell, task_env
-from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, assignment
+from vllm_config_lsp.sources import gpu_claims, shell, task_env
+from vllm_config_lsp.sources.invocation import EnvVar, Invocation, assignment
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     documents,
@@ -30,7 +30,6 @@ from vllm_config_lsp.sources.yaml_hosts import (
     get,
     items,
     mask_github,
-    node_span,
     relocate,
     scalar_frame,
     scalar_word,
@@ -75,7 +74,7 @@ def _commands(frame: Frame, root: Node) -> list[Invocation]:
         return []
     environ = _env(frame, get(root, "env"))
     fills = task_env.fills(environ, script.text)
-    claim = _gpu(frame, get(get(root, "resources"), "gpu"))
+    claims = gpu_claims.dstack(frame, get(root, "resources"))
     found = []
     for invocation in shell.find_invocations(script.text, source=_SOURCE):
         moved = relocate(invocation, script, image=image)
@@ -84,56 +83,10 @@ def _commands(frame: Frame, root: Node) -> list[Invocation]:
                 moved,
                 args=[task_env.filled(word, fills) for word in moved.args],
                 environ=(*environ, *moved.environ),
-                gpus=moved.gpus + ((claim,) if claim is not None else ()),
+                gpus=claims + moved.gpus,
             )
         )
     return found
-
-
-#: The vendors a `resources.gpu` spec may name first (`amd:MI300X:8`).
-_VENDORS = frozenset({"nvidia", "amd", "intel", "tpu", "tenstorrent"})
-_GPU_NAME = re.compile(r"[A-Za-z][\w.-]*")
-#: Google TPU slices (`v5litepod-4`, `v6e-8`, `tpu-v3-8`): no GPU, so no claim at all.
-_TPU = re.compile(r"(?:tpu-)?v\d+[a-z]*-\d+", re.IGNORECASE)
-_MEMORY = re.compile(r"[0-9.]*(?:MB|GB|TB)?(?:\.\.[0-9.]*(?:MB|GB|TB)?)?", re.IGNORECASE)
-
-
-def _gpu(frame: Frame, node: Node | None) -> GpuClaim | None:
-    """`resources.gpu` as a claim (dstack's GPU spec): `NAME`, `NAME:COUNT`,
-    `vendor:NAME:COUNT`, memory (`24GB`, `24GB..80GB`) and count ranges (`1..4`) among
-    the parts, or a mapping of `name`/`count`/`vendor`. Only what it writes exactly is
-    claimed: one name, a count written as one number (`2`, `2..2`); a range, a list of
-    names or memory alone claims that part of nothing."""
-    if isinstance(node, ScalarNode):
-        parts = node.value.split(":")
-    elif isinstance(node, MappingNode):
-        name_node = get(node, "name")
-        names = [text_of(item) or "" for item in items(name_node)] if name_node else []
-        if isinstance(name_node, ScalarNode):
-            names = [name_node.value]
-        parts = [text_of(get(node, "vendor")) or "", *names[:1]]
-        parts += ["," if len(names) > 1 else "", text_of(get(node, "count")) or ""]
-    else:
-        return None
-    name = count = vendor = None
-    for part in (part.strip() for part in parts):
-        low, high = part.partition("..")[::2] if ".." in part else (part, part)
-        if low.isascii() and low.isdigit() and low == high and len(low) < 6:
-            count = int(low)
-        elif part.lower() in _VENDORS:
-            vendor = part.lower()
-            if vendor == "tpu":
-                return None
-        elif _TPU.fullmatch(part):
-            return None
-        elif part and not _MEMORY.fullmatch(part) and _GPU_NAME.fullmatch(part):
-            name = part
-        elif "," in part:
-            name = None  # alternatives: no one name
-    if name is None and count is None:
-        return None
-    start, end = node_span(frame, node)
-    return GpuClaim("resources.gpu", start, end, count=count, name=name, vendor=vendor)
 
 
 def _env(frame: Frame, node: Node | None) -> tuple[EnvVar, ...]:
