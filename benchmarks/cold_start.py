@@ -120,6 +120,9 @@ def main() -> int:
     )
     args = parser.parse_args()
     precompile()  # bytecode, as pip writes it at install (this machine sets DONTWRITEBYTECODE)
+    # A user's Python writes bytecode, and so the server's store of attrs'/cattrs' compiled
+    # code (`lsp/code_cache.py`) on its first start: run 0 below, untimed, is that start.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     info = machine()
     info["load_before"] = os.getloadavg()[0]
     pair = {server.name: server for server in servers() if server.name in (OURS, YAML)}
