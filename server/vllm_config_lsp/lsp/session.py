@@ -33,7 +33,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from vllm_config_lsp.lsp import code_cache
+from vllm_config_lsp import code_cache
 from vllm_config_lsp.lsp.plain_text import plain
 from vllm_config_lsp.lsp.positions import Positions
 from vllm_config_lsp.lsp.project_settings import new_problems, project_of, with_project
