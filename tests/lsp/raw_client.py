@@ -142,7 +142,7 @@ class RawClient:
                 self._changed.wait(left)
             return value
 
-    def diagnostics(self, uri: str, version: int) -> list[dict[str, Any]]:
+    def diagnostics(self, uri: str, version: int, timeout: float = TIMEOUT) -> list[dict[str, Any]]:
         """The diagnostics published for `uri` at `version` (waiting for them)."""
 
         def found() -> list[dict[str, Any]] | None:
@@ -151,7 +151,7 @@ class RawClient:
                     return [params["diagnostics"]]  # a list: [] is an answer too
             return None
 
-        result: list[list[dict[str, Any]]] = self.wait(found)
+        result: list[list[dict[str, Any]]] = self.wait(found, timeout)
         return result[0]
 
     def open(self, uri: str, text: str, version: int = 1) -> None:

@@ -8,9 +8,15 @@ snapshot and give it to the features, which are functions of it (`actions`, `hov
 `completion`, …) and never import the server.
 
 Responsiveness: the engine (PyYAML, the catalogue, the rules) is imported lazily and warmed
-in the background after `initialized`. Checks run on one worker thread, at once on every
-change: a newer change cancels the check waiting for its turn, and a result computed for a
-document version that is no longer current is dropped, never published (latest wins). There
+in the background after `initialized`. Checks run on a small pool of worker threads
+(`LINT_WORKERS`), at once on every change, so one slow document never holds the others
+back: a 100,000-key file being checked leaves the other workers to the other documents
+and to hover and completion. Each document has at most one check running: a newer change
+waits for it (a check already running cannot be stopped) and cancels the check waiting
+for its turn, so a burst of keystrokes on a slow document queues one check, not one per
+keystroke, and never fills the pool with versions already superseded. A result computed
+for a document version that is no longer current is dropped, never published (latest
+wins). There
 is no fixed delay: with `debounceMs` "auto" (the default) a change waits only when the
 document's last check was slow (`auto_delay`); a number is a fixed delay for those who want
 one. Opens never wait.
@@ -50,6 +56,9 @@ LOGGED_FRAMES = 8
 SLOW_CHECK = 0.05
 #: The longest a change waits under "auto".
 MAX_AUTO_DELAY = 0.2
+#: Threads checking documents: a document being checked for long holds one (at most one
+#: per document), the others check the other documents and answer hover and completion.
+LINT_WORKERS = 3
 
 log = logging.getLogger(__name__)
 
@@ -205,7 +214,12 @@ class Session:
         self.shown_project_problems: set[tuple[str, tuple[str, ...]]] = set()
         #: How long each document's last check took (seconds of the lint thread).
         self._took: dict[str, float] = {}
-        self._lint_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vllm-lint")
+        self._lint_pool = ThreadPoolExecutor(
+            max_workers=LINT_WORKERS, thread_name_prefix="vllm-lint"
+        )
+        #: Each document's check running on the pool (one at most): done when the thread is,
+        #: whether or not what awaited it was cancelled.
+        self._running: dict[str, asyncio.Future[Snapshot]] = {}
 
     # -- the client ---------------------------------------------------------------------------
 
@@ -357,26 +371,43 @@ class Session:
         return await asyncio.get_running_loop().run_in_executor(self._lint_pool, function, *args)
 
     async def current(self, uri: str) -> Snapshot | None:
-        """The snapshot of the document as it is now (cached, or computed and awaited)."""
-        document = self.open_document(uri)
-        if document is None:
-            return None
-        version, text = document.version, document.source
-        cached = self._snapshots.get(uri)
-        if (
-            cached
-            and cached[0] == self._generation
-            and cached[1].version == version
-            and cached[1].text == text  # a document closed and opened again restarts at 1
-        ):
-            return cached[1]
+        """The snapshot of the document as it is now (cached, or computed and awaited). A
+        check of the document already running is waited for first (one per document)."""
+        while True:
+            document = self.open_document(uri)
+            if document is None:
+                return None
+            version, text = document.version, document.source
+            cached = self._snapshots.get(uri)
+            if (
+                cached
+                and cached[0] == self._generation
+                and cached[1].version == version
+                and cached[1].text == text  # a document closed and opened again restarts at 1
+            ):
+                return cached[1]
+            running = self._running.get(uri)
+            if running is None:
+                break
+            # cancelling this wait (a newer change) leaves the running check alone
+            await asyncio.wait([running])
         generation = self._generation
-        snapshot: Snapshot = await self.run_on_lint_thread(
-            self._timed_analyse, uri, version, text, document.language_id
+        future: asyncio.Future[Snapshot] = asyncio.get_running_loop().run_in_executor(
+            self._lint_pool, self._timed_analyse, uri, version, text, document.language_id
         )
-        if generation == self._generation and self.open_document(uri) is document:
-            self._snapshots[uri] = (generation, snapshot)  # not if closed meanwhile
-        return snapshot
+        self._running[uri] = future
+
+        def done(finished: asyncio.Future[Snapshot]) -> None:
+            if self._running.get(uri) is finished:
+                del self._running[uri]
+            if finished.cancelled() or finished.exception() is not None:
+                return
+            if generation == self._generation and self.open_document(uri) is document:
+                self._snapshots[uri] = (generation, finished.result())  # not if closed since
+
+        future.add_done_callback(done)
+        # shielded: a newer change cancels this wait, never the check the thread is running
+        return await asyncio.shield(future)
 
     def schedule(self, uri: str, delay: float) -> None:
         pending = self._pending.pop(uri, None)

@@ -36,6 +36,7 @@ VC120 removed-in-newer-release loader.removed_in_newer_release
 VC121 renamed-key loader.renamed_key
 VC122 deprecated-field loader.deprecated_field
 VC123 model-key-refused loader.model_key_refused
+VC124 no-model loader.no_model
 VC201 invalid-value engine.invalid_value
 VC202 invalid-choice engine.invalid_choice
 VC203 out-of-range config.utils.out_of_range
@@ -95,6 +96,7 @@ VC344 fault-tolerance-api-servers config.parallel.fault_tolerance_api_servers
 VC345 nnodes-dp-groups config.parallel.nnodes_dp_groups
 VC346 concurrent-partial-prefill engine.concurrent_partial_prefill 0.11.2
 VC352 unknown-config-format config.model.unknown_config_format
+VC357 cache-verify-args config.cache.cache_verify_args 0.10.2
 VC361 kv-connector-name config.vllm.kv_connector_name
 VC362 microbatch-all2all config.vllm.microbatch_all2all
 VC363 executor-backend-name config.vllm.executor_backend_name
@@ -115,6 +117,10 @@ VC382 deprecated-quantization-allowed config.model.deprecated_quantization_allow
 VC383 hybrid-lb-single-local-rank engine.hybrid_lb_single_local_rank
 VC384 serve-model-option entrypoints.serve_model_option
 VC385 reasoning-parser-registered config.structured_outputs.reasoning_parser_registered 0.12.0
+VC386 spec-scheduled-tokens config.vllm.spec_scheduled_tokens
+VC387 batched-tokens-unreachable config.scheduler.batched_tokens_unreachable
+VC388 fly-lossy config.speculative.fly_lossy
+VC389 watermark-deduplication config.watermarking.watermark_deduplication
 VC390 data-parallel-launch-asserts engine.data_parallel_launch_asserts 0.11.2
 VC391 dcp-divides-tp engine.dcp_divides_tp 0.11.2
 VC392 nnodes-executor-mp config.parallel.nnodes_executor_mp 0.11.2
@@ -164,6 +170,7 @@ VC472 spec-adaptive-dspark-only config.speculative.spec_adaptive_dspark_only 0.2
 VC480 language-model-only-encoder-cudagraphs config.vllm.language_model_only_encoder_cg
 VC481 fuse-attn-quant-splitting config.compilation.fuse_attn_quant_splitting
 VC482 mm-processor-device config.multimodal.mm_processor_device
+VC483 inductor-pass-qualname config.compilation.inductor_pass_qualname
 VC501 auto-tool-choice-without-parser entrypoints.auto_tool_choice_without_parser
 VC502 log-outputs-without-log-requests entrypoints.log_outputs_without_log_requests
 VC503 negative-sse-keep-alive entrypoints.negative_sse_keep_alive
@@ -305,6 +312,8 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC381": (("some", "_engine.given", "kv-cache-dtype"), ("some", "_engine.given_field", "AttentionConfig", "flash_attn_version"),),
     "VC382": (("some", "_engine.given", "quantization"), ("some", "_engine.switched_on", "allow-deprecated-quantization"),),
     "VC383": (("some", "_engine.given", "data-parallel-size-local"),),
+    "VC387": (("some", "_engine.given_field", "SchedulerConfig", "max_num_batched_tokens"), ("some", "_engine.given_field", "SchedulerConfig", "max_num_seqs"),),
+    "VC389": (("some", "model.flag", "watermark-config"),),
     "VC391": (("some", "_engine.first_given", "ParallelConfig", "decode_context_parallel_size", "tensor_parallel_size"),),
     "VC392": (("some", "_engine.given_field", "ParallelConfig", "nnodes"),),
     "VC394": (("some", "_engine.first_given", "ParallelConfig", "prefill_context_parallel_size", "data_parallel_size"),),
@@ -330,6 +339,7 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC480": (("some", "_engine.switched_on", "language-model-only"), ("some", "_engine.compilation_field", "cudagraph_mm_encoder"),),
     "VC481": (("some", "_engine.json_true", "compilation-config", "pass_config", "fuse_attn_quant"), ("some", "_engine.compilation_field", "splitting_ops"),),
     "VC482": (("some", "_engine.json_given", "mm-processor-kwargs", "device"),),
+    "VC483": (("some", "_model_config.json_given", "compilation-config", "inductor_passes"),),
     "VC507": (("some", "model.flag", "reasoning-effort-map"),),
     "VC519": (("some", "model.flag", "custom-histogram-buckets"),),
     "VC521": (("some", "model.json_tree", "profiler-config"),),

@@ -27,15 +27,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 import tree_sitter_containerfile
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Node
 
 from vllm_config_lsp.sources import argv, exec_form, shell
 from vllm_config_lsp.sources.invocation import Break, EnvVar, Invocation, Word
+from vllm_config_lsp.sources.parsers import per_thread
 from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = ["built_image", "find_invocations"]
-
-_PARSER: Parser | None = None
 
 #: `$NAME`, `${NAME}`, `${NAME:-default}` in a FROM line (global ARGs are substituted).
 _ARG_REFERENCE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}|([A-Za-z_]\w*))")
@@ -84,12 +83,8 @@ def built_image(text: str) -> tuple[str, str] | None:
     return (final.image, found.entrypoint) if isinstance(found, argv.Start) else None
 
 
-def _parser() -> Parser:
-    """One parser for the process: building the language is the slow part."""
-    global _PARSER
-    if _PARSER is None:
-        _PARSER = Parser(Language(tree_sitter_containerfile.language()))
-    return _PARSER
+#: The calling thread's parser (the language server checks on several threads).
+_parser = per_thread(tree_sitter_containerfile.language)
 
 
 class _Document:

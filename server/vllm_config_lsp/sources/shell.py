@@ -29,11 +29,12 @@ from functools import cached_property
 from itertools import accumulate
 
 import tree_sitter_bash
-from tree_sitter import Language, Node, Parser, Tree
+from tree_sitter import Node, Tree
 
 from vllm_config_lsp.document.text_memo import text_memo
 from vllm_config_lsp.sources import argv, gpu_claims, node_groups, shell_breaks
 from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word, assignment
+from vllm_config_lsp.sources.parsers import per_thread
 from vllm_config_lsp.sources.source_map import SourceMap
 
 __all__ = [
@@ -45,8 +46,6 @@ __all__ = [
     "heredocs",
     "pinned_version",
 ]
-
-_PARSER: Parser | None = None
 
 #: `bash -c "eval '...'"` nests quoting; real scripts stop at two or three levels, and the cap
 #: keeps a pathological input linear (each level re-parses at most its own text).
@@ -72,6 +71,13 @@ _STARTERS = (b"vllm", b"docker", b"podman")
 #: Commands that run a string as a command line (`eval "$CMD"`, `bash -c "$CMD"`).
 _RUNNERS = frozenset({b"eval", b"sh", b"bash", b"zsh", b"dash", b"ksh", b"ash"})
 _PIN = re.compile(r"vllm(?:\[[^\]]*\])?==([0-9][0-9A-Za-z.+!-]*)")
+#: A vLLM wheel installed by its file name or URL (PEP 427
+#: `{distribution}-{version}(-{build})?-{python}-{abi}-{platform}.whl`), its local version
+#: kept (`vllm-0.6.0+rocm614-cp310-cp310-linux_x86_64.whl`, `%2B` in a URL).
+_WHEEL = re.compile(
+    r"(?:^|/)vllm-([0-9][0-9A-Za-z.!]*(?:(?:\+|%2[Bb])[0-9A-Za-z.]+)?)"
+    r"-(?:[0-9][^-/]*-)?[^-/]+-[^-/]+-[^-/]+\.whl"
+)
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 _BRACE_PROBE = re.compile(r"(\{[0-9]*(?:\.\.[0-9]*)?)([^\x00-\x7f])")
 _DEFAULTED = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^${}`\"']*)\}")
@@ -115,7 +121,8 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
         start = replace(
             invocation,
             args=list(invocation.args),
-            gpus=gpu_claims.visible_devices(script, invocation)
+            gpus=invocation.gpus  # a container's `--gpus`
+            + gpu_claims.visible_devices(script, invocation)
             + job
             + (_group(script, invocation, job) if batch else ()),
             breaks=invocation.breaks + shell_breaks.breaks(script, invocation),
@@ -640,12 +647,8 @@ def _relocated(invocation: Invocation, script: Word, image: str | None = None) -
     return SourceMap.of_word(script).invocation(invocation, image=image)
 
 
-def _parser() -> Parser:
-    """One parser for the process: building the language is the slow part."""
-    global _PARSER
-    if _PARSER is None:
-        _PARSER = Parser(Language(tree_sitter_bash.language()))
-    return _PARSER
+#: The calling thread's parser (the language server checks on several threads).
+_parser = per_thread(tree_sitter_bash.language)
 
 
 @dataclass
@@ -1107,13 +1110,14 @@ class _Analyzer:
         self.scan.pins.extend(inner.pins)
 
     def _pin(self, words: Sequence[Word]) -> None:
-        """`pip install vllm==X` / `uv pip install "vllm==X"` states the release."""
+        """`pip install vllm==X` / `uv pip install "vllm==X"` states the release, and so
+        does `pip install vllm-X-cp310-…whl` (a wheel by its file name or URL)."""
         if not any(word.text == "install" for word in words):
             return
         for word in words:
-            match = _PIN.fullmatch(word.text)
+            match = _PIN.fullmatch(word.text) or _WHEEL.search(word.text)
             if match and word.resolved:
-                self.scan.pins.append(match.group(1))
+                self.scan.pins.append(match.group(1).replace("%2B", "+").replace("%2b", "+"))
                 return
 
 

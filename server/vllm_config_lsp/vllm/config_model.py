@@ -103,6 +103,10 @@ def _plain(default: Any) -> Any:
     return default
 
 
+#: What `load_config_file` leaves out of argv without a word (`LoadEvent.kind`).
+DROPPED = ("false-dropped", "empty-list-dropped")
+
+
 @dataclass(eq=False)
 class ConfigModel:
     """What vLLM makes of one argv, whichever host wrote it: its rewriting, argparse's
@@ -304,7 +308,13 @@ def argv_model(
         has_model = any(word.text == "--model" for word in invocation.args)
         # `vllm serve --config F` needs a model from the file or the command line
         # (argparse_utils.py:575-583); without `model:` we assume the command line has one.
-        model.model_on_cli = not has_model if model_on_cli is None else model_on_cli
+        # A `model:` the loader dropped (`[]`, `false`) says the file was to name it.
+        written = any(
+            e.kind in DROPPED and e.pair is not None and e.pair.key == "model"
+            for e in origin.events
+        )
+        assumed = not has_model and not written
+        model.model_on_cli = assumed if model_on_cli is None else model_on_cli
     # A word that may expand to several arguments still takes its place in argparse's
     # reading (it usually is one value: `--port $PORT`); findings on it are dropped.
     _parse_words(model, invocation.args)
