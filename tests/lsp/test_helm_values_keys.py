@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from lsp_support import Doc, apply_workspace_edit, code_actions, deployment, encoding
+from lsp_support import Doc, apply_workspace_edit, code_actions, deployment, encoding, hover_text
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 from support import small_chart
@@ -157,4 +157,26 @@ async def test_a_world_too_large_names_the_values_keys_of_both_ways_out(
     assert fixed == after
     yaml.safe_load(fixed)
     assert "VC703" not in [d.code for d in await doc.replace(fixed)]
+    doc.close()
+
+
+@pytest.mark.parametrize(
+    ("needle", "skip"),
+    [("gpuMemoryUtilization", 3), ("1.5", 1)],
+)
+async def test_hover_on_a_values_key_names_it_then_the_flag(
+    client: LanguageClient, tmp_path: Path, needle: str, skip: int
+) -> None:
+    """Hovering the key the user edits (or its value) says which flag it sets, with the
+    flag's documentation; the key's own name first (it was no hover at all)."""
+    path = small_chart(tmp_path, VALUES, TEMPLATE)
+    doc = Doc(client, path.as_uri(), VALUES)
+    await doc.diagnostics()
+    text = await hover_text(client, doc, needle, skip)
+    assert text is not None
+    first, _, rest = text.partition("\n\n")
+    assert (
+        first == "`vllm.gpuMemoryUtilization` (this chart's value) sets `--gpu-memory-utilization`"
+    )
+    assert rest.startswith("**--gpu-memory-utilization")
     doc.close()

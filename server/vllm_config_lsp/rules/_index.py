@@ -36,6 +36,7 @@ VC120 removed-in-newer-release loader.removed_in_newer_release
 VC121 renamed-key loader.renamed_key
 VC122 deprecated-field loader.deprecated_field
 VC123 model-key-refused loader.model_key_refused
+VC124 no-model loader.no_model
 VC201 invalid-value engine.invalid_value
 VC202 invalid-choice engine.invalid_choice
 VC203 out-of-range config.utils.out_of_range
@@ -172,6 +173,7 @@ VC472 spec-adaptive-dspark-only config.speculative.spec_adaptive_dspark_only 0.2
 VC480 language-model-only-encoder-cudagraphs config.vllm.language_model_only_encoder_cg
 VC481 fuse-attn-quant-splitting config.compilation.fuse_attn_quant_splitting
 VC482 mm-processor-device config.multimodal.mm_processor_device
+VC483 inductor-pass-qualname config.compilation.inductor_pass_qualname
 VC501 auto-tool-choice-without-parser entrypoints.auto_tool_choice_without_parser
 VC502 log-outputs-without-log-requests entrypoints.log_outputs_without_log_requests
 VC503 negative-sse-keep-alive entrypoints.negative_sse_keep_alive
@@ -340,6 +342,7 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC480": (("some", "_engine.switched_on", "language-model-only"), ("some", "_engine.compilation_field", "cudagraph_mm_encoder"),),
     "VC481": (("some", "_engine.json_true", "compilation-config", "pass_config", "fuse_attn_quant"), ("some", "_engine.compilation_field", "splitting_ops"),),
     "VC482": (("some", "_engine.json_given", "mm-processor-kwargs", "device"),),
+    "VC483": (("some", "_model_config.json_given", "compilation-config", "inductor_passes"),),
     "VC507": (("some", "model.flag", "reasoning-effort-map"),),
     "VC519": (("some", "model.flag", "custom-histogram-buckets"),),
     "VC521": (("some", "model.json_tree", "profiler-config"),),
