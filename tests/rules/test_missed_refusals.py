@@ -7,10 +7,11 @@ s7-00508 of `tools/differential_fuzz.py --seed 7 --count 600`).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
-from support import check_file
+from support import REPO, check_file
 
 
 def _errors(rows: list[dict[str, object]]) -> list[dict[str, object]]:
@@ -146,3 +147,22 @@ def test_checks_of_0_11_2(tmp_path: Path, config: str, code: str | None) -> None
     assert [r["code"] for r in rows] == ([code] if code else []), rows
     # the release the rules transcribe says nothing of the kind (its own rules speak)
     assert not [r for r in check_file(tmp_path, text.split("\n", 1)[1]) if r["code"] == code]
+
+
+def test_fuzzer_counts_a_refusal_past_the_oracle_as_an_artefact() -> None:
+    """`port: 2147483648` (fuzz seed 7, s7-00208): the oracle stops before setup_server
+    binds the socket, so its acceptance is no proof that VC529's error is false."""
+    sys.path.insert(0, str(REPO / "tools"))
+    import differential_fuzz
+
+    verdict = {
+        "vllm_ok": True,
+        "vllm_message": None,
+        "product_errors": [{"code": "VC529", "line": 1, "message": "bind(): port must be"}],
+        "model_substituted": True,
+        "stage": "config",
+        "oracle_notes": [],
+    }
+    assert differential_fuzz.classify(verdict)[0] == "artefact"
+    verdict["product_errors"].append({"code": "VC311", "line": 2, "message": "x"})
+    assert differential_fuzz.classify(verdict)[0] == "false-error"
