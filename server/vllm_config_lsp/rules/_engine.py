@@ -273,7 +273,7 @@ def warning(
         fixes=[fix for fix in fixes if fix is not None],
     )
     found.related = tuple(
-        Related(*other.where, f"`{other.label}` is set here") for other in related if other
+        Related(*other.where, f"`{other.written}` is set here") for other in related if other
     )
     return found
 
