@@ -22,15 +22,20 @@ CORPUS = REPO / "tests" / "corpus"
 
 
 def cli(
-    *args: str, cwd: Path | None = None, preexec_fn: Callable[[], None] | None = None
+    *args: str,
+    cwd: Path | None = None,
+    preexec_fn: Callable[[], None] | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """The console command as a user runs it (falls back to `python -m` in a checkout);
-    `preexec_fn` runs in the child before it starts (resource limits)."""
+    `preexec_fn` runs in the child before it starts (resource limits); `env`, when given,
+    is its whole environment."""
     return subprocess.run(
         [*cli_command(), *args],
         capture_output=True,
         text=True,
         cwd=cwd,
+        env=env,
         timeout=120,
         check=False,
         preexec_fn=preexec_fn,
@@ -167,6 +172,17 @@ _CHART_FILES = CORPUS / "deployments" / "files"
 _CHART_NAME = "GoogleCloudPlatform__kubernetes-engine-samples__app-design-center__ai-inference__"
 #: Its ground-truth row (tests/corpus/deployments/invocations.jsonl, line 26).
 CHART_VALUES_ROW = f"helm-values/{_CHART_NAME}values.yaml"
+
+
+def small_chart(folder: Path, values: str, template: str) -> Path:
+    """A chart `folder/chart/` of one template `templates/deployment.yaml` and `values.yaml`
+    (a minimal `Chart.yaml`). Returns the values file."""
+    chart = folder / "chart"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    (chart / "templates" / "deployment.yaml").write_text(template)
+    (chart / "values.yaml").write_text(values)
+    return chart / "values.yaml"
 
 
 def corpus_chart(folder: Path, changes: dict[str, str] | None = None) -> Path:

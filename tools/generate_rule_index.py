@@ -9,14 +9,36 @@ removing a rule module (or changing its `CODE`, `NAME`, `TRANSCRIBES`):
     python tools/generate_rule_index.py          # rewrite the index
     python tools/generate_rule_index.py --check  # exit 1 if the committed one is stale
 
-tests/rules/test_rule_index.py fails when the index misses a rule module.
+The index also lists each rule's triggers (issue 35): the settings its `check` reads
+first and returns without a finding when the file leaves them out, such as
+
+    def check(model):
+        dtype = given_field(model, "ModelConfig", "dtype")
+        if dtype is None or ...:
+            return
+
+(`("some", "_engine.given_field", "ModelConfig", "dtype")`). `Rule.can_fire` calls the same
+helper with the same arguments before the module is imported: a rule none of whose
+triggers is missing runs, one with a trigger missing is not imported at all. Only what the
+code says is taken: statements before a guard that are assignments (no `yield`), a guard
+`if ... X is None ... or ...: return` (or `not X`) whose X is the latest assignment from a
+call of one of `HELPERS` with constant arguments (module constants resolved here). A rule
+with no such guard has no trigger and always runs.
+
+tests/rules/test_rule_index.py fails when the index misses a rule module;
+tests/rules/test_rule_triggers.py checks what the triggers skip.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
+import inspect
+import json
 import pkgutil
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from generated_file import write_or_check
 
@@ -35,8 +57,38 @@ Regenerate: python tools/generate_rule_index.py
 RULES = """\\
 '''
 
+#: The helpers a trigger may call: each returns None (or an empty value for a `not X`
+#: guard) exactly when the file leaves the setting out, reads the model only, and is
+#: what the rule itself calls (module, name as `Rule.can_fire` finds them).
+HELPERS = {
+    "vllm_config_lsp.rules._engine": (
+        "given",
+        "json_given",
+        "given_field",
+        "first_given",
+        "switched_on",
+        "json_true",
+        "above_one",
+        "connector",
+        "compilation_field",
+        "speculative_tokens",
+        "adaptive_verification",
+    ),
+    "vllm_config_lsp.rules._model_config": ("plain", "json_given", "either", "raw_node"),
+    "vllm_config_lsp.rules._checkpoint": ("served",),
+}
+#: Methods of the model (`check`'s parameter) a trigger may call.
+MODEL_METHODS = ("flag", "json_tree", "json_setting")
+#: The rule modules' helpers are costlier than the model's own lookups: cheap ones first.
+_COSTLY = ("_checkpoint.",)
 
-def discovered() -> list[tuple[str, str, str, str | None]]:
+Trigger = tuple[str, ...]
+
+
+Discovered = tuple[str, str, str, str | None, tuple[Trigger, ...]]
+
+
+def discovered() -> list[Discovered]:
     """Every module of the rule groups with a `CODE` (what `all_rules` walked for before)."""
     import vllm_config_lsp.rules as package
 
@@ -47,7 +99,8 @@ def discovered() -> list[tuple[str, str, str, str | None]]:
         module = importlib.import_module(info.name)
         if not hasattr(module, "CODE"):
             continue  # the rules' shared helpers (`support`, `suppression`)
-        found.append((module.CODE, module.NAME, info.name, getattr(module, "TRANSCRIBES", None)))
+        transcribes = getattr(module, "TRANSCRIBES", None)
+        found.append((module.CODE, module.NAME, info.name, transcribes, triggers(module)))
     found.sort()
     codes = [code for code, *_ in found]
     duplicates = sorted({code for code in codes if codes.count(code) > 1})
@@ -56,14 +109,179 @@ def discovered() -> list[tuple[str, str, str, str | None]]:
     return found
 
 
-def render(rules: list[tuple[str, str, str, str | None]]) -> str:
+def _helper(module: ModuleType, call: ast.expr, model: str) -> str | None:
+    """`_engine.given_field` for a call of an allowed helper, `model.flag` for a method."""
+    func = call.func if isinstance(call, ast.Call) else None
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        if func.value.id == model and func.attr in MODEL_METHODS:
+            return f"model.{func.attr}"
+        return None
+    if not isinstance(func, ast.Name):
+        return None
+    target = getattr(module, func.id, None)
+    home = getattr(target, "__module__", None)
+    if home not in HELPERS or getattr(target, "__name__", None) not in HELPERS[home]:
+        return None
+    return f"{home.removeprefix('vllm_config_lsp.rules.')}.{target.__name__}"
+
+
+def _constant(module: ModuleType, node: ast.expr) -> list[str] | None:
+    """A call argument as strings: a literal, a module constant, `*CONSTANT_TUPLE`."""
+    value: Any
+    if isinstance(node, ast.Constant):
+        value = node.value
+    elif isinstance(node, ast.Name):
+        value = getattr(module, node.id, None)
+    elif isinstance(node, ast.Starred) and isinstance(node.value, ast.Name):
+        value = getattr(module, node.value.id, None)
+        if isinstance(value, tuple) and all(isinstance(item, str) for item in value):
+            return list(value)
+        return None
+    else:
+        return None
+    return [value] if isinstance(value, str) else None
+
+
+def _call(module: ModuleType, node: ast.expr, model: str) -> Trigger | None:
+    """(helper, *arguments) for `helper(model, "a", …)` or `model.flag("a")`."""
+    helper = _helper(module, node, model)
+    if helper is None or not isinstance(node, ast.Call) or node.keywords:
+        return None
+    arguments = node.args
+    if not helper.startswith("model."):
+        first = arguments[0] if arguments else None
+        if not isinstance(first, ast.Name) or first.id != model:
+            return None
+        arguments = arguments[1:]
+    words: list[str] = []
+    for argument in arguments:
+        constant = _constant(module, argument)
+        if constant is None:
+            return None
+        words.extend(constant)
+    return (helper, *words)
+
+
+def _guarded(test: ast.expr) -> list[tuple[str, ast.expr]]:
+    """What a `return` guard's test returns on: `X is None` ("some": X must not be None)
+    and `not X` ("true": X must be truthy), alone or among the operands of an `or`."""
+    either = isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or)
+    operands = test.values if isinstance(test, ast.BoolOp) and either else [test]
+    out: list[tuple[str, ast.expr]] = []
+    for operand in operands:
+        if (
+            isinstance(operand, ast.Compare)
+            and len(operand.ops) == 1
+            and isinstance(operand.ops[0], ast.Is)
+            and isinstance(operand.comparators[0], ast.Constant)
+            and operand.comparators[0].value is None
+        ):
+            out.append(("some", operand.left))
+        elif isinstance(operand, ast.UnaryOp) and isinstance(operand.op, ast.Not):
+            out.append(("true", operand.operand))
+    return out
+
+
+def _returns_nothing(statement: ast.stmt, generator: bool) -> bool:
+    """`return` (in a generator) or `return []`/`return ()`: no finding."""
+    if not isinstance(statement, ast.Return):
+        return False
+    value = statement.value
+    if value is None:
+        return generator
+    return isinstance(value, (ast.List, ast.Tuple)) and not value.elts
+
+
+def _yields(node: ast.AST) -> bool:
+    return any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(node))
+
+
+def triggers(module: ModuleType) -> tuple[Trigger, ...]:
+    """The settings without which `module.check` returns before any finding (module doc)."""
+    try:
+        tree = ast.parse(inspect.getsource(module))
+    except (OSError, TypeError):
+        return ()
+    check = next(
+        (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "check"), None
+    )
+    if check is None or check.decorator_list or not check.args.args:
+        return ()
+    model = check.args.args[0].arg
+    generator = _yields(check)
+    assigned: dict[str, ast.expr] = {}
+    found: list[Trigger] = []
+    for statement in check.body:
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            continue  # a docstring
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and not _yields(statement):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                _assign(assigned, target, statement.value)
+            continue
+        if (
+            isinstance(statement, ast.If)
+            and not statement.orelse
+            and len(statement.body) == 1
+            and _returns_nothing(statement.body[0], generator)
+            and not _yields(statement.test)
+        ):
+            for kind, expression in _guarded(statement.test):
+                if isinstance(expression, ast.Name):
+                    source = assigned.get(expression.id)
+                    if source is None:
+                        continue
+                    expression = source
+                call = _call(module, expression, model)
+                if call is not None and (kind, *call) not in found:
+                    found.append((kind, *call))
+            continue
+        break  # anything else may find something: no guard after it counts
+    return tuple(sorted(found, key=lambda t: (t[1].startswith(_COSTLY), found.index(t))))
+
+
+def _assign(assigned: dict[str, ast.expr], target: ast.expr, value: ast.expr | None) -> None:
+    """Track `x = call(…)` and `a, b = call(…), call(…)`; any other binding forgets."""
+    if isinstance(target, ast.Name):
+        if value is None:
+            assigned.pop(target.id, None)
+        else:
+            assigned[target.id] = value
+        return
+    elements = target.elts if isinstance(target, (ast.Tuple, ast.List)) else []
+    values = None
+    if isinstance(value, ast.Tuple) and len(value.elts) == len(elements):
+        values = value.elts
+    for index, element in enumerate(elements):
+        _assign(assigned, element, values[index] if values is not None else None)
+    for name in ast.walk(target):  # starred or nested targets: forget what they rebind
+        if isinstance(name, ast.Name) and values is None:
+            assigned.pop(name.id, None)
+
+
+def render(rules: list[Discovered]) -> str:
     lines = [HEADER]
     prefix = "vllm_config_lsp.rules."
-    for code, name, module, transcribes in rules:
+    for code, name, module, transcribes, _triggers in rules:
         fields = [code, name, module.removeprefix(prefix), *([transcribes] if transcribes else [])]
         lines.append(" ".join(fields) + "\n")
     lines.append('"""\n')
+    lines.append(TRIGGERS_HEADER)
+    for code, _name, _module, _transcribes, found in rules:
+        if found:
+            listed = "".join(f"({', '.join(json.dumps(word) for word in t)}), " for t in found)
+            lines.append(f'    "{code}": ({listed.rstrip()}),\n')
+    lines.append("}\n# fmt: on\n")
     return "".join(lines)
+
+
+TRIGGERS_HEADER = """
+#: By code: the settings without which the rule's `check` returns before any finding, as
+#: (test, helper, *arguments); `Rule.can_fire` calls each helper on the model, and a rule
+#: whose helper gives None ("some") or an empty value ("true") is not imported.
+# fmt: off
+TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
+"""
 
 
 def main() -> int:

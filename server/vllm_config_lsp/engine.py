@@ -229,8 +229,8 @@ def _too_large() -> LintResult:
 def _run_rules(model: ConfigModel, rules: list[Rule]) -> list[Finding]:
     findings: list[Finding] = []
     for rule in rules:
-        if not rule.applies_to(model.catalogue):
-            continue
+        if not rule.applies_to(model.catalogue) or not rule.can_fire(model):
+            continue  # `can_fire`: what the rule needs is not set; its module stays unread
         try:
             findings.extend(rule.run(model))
         except Exception:  # a rule bug must not take the other diagnostics down

@@ -55,3 +55,14 @@ def test_check_imports_only_the_rules_that_run(tmp_path: Path) -> None:
     }
     assert len(older) < len(newest)
     assert len(selected) < len(newest)
+
+
+def test_a_rule_whose_setting_the_file_leaves_out_is_not_imported(tmp_path: Path) -> None:
+    """VC254 (tpu-kv-connector) needs `kv-transfer-config.kv_connector` (its trigger in the
+    generated index): a file without it never imports the rule, one with it does."""
+    module = "vllm_config_lsp.rules.plugins.tpu_kv_connector"
+    config = tmp_path / "plain.vllm.yaml"
+    config.write_text("model: m\nmax-model-len: 4096\n")
+    assert module not in _loaded("check", str(config))
+    config.write_text('model: m\nkv-transfer-config: {"kv_connector": "NixlConnector"}\n')
+    assert module in _loaded("check", str(config))

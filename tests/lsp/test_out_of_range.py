@@ -35,7 +35,7 @@ async def test_bound_in_the_users_terms_and_two_fixes(client: LanguageClient) ->
     doc = Doc(client, "file:///work/range/deploy.yaml", MANIFEST)
     [found] = [d for d in await doc.diagnostics() if d.code == "VC203"]
     assert found.message == (
-        "Input should be less than or equal to 1: 'gpu-memory-utilization' must be above 0 "
+        "Input should be less than or equal to 1: '--gpu-memory-utilization' must be above 0 "
         "and at most 1, got 1.5"
     )
     assert "CacheConfig" not in found.message

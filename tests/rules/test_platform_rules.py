@@ -83,9 +83,23 @@ def test_fails_on_one_gpu_and_passes_on_another(
 
 
 def test_without_a_target_nothing_is_said(tmp_path: Path) -> None:
+    """Except the ROCm-only fusions (VC714), which are information then."""
     for at, (text, *_rest) in enumerate(CASES):
         write(tmp_path, f"serve{at}.yaml", text)
-    assert codes(tmp_path) == []
+    assert [code for code, _ in codes(tmp_path)] == ["VC714", "VC714"]
+
+
+def test_rocm_only_fusion_without_a_target_is_information(tmp_path: Path) -> None:
+    """vLLM turns the pass off on every platform but ROCm (compilation.py:283): unknown
+    target, information that says so; AMD target, nothing; NVIDIA target, a warning."""
+    path = write(tmp_path, "serve.yaml", CASES[-2][0])
+    done = cli("check", "--format", "json", str(path))
+    (found,) = [f for f in json.loads(done.stdout) if f["code"] == "VC714"]
+    assert found["severity"] == "info"
+    assert found["message"].startswith(
+        "`compilation-config.pass_config.fuse_rope_kvcache` runs only on ROCm"
+    )
+    assert "VC714" not in {c for c, _ in codes(path, "--gpu", "MI300X")}
 
 
 def test_world_size_against_the_gpus_given(tmp_path: Path) -> None:

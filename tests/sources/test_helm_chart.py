@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from source_support import CORPUS, line_column, single, texts
-from support import CHART_VALUES_ROW, corpus_chart
+from support import CHART_VALUES_ROW, corpus_chart, small_chart
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
 from vllm_config_lsp.sources.helm_chart import find_invocations
 from vllm_config_lsp.sources.hosts import host_of
@@ -19,15 +19,6 @@ ROW = next(
     for row in map(json.loads, (CORPUS / "invocations.jsonl").read_text().splitlines())
     if row["file"] == CHART_VALUES_ROW
 )
-
-
-def _chart(folder: Path, values: str, template: str) -> Path:
-    chart = folder / "chart"
-    (chart / "templates").mkdir(parents=True)
-    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 0.1.0\n")
-    (chart / "templates" / "deployment.yaml").write_text(template)
-    (chart / "values.yaml").write_text(values)
-    return chart / "values.yaml"
 
 
 def _read(path: Path) -> tuple[str, Invocation]:
@@ -94,7 +85,7 @@ def test_quote_default_and_trim_render_as_helm_does(tmp_path: Path) -> None:
         "        - --swap-space={{ .Values.len0 | default 4 }}\n"
         '        - --served-model-name={{ include "c.name" . }}\n'
     )
-    text, invocation = _read(_chart(tmp_path, values, template))
+    text, invocation = _read(small_chart(tmp_path, values, template))
     assert texts(invocation) == [
         "Qwen/Qwen3-8B",  # the whole item: YAML reads Helm's quotes away
         "--max-model-len=4096",
@@ -125,7 +116,7 @@ def test_an_image_from_values_starts_with_its_entrypoint_and_names_the_release(
         '        image: "{{ .Values.image.repository }}:{{ .Values.image.tag }}"\n'
         '        args: ["--model", "{{ .Values.model }}", "--swap-space", "4"]\n'
     )
-    text, invocation = _read(_chart(tmp_path, values, template))
+    text, invocation = _read(small_chart(tmp_path, values, template))
     assert invocation.image == "vllm/vllm-openai:v0.8.5"
     assert invocation.entrypoint == "serve"
     assert texts(invocation) == ["--model", "Qwen/Qwen3-8B", "--swap-space", "4"]
@@ -138,7 +129,7 @@ def test_only_the_charts_own_template_files_are_read(tmp_path: Path) -> None:
         "      - name: vllm\n        image: vllm/vllm-openai:v0.10.0\n"
         "        args: [--model, '{{ .Values.model }}']\n"
     )
-    path = _chart(tmp_path, values, "")
+    path = small_chart(tmp_path, values, "")
     outside = tmp_path / "outside.yaml"
     outside.write_text(_deployment(container))
     (path.parent / "templates" / "linked.yaml").symlink_to(outside)
@@ -156,7 +147,7 @@ def test_a_template_without_values_in_its_command_line_is_not_the_values_files(
         "      - name: vllm\n        image: vllm/vllm-openai:v0.10.0\n"
         "        args: [--model, Qwen/Qwen3-8B]\n"
     )
-    path = _chart(tmp_path, "replicas: 1\n", _deployment(container))
+    path = small_chart(tmp_path, "replicas: 1\n", _deployment(container))
     assert find_invocations(path.read_text(), path) == []
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from source_support import apply_json_fix
 from support import CORPUS, cli
 
 DATA = Path(__file__).parent / "data" / "python"
@@ -240,6 +241,27 @@ def test_ray_accelerator_type_in_python_is_the_target(tmp_path: Path) -> None:
     )
     [found] = [f for f in _check(source) if f["code"] == "VC701"]
     assert found["line"] == 18 and "from Ray Serve accelerator_type" in found["message"]
+
+
+def test_ray_model_id_is_the_model_when_no_model_source_is_given(tmp_path: Path) -> None:
+    """Ray loads `model_id` as a Hugging Face id when `model_source` is left out
+    (`sources.ray_serve.MODEL_ID_ORIGIN`): the real Qwen 3 32B example without its
+    `model_source`, and 3 GPUs for its 64 heads, gets the model's refusal and its fix."""
+    source = tmp_path / "serve.py"
+    text = (DATA / "ray-project__ray__serve_qwen_3_32b.py.txt").read_text(encoding="utf-8")
+    changed = text.replace('model_id="my-qwen-3-32b",', 'model_id="Qwen/Qwen3-32B",').replace(
+        '        model_source="Qwen/Qwen3-32B",\n', ""
+    )
+    changed = changed.replace("tensor_parallel_size=8", "tensor_parallel_size=3")
+    assert "model_source" not in changed and "tensor_parallel_size=3" in changed
+    source.write_text(changed, encoding="utf-8")
+    [found] = [f for f in _check(source) if f["code"] == "VC601"]
+    assert "Qwen/Qwen3-32B has 64 heads" in found["message"]
+    fixed = apply_json_fix(changed, found)
+    assert fixed == changed.replace("tensor_parallel_size=3", "tensor_parallel_size=2")
+    ast.parse(fixed)
+    source.write_text(fixed, encoding="utf-8")
+    assert [f for f in _check(source) if f["code"] == "VC601"] == []
 
 
 def test_a_serve_config_file_is_read(tmp_path: Path) -> None:

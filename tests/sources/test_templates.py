@@ -17,6 +17,7 @@ from pathlib import Path
 
 import jinja2
 import pytest
+import yaml
 from support import cli
 from vllm_config_lsp.engine import Document, check
 from vllm_config_lsp.findings import apply_edits
@@ -30,6 +31,8 @@ else:  # pragma: no cover
 
 DATA = Path(__file__).resolve().parent / "data"
 CEREBRIUM = DATA / "not-config" / "cerebrium" / "tandemn-tuna" / "cerebrium.toml.tpl"
+#: An envsubst template (`envsubst < … | kubectl apply -f -`): `${VAR}` in a `sh -c` string.
+LLAMA_STACK = DATA / "templates" / "llama-stack" / "vllm-k8s.yaml.template"
 #: template → (line, source, first argv words) of each start.
 STARTS = {
     CEREBRIUM: [(31, "toml", ["{model}", "--host", "0.0.0.0", "--port", "8080"])],
@@ -42,6 +45,7 @@ STARTS = {
     DATA / "templates/cybernetic-governance-engine/vllm-deployment.yaml.tpl": [
         (60, "kubernetes", ["--host", "0.0.0.0", "--port", "8000"])
     ],
+    LLAMA_STACK: [(35, "kubernetes", ["${INFERENCE_MODEL}", "--dtype", "float16"])],
 }
 #: Real templates that render no start this product reads (a SkyPilot task, a Baseten
 #: config, a Modal app whose command is one placeholder, Helm helpers).
@@ -154,6 +158,29 @@ def test_a_fix_applied_still_renders_to_the_command_line() -> None:
     argv = _rendered_argv(template.render(model="m", port="8000", eager=True))
     assert argv == ["m", "--enforce-eager", "--max-model-len", "4096", "--port", "8000"]
     assert check(Document(fixed, path=Path("/w/run.sh.j2"))).findings == []
+
+
+def test_a_fix_in_a_real_envsubst_template_keeps_it_yaml(tmp_path: Path) -> None:
+    """A `--dtype` typo in the llama-stack template's `sh -c` string: the fix writes the
+    choice inside the YAML string, the manifest still loads, `${INFERENCE_MODEL}` stays."""
+    text = LLAMA_STACK.read_text(encoding="utf-8").replace("--dtype float16", "--dtype float61")
+    path = tmp_path / LLAMA_STACK.name
+    path.write_text(text, encoding="utf-8")
+    [found] = json.loads(cli("check", "--format", "json", str(path)).stdout)
+    assert (found["code"], found["line"], found["fix"]["title"]) == (
+        "VC202",
+        35,
+        "Replace with `float16`",
+    )
+    [edit] = found["fix"]["edits"]
+    line = text.splitlines()[34]
+    start, end = edit["column"] - 1, edit["end_column"] - 1
+    assert line[start:end] == "float61"
+    fixed = text.replace(line, line[:start] + edit["new_text"] + line[end:])
+    assert fixed == LLAMA_STACK.read_text(encoding="utf-8")
+    assert len(list(yaml.safe_load_all(fixed))) == 3
+    path.write_text(fixed, encoding="utf-8")
+    assert json.loads(cli("check", "--format", "json", str(path)).stdout) == []
 
 
 def test_go_and_terraform_templates_and_the_name_under_the_suffix() -> None:

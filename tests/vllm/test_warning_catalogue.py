@@ -35,6 +35,7 @@ def test_marked_generated_and_classified() -> None:
         "deprecated",
         "fallback",
         "changed",
+        "caution",
     }
     for entry in entries:
         assert entry["id"].startswith("warn."), entry

@@ -5,8 +5,10 @@
 reading the code around it: the class (STATIC: decidable from the file and vLLM's static
 defaults; MODEL: needs the model's files; PLATFORM: needs the hardware, the environment,
 installed packages or the model-runner choice) and what it says happens to a setting
-(ignored, overridden, deprecated, fallback, changed). A site that only informs or cautions,
-or that runs after `create_engine_config()`, is kept as not applicable with its reason.
+(ignored, overridden, deprecated, fallback, changed; caution: every setting applies as
+written and vLLM only warns of a risk, which the rules give as information). A site that
+only informs or cautions without a rule to give it, or that runs after
+`create_engine_config()`, is kept as not applicable with its reason.
 `tools/generate_warning_catalogue.py` refuses a site without an entry and an entry without
 a site, so a new release cannot slip through unjudged.
 """
@@ -19,7 +21,7 @@ from typing import NamedTuple
 class Applies(NamedTuple):
     id: str
     kind: str  # STATIC, MODEL, PLATFORM
-    effect: str  # ignored, overridden, deprecated, fallback, changed
+    effect: str  # ignored, overridden, deprecated, fallback, changed, caution
     settings: tuple[str, ...]
     condition: str  # in words: what the file must say for vLLM to warn
 
@@ -314,7 +316,13 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         S, "an experimental-interface notice for a custom scheduler class; the class is used"
     ),
     "vllm/config/scheduler.py:310": _na(S, INFO),
-    "vllm/config/scheduler.py:348": _na(S, CAUTION),
+    "vllm/config/scheduler.py:348": Applies(
+        "scheduler.batched_tokens.unreachable",
+        S,
+        "ignored",
+        ("max-num-batched-tokens", "max-num-seqs", "max-model-len"),
+        "max-num-batched-tokens above max-num-seqs x max-model-len: the budget is never reached",
+    ),
     # -- vllm/config/speculative.py
     "vllm/config/speculative.py:1247": Applies(
         "speculative.mtp_method.deprecated",
@@ -328,7 +336,13 @@ CLASSES: dict[str, Applies | NotApplicable] = {
     ),
     "vllm/config/speculative.py:1491": _na(M, CAUTION),
     "vllm/config/speculative.py:1736": _na(S, DEFAULT),
-    "vllm/config/speculative.py:2031": _na(S, CAUTION),
+    "vllm/config/speculative.py:2031": Applies(
+        "speculative.fly.lossy",
+        S,
+        "caution",
+        ("speculative-config.rejection_sample_method",),
+        "rejection_sample_method is fly: a lossy verification",
+    ),
     # -- vllm/config/structured_outputs.py
     "vllm/config/structured_outputs.py:78": Applies(
         "structured_outputs.lmfe.deprecated",
@@ -532,7 +546,13 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         "VLLM_DEBUG_DUMP_PATH in the environment",
     ),
     "vllm/config/vllm.py:2334": _na(P, CAUTION),
-    "vllm/config/vllm.py:2360": _na(S, DEFAULT + " (max_num_scheduled_tokens)"),
+    "vllm/config/vllm.py:2360": Applies(
+        "vllm.spec.scheduled_tokens",
+        S,
+        "caution",
+        ("max-num-scheduled-tokens", "max-num-batched-tokens", "speculative-config"),
+        "speculative decoding with max-num-scheduled-tokens (else max-num-batched-tokens) below 8192",
+    ),
     "vllm/config/vllm.py:2386": Applies(
         "vllm.dflash.active_seqs",
         S,
@@ -580,7 +600,16 @@ CLASSES: dict[str, Applies | NotApplicable] = {
     "vllm/config/vllm.py:3380": _na(S, RUNTIME + " (adjust_dcp_kv_cache_interleave_size)"),
     "vllm/config/vllm.py:3601": _na(M, RUNTIME),
     # -- vllm/config/watermarking.py
-    "vllm/config/watermarking.py:69": _na(S, CAUTION),
+    "vllm/config/watermarking.py:69": Applies(
+        "watermarking.deduplication",
+        S,
+        "caution",
+        (
+            "watermark-config.deduplicate_contexts",
+            "watermark-config.deduplicate_contexts_max_history",
+        ),
+        "gumbel watermarking without context deduplication, or a history below 1024",
+    ),
     # -- vllm/engine/arg_utils.py
     "vllm/engine/arg_utils.py:484": Applies(
         "cli.log_config_file.deprecated",

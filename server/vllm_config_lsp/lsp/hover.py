@@ -16,6 +16,7 @@ trees of mapping-valued flags (YAML mappings, JSON strings, dotted keys alike) f
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING
@@ -42,6 +43,7 @@ from vllm_config_lsp.vllm.config_model import ConfigModel
 
 if TYPE_CHECKING:
     from vllm_config_lsp.lsp.session import Session, Snapshot
+    from vllm_config_lsp.sources.invocation import Word
 
 #: The flag whose value names the model (`model_files` reads that model's files).
 MODEL_FLAG = "model"
@@ -329,7 +331,13 @@ def _on_command_line(
                 return flag_doc(use.spec, note, command_line=True), (word.start, option_end)
             for token in use.values or ([use.token] if use.explicit is not None else []):
                 written = token.word
-                if written is None or not written.start <= offset <= written.end:
+                if written is None:
+                    continue
+                keyed = _values_key(model.text, word, written, option_end, offset)
+                if keyed is not None:
+                    said, span = keyed
+                    return said + flag_doc(use.spec, note, command_line=True), span
+                if not written.start <= offset <= written.end:
                     continue
                 if not written.resolved:
                     said = ", ".join(f"`{part}`" for part in written.unresolved) or "a variable"
@@ -342,6 +350,29 @@ def _on_command_line(
                     return _in_tree(model, use.spec, value.tree, offset, note, findings)
                 return flag_doc(use.spec, note, command_line=True), (written.start, written.end)
     return None
+
+
+def _values_key(
+    text: str, flag: Word, value: Word, option_end: int, offset: int
+) -> tuple[str, tuple[int, int]] | None:
+    """On a chart's values file: the values key (or its value) that gives the flag a
+    chart's template writes its value (`Word.field`, `sources.helm_chart`): the hover
+    names the key as the user edits it, then the flag it sets (issue 34 item 4)."""
+    if flag.field is None or option_end <= len(text) or flag.quoting.startswith("python"):
+        return None
+    if not value.start < value.end <= len(text):
+        return None
+    if value.start <= offset <= value.end:
+        span = (value.start, value.end)
+    else:
+        line = text.rfind("\n", 0, value.start) + 1
+        key = flag.field.rsplit(".", 1)[-1]
+        head = re.match(rf"[ \t]*(?:-[ \t]+)?({re.escape(key)})[ \t]*:", text[line : value.start])
+        if head is None or not line + head.start(1) <= offset <= line + head.end(1):
+            return None
+        span = (line + head.start(1), line + head.end(1))
+    option = flag.text.split("=", 1)[0]
+    return f"`{flag.field}` (this chart's value) sets `{option}`\n\n", span
 
 
 def _tree_of(model: ConfigModel, pair: Pair) -> ValueNode | None:

@@ -18,7 +18,7 @@ from functools import cache, cached_property
 from types import ModuleType
 
 from vllm_config_lsp.findings import Finding
-from vllm_config_lsp.rules._index import RULES
+from vllm_config_lsp.rules._index import RULES, TRIGGERS
 from vllm_config_lsp.rules.releases import applicability, in_release
 from vllm_config_lsp.vllm.catalogue import Catalogue, load_catalogue
 from vllm_config_lsp.vllm.config_model import ConfigModel
@@ -46,6 +46,9 @@ class Rule:
     #: The release whose source the rule transcribes (`TRANSCRIBES`; VERIFIED_RELEASE
     #: unless the check is gone from it).
     transcribes: str = VERIFIED_RELEASE
+    #: What its `check` needs the file to set before it can find anything, as the index
+    #: lists it: (test, helper, *arguments) (`tools/generate_rule_index.py`).
+    triggers: tuple[tuple[str, ...], ...] = ()
 
     @cached_property
     def module(self) -> ModuleType:
@@ -88,6 +91,19 @@ class Rule:
             return "every release (read from that release's own catalogue)"
         return applicability(self.code, self.transcribes)
 
+    def can_fire(self, model: ConfigModel) -> bool:
+        """False when the file leaves out a setting the rule's `check` returns without: the
+        same helper the rule calls first, with the same arguments, before its module is
+        imported (issue 35). A helper that fails leaves the rule to run (and report it)."""
+        for test, helper, *arguments in self.triggers:
+            try:
+                value = _helper(model, helper)(*arguments)
+            except Exception:
+                return True
+            if (value is None) if test == "some" else not value:
+                return False
+        return True
+
     def run(self, model: ConfigModel) -> Iterable[Finding]:
         """The findings for the model's release: another release than the transcribed one
         keeps only the findings of checks it has, in its words (`releases`)."""
@@ -97,6 +113,16 @@ class Rule:
         return in_release(self.code, found, model.catalogue, load_catalogue(self.transcribes))
 
 
+def _helper(model: ConfigModel, name: str) -> Callable[..., object]:
+    """`model.flag` → the model's method; `_engine.given` → `given` bound to the model."""
+    home, function = name.rsplit(".", 1)
+    if home == "model":
+        method: Callable[..., object] = getattr(model, function)
+        return method
+    helper = getattr(importlib.import_module(f"{__name__}.{home}"), function)
+    return lambda *arguments: helper(model, *arguments)
+
+
 @cache
 def all_rules() -> tuple[Rule, ...]:
     """Every rule, by code, from the generated index: no module is walked or imported here
@@ -104,7 +130,8 @@ def all_rules() -> tuple[Rule, ...]:
     rules = []
     for line in RULES.splitlines():
         code, name, module, *transcribes = line.split()
-        rules.append(Rule(code, name, module, *transcribes))
+        transcribed = transcribes[0] if transcribes else VERIFIED_RELEASE
+        rules.append(Rule(code, name, module, transcribed, TRIGGERS.get(code, ())))
     return tuple(rules)
 
 

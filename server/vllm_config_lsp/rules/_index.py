@@ -95,6 +95,7 @@ VC344 fault-tolerance-api-servers config.parallel.fault_tolerance_api_servers
 VC345 nnodes-dp-groups config.parallel.nnodes_dp_groups
 VC346 concurrent-partial-prefill engine.concurrent_partial_prefill 0.11.2
 VC352 unknown-config-format config.model.unknown_config_format
+VC357 cache-verify-args config.cache.cache_verify_args 0.10.2
 VC361 kv-connector-name config.vllm.kv_connector_name
 VC362 microbatch-all2all config.vllm.microbatch_all2all
 VC363 executor-backend-name config.vllm.executor_backend_name
@@ -115,6 +116,10 @@ VC382 deprecated-quantization-allowed config.model.deprecated_quantization_allow
 VC383 hybrid-lb-single-local-rank engine.hybrid_lb_single_local_rank
 VC384 serve-model-option entrypoints.serve_model_option
 VC385 reasoning-parser-registered config.structured_outputs.reasoning_parser_registered 0.12.0
+VC386 spec-scheduled-tokens config.vllm.spec_scheduled_tokens
+VC387 batched-tokens-unreachable config.scheduler.batched_tokens_unreachable
+VC388 fly-lossy config.speculative.fly_lossy
+VC389 watermark-deduplication config.watermarking.watermark_deduplication
 VC390 data-parallel-launch-asserts engine.data_parallel_launch_asserts 0.11.2
 VC391 dcp-divides-tp engine.dcp_divides_tp 0.11.2
 VC392 nnodes-executor-mp config.parallel.nnodes_executor_mp 0.11.2
@@ -251,3 +256,136 @@ VC713 auto-dtype-fallback platforms.auto_dtype_fallback
 VC714 rocm-only-fusion platforms.rocm_only_fusion
 VC715 encoder-decoder-rocm-eager platforms.encoder_decoder_rocm_eager
 """
+
+#: By code: the settings without which the rule's `check` returns before any finding, as
+#: (test, helper, *arguments); `Rule.can_fire` calls each helper on the model, and a rule
+#: whose helper gives None ("some") or an empty value ("true") is not imported.
+# fmt: off
+TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "VC250": (("some", "model.json_tree", "additional-config"),),
+    "VC251": (("some", "model.flag", "quantization"),),
+    "VC253": (("some", "model.json_tree", "kv-transfer-config"),),
+    "VC254": (("some", "_engine.json_given", "kv-transfer-config", "kv_connector"),),
+    "VC303": (("some", "model.flag", "quantization"),),
+    "VC304": (("some", "model.flag", "quantization"),),
+    "VC310": (("some", "_engine.given", "kv-cache-dtype"),),
+    "VC313": (("some", "_engine.json_given", "eplb-config", "communicator"),),
+    "VC315": (("some", "_engine.first_given", "ParallelConfig", "decode_context_parallel_size", "tensor_parallel_size", "prefill_context_parallel_size"),),
+    "VC318": (("some", "_engine.given_field", "ParallelConfig", "enable_elastic_ep"),),
+    "VC319": (("some", "_engine.given_field", "ParallelConfig", "ray_workers_use_nsight"),),
+    "VC321": (("some", "_engine.given_field", "ParallelConfig", "nnodes"), ("some", "_engine.given_field", "ParallelConfig", "distributed_executor_backend"),),
+    "VC324": (("some", "_engine.given", "kv-cache-dtype"), ("some", "_engine.given", "dtype"),),
+    "VC325": (("some", "_engine.given", "enable-mamba-cache-stochastic-rounding"),),
+    "VC326": (("some", "_engine.given_field", "ObservabilityConfig", "per_request_spec_decode_metrics"),),
+    "VC327": (("some", "_engine.given", "model"), ("some", "_engine.given", "load-format"),),
+    "VC328": (("some", "_engine.given_field", "CacheConfig", "mamba_block_size"), ("some", "_engine.given_field", "CacheConfig", "enable_prefix_caching"),),
+    "VC329": (("some", "_engine.given_field", "ParallelConfig", "enable_batch_sharded_sampling"),),
+    "VC330": (("some", "_engine.given", "watermark-config"),),
+    "VC332": (("some", "_engine.given_field", "ParallelConfig", "all2all_backend"),),
+    "VC333": (("some", "_engine.switched_on", "enable-return-routed-experts"),),
+    "VC334": (("some", "_engine.switched_on", "return-sampling-mask"),),
+    "VC335": (("some", "_engine.adaptive_verification"),),
+    "VC336": (("some", "_engine.json_given", "profiler-config", "profiler"),),
+    "VC337": (("some", "_engine.switched_on", "use-replayssm"),),
+    "VC339": (("some", "_engine.compilation_field", "compile_ranges_endpoints"),),
+    "VC340": (("some", "_engine.speculative_tokens"), ("some", "_engine.given_field", "SchedulerConfig", "max_num_batched_tokens"),),
+    "VC341": (("some", "_engine.connector", "NixlConnector"), ("some", "_engine.above_one", "ParallelConfig", "decode_context_parallel_size"),),
+    "VC342": (("some", "_engine.switched_on", "kv-sharing-fast-prefill"),),
+    "VC343": (("some", "_engine.above_one", "ParallelConfig", "decode_context_parallel_size"), ("some", "_engine.given_field", "ParallelConfig", "cp_kv_cache_interleave_size"),),
+    "VC344": (("some", "_engine.given", "api-server-count"),),
+    "VC345": (("some", "_engine.given", "nnodes"),),
+    "VC352": (("some", "model.flag", "config-format"),),
+    "VC361": (("some", "model.json_tree", "kv-transfer-config"), ("some", "_engine.given", "kv-transfer-config"),),
+    "VC363": (("some", "_engine.given_field", "ParallelConfig", "distributed_executor_backend"),),
+    "VC364": (("some", "model.json_tree", "model-class-overrides"),),
+    "VC370": (("some", "_engine.given_field", "ParallelConfig", "all2all_backend"),),
+    "VC371": (("some", "_engine.given_field", "ParallelConfig", "max_parallel_loading_workers"),),
+    "VC372": (("some", "_engine.json_given", "speculative-config", "method"),),
+    "VC373": (("some", "_engine.given_field", "StructuredOutputsConfig", "backend"),),
+    "VC375": (("some", "_engine.json_given", "compilation-config", "pass_config", "eliminate_noops"),),
+    "VC376": (("some", "_engine.switched_on", "enforce-eager"),),
+    "VC377": (("some", "_engine.json_given", "speculative-config", "num_speculative_tokens_per_batch_size"), ("some", "_engine.above_one", "ParallelConfig", "data_parallel_size"),),
+    "VC379": (("some", "_engine.given", "device-ids"), ("some", "_engine.given", "distributed-executor-backend"),),
+    "VC380": (("some", "_engine.switched_on", "enable-elastic-ep"), ("some", "_engine.given", "api-server-count"),),
+    "VC381": (("some", "_engine.given", "kv-cache-dtype"), ("some", "_engine.given_field", "AttentionConfig", "flash_attn_version"),),
+    "VC382": (("some", "_engine.given", "quantization"), ("some", "_engine.switched_on", "allow-deprecated-quantization"),),
+    "VC383": (("some", "_engine.given", "data-parallel-size-local"),),
+    "VC387": (("some", "_engine.given_field", "SchedulerConfig", "max_num_batched_tokens"), ("some", "_engine.given_field", "SchedulerConfig", "max_num_seqs"),),
+    "VC389": (("some", "model.flag", "watermark-config"),),
+    "VC391": (("some", "_engine.first_given", "ParallelConfig", "decode_context_parallel_size", "tensor_parallel_size"),),
+    "VC392": (("some", "_engine.given_field", "ParallelConfig", "nnodes"),),
+    "VC394": (("some", "_engine.first_given", "ParallelConfig", "prefill_context_parallel_size", "data_parallel_size"),),
+    "VC403": (("some", "_model_config.json_given", "compilation-config", "custom_ops"),),
+    "VC404": (("some", "_model_config.json_given", "compilation-config", "mode"), ("some", "_model_config.json_given", "compilation-config", "backend"),),
+    "VC405": (("some", "_model_config.json_given", "compilation-config", "decoder_replay_cudagraph_capture_sizes"),),
+    "VC406": (("some", "_model_config.json_given", "compilation-config", "cudagraph_mm_encoder"),),
+    "VC407": (("some", "_model_config.json_given", "compilation-config", "compile_sizes"),),
+    "VC412": (("some", "_model_config.raw_node", "attention-config", "backend_per_kind"),),
+    "VC413": (("some", "_model_config.json_given", "attention-config", "minimax_m3_indexer_cp"), ("some", "_model_config.json_given", "attention-config", "indexer_kv_dtype"),),
+    "VC414": (("some", "_model_config.plain", "mamba-backend"),),
+    "VC415": (("some", "_model_config.plain", "mamba-ssu-algorithm"),),
+    "VC420": (("some", "_model_config.plain", "max-model-len"),),
+    "VC421": (("some", "_model_config.plain", "enable-hc-sp"), ("some", "_model_config.plain", "tensor-parallel-size"), ("some", "_model_config.plain", "pipeline-parallel-size"),),
+    "VC422": (("some", "_model_config.plain", "mm-tensor-ipc"),),
+    "VC423": (("some", "_model_config.plain", "runner"), ("some", "_model_config.plain", "renderer-num-workers"),),
+    "VC430": (("some", "_model_config.plain", "enable-lora"), ("some", "_model_config.plain", "max-cpu-loras"),),
+    "VC431": (("some", "_model_config.plain", "enable-lora"), ("some", "_model_config.either", "moe-backend", "kernel-config", "moe_backend"),),
+    "VC432": (("some", "_model_config.either", "moe-backend", "kernel-config", "moe_backend"), ("some", "_model_config.plain", "all2all-backend"),),
+    "VC440": (("some", "_model_config.plain", "mm-shm-cache-max-object-size-mb"),),
+    "VC451": (("some", "_model_config.raw_node", "quantization-config", "targets"),),
+    "VC470": (("some", "_model_config.plain", "max-model-len"),),
+    "VC480": (("some", "_engine.switched_on", "language-model-only"), ("some", "_engine.compilation_field", "cudagraph_mm_encoder"),),
+    "VC481": (("some", "_engine.json_true", "compilation-config", "pass_config", "fuse_attn_quant"), ("some", "_engine.compilation_field", "splitting_ops"),),
+    "VC482": (("some", "_engine.json_given", "mm-processor-kwargs", "device"),),
+    "VC507": (("some", "model.flag", "reasoning-effort-map"),),
+    "VC519": (("some", "model.flag", "custom-histogram-buckets"),),
+    "VC521": (("some", "model.json_tree", "profiler-config"),),
+    "VC523": (("some", "model.json_tree", "ec-manager-config"),),
+    "VC524": (("some", "model.json_tree", "structured-outputs-config"),),
+    "VC525": (("some", "model.json_setting", "watermark-config", "key"),),
+    "VC526": (("some", "model.json_tree", "kv-transfer-config"),),
+    "VC601": (("some", "_engine.given_field", "ParallelConfig", "tensor_parallel_size"), ("some", "_checkpoint.served"),),
+    "VC602": (("some", "_engine.given_field", "ParallelConfig", "pipeline_parallel_size"), ("some", "_checkpoint.served"),),
+    "VC603": (("some", "_engine.given_field", "ParallelConfig", "decode_context_parallel_size"), ("some", "_checkpoint.served"),),
+    "VC604": (("some", "_engine.given_field", "ModelConfig", "max_model_len"), ("some", "_checkpoint.served"),),
+    "VC605": (("some", "_engine.given_field", "ModelConfig", "quantization"), ("some", "_checkpoint.served"),),
+    "VC606": (("some", "_engine.given_field", "ParallelConfig", "enable_expert_parallel"), ("some", "_checkpoint.served"),),
+    "VC607": (("some", "_engine.given", "data-parallel-size"), ("some", "_checkpoint.served"),),
+    "VC608": (("some", "_engine.given_field", "ModelConfig", "dtype"), ("some", "_checkpoint.served"),),
+    "VC609": (("some", "_engine.given_field", "ModelConfig", "enable_prompt_embeds"), ("some", "_checkpoint.served"),),
+    "VC610": (("some", "_engine.given_field", "LoRAConfig", "default_mm_loras"), ("some", "_checkpoint.served"),),
+    "VC611": (("some", "_engine.json_given", "ec-transfer-config", "ec_role"), ("some", "_engine.json_given", "ec-transfer-config", "ec_connector"), ("some", "_checkpoint.served"),),
+    "VC612": (("some", "_checkpoint.served"),),
+    "VC613": (("some", "_engine.given_field", "CacheConfig", "cache_dtype"), ("some", "_checkpoint.served"),),
+    "VC614": (("some", "_checkpoint.served"),),
+    "VC615": (("some", "_checkpoint.served"),),
+    "VC616": (("some", "_checkpoint.served"),),
+    "VC618": (("some", "_engine.given", "enable-lora"), ("some", "_checkpoint.served"),),
+    "VC620": (("some", "_engine.given_field", "MultiModalConfig", "video_pruning_rate"), ("some", "_checkpoint.served"),),
+    "VC621": (("some", "_checkpoint.served"),),
+    "VC622": (("some", "_engine.switched_on", "enable-hc-sp"), ("some", "_engine.given_field", "ParallelConfig", "tensor_parallel_size"), ("some", "_checkpoint.served"),),
+    "VC623": (("some", "_engine.switched_on", "use-replayssm"), ("some", "_checkpoint.served"),),
+    "VC624": (("some", "_checkpoint.served"),),
+    "VC626": (("some", "_checkpoint.served"),),
+    "VC627": (("some", "_checkpoint.served"),),
+    "VC628": (("some", "_engine.switched_on", "enable-return-routed-experts"), ("some", "_checkpoint.served"),),
+    "VC629": (("some", "_engine.switched_on", "return-sampling-mask"), ("some", "_checkpoint.served"),),
+    "VC630": (("some", "_engine.switched_on", "use-replayssm"), ("some", "_engine.above_one", "ParallelConfig", "pipeline_parallel_size"), ("some", "_checkpoint.served"),),
+    "VC631": (("some", "_checkpoint.served"),),
+    "VC632": (("some", "_engine.json_given", "speculative-config", "max_model_len"),),
+    "VC633": (("some", "_engine.json_given", "speculative-config", "draft_lm_head_quantization"),),
+    "VC635": (("some", "_engine.connector", "NixlConnector"), ("some", "_engine.above_one", "ParallelConfig", "decode_context_parallel_size"), ("some", "_checkpoint.served"),),
+    "VC637": (("some", "_engine.given", "enable-lora"), ("some", "_checkpoint.served"),),
+    "VC638": (("some", "_engine.given", "watermark-config"),),
+    "VC701": (("some", "_engine.given_field", "ModelConfig", "dtype"),),
+    "VC702": (("some", "_engine.given_field", "ModelConfig", "quantization"),),
+    "VC704": (("some", "_engine.given_field", "AttentionConfig", "backend"),),
+    "VC705": (("some", "_engine.switched_on", "enable-mamba-cache-stochastic-rounding"),),
+    "VC706": (("some", "_engine.given", "kda-prefill-backend"),),
+    "VC707": (("some", "_engine.json_given", "profiler-config", "profiler"),),
+    "VC709": (("some", "_engine.switched_on", "enable-dbo"), ("some", "_engine.given_field", "ParallelConfig", "all2all_backend"), ("some", "_engine.given_field", "SchedulerConfig", "async_scheduling"),),
+    "VC711": (("some", "_checkpoint.served"),),
+    "VC713": (("some", "_checkpoint.served"),),
+    "VC715": (("some", "_checkpoint.served"),),
+}
+# fmt: on

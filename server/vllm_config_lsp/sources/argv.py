@@ -25,12 +25,13 @@ NAME=value`, `--env-file`) travel with what it starts (`Container`).
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from vllm_config_lsp.sources import dynamo
-from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word, assignment
+from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word, assignment
 
 __all__ = [
     "Container",
@@ -224,10 +225,12 @@ def image_entrypoint(image: str) -> str:
 class Container:
     """The environment a container runtime gives what it starts (`docker run -e NAME=value`,
     `--env NAME=value`), and whether it adds variables not written (`--env-file`). The
-    caller's own environment (a script's exports) does not reach the container."""
+    caller's own environment (a script's exports) does not reach the container. `gpus`:
+    the GPUs `--gpus` gives it."""
 
     environ: tuple[EnvVar, ...] = ()
     environ_open: bool = False
+    gpus: tuple[GpuClaim, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -362,6 +365,7 @@ def in_container(invocation: Invocation, container: Container | None) -> Invocat
         invocation,
         environ=(*container.environ, *invocation.environ),
         environ_open=invocation.environ_open or container.environ_open,
+        gpus=(*container.gpus, *invocation.gpus),
     )
 
 
@@ -704,9 +708,64 @@ def _docker_env(options: Sequence[Word], inner: Container | None) -> Container:
         if value is not None and value.text and not value.splat:
             found.append(assignment(value, "docker -e"))
         at += 1
+    gpus = _docker_gpus(options)
     if inner is not None:
-        return Container((*found, *inner.environ), is_open or inner.environ_open)
-    return Container(tuple(found), is_open)
+        return Container(
+            (*found, *inner.environ), is_open or inner.environ_open, inner.gpus or gpus
+        )
+    return Container(tuple(found), is_open, gpus)
+
+
+def _docker_gpus(options: Sequence[Word]) -> tuple[GpuClaim, ...]:
+    """The GPUs one `--gpus VALUE` (`--gpus=VALUE`) gives the container, as docker's CLI
+    reads it (docker/cli opts/gpus.go `GpuOpts.Set`): the value is one CSV record; a field
+    without `=` is the count, `count=N` too, `device=0,1` (quoted, one field) names the
+    devices, and a request with neither gets one GPU. `all` (every GPU of the host), a
+    value the shell fills in, a malformed value and a repeated `--gpus` (one device
+    request each) give no count."""
+    values = [
+        (options[at + 1] if text == "--gpus" else _suffix(options[at], len("--gpus=")))
+        for at, text in enumerate(word.text for word in options)
+        if (text == "--gpus" and at + 1 < len(options)) or text.startswith("--gpus=")
+    ]
+    if len(values) != 1 or values[0].unresolved or values[0].splat:
+        return ()
+    count = _gpu_request_count(values[0].text)
+    if count is None:
+        return ()
+    word = values[0]
+    return (GpuClaim("docker --gpus", word.start, word.end, count=count),)
+
+
+def _gpu_request_count(value: str) -> int | None:
+    """The count of one `--gpus` device request (None: all of them, or not one docker takes)."""
+    try:
+        (fields,) = list(csv.reader([value]))
+    except (csv.Error, ValueError):
+        return None
+    count: int | None = None
+    devices: list[str] | None = None
+    seen: set[str] = set()
+    for field in fields:
+        key, equals, value_of = field.partition("=")
+        name = key if equals else "count"
+        if name in seen:
+            return None
+        seen.add(name)
+        if name == "count":
+            text = value_of if equals else key
+            if not (text.isascii() and text.isdigit()) or len(text) > 5:
+                return None  # `all`, or a count docker refuses
+            count = int(text)
+        elif name == "device":
+            devices = [part for part in value_of.split(",") if part.strip()]
+        elif name not in ("driver", "capabilities", "options"):
+            return None
+    if count is not None and devices is not None:
+        return None  # the daemon refuses both
+    if devices is not None:
+        return len(devices) or None
+    return 1 if count is None else (count or None)
 
 
 def _suffix(word: Word, skip: int) -> Word:

@@ -52,6 +52,11 @@ def read_config(path: Path) -> ReadResult:
     return ReadResult(text, data=data)
 
 
+#: Words a file that starts vLLM holds: vLLM's name, or Ray Serve LLM's module (a Serve
+#: config's `import_path: ray.serve.llm:build_pd_openai_app` runs vLLM without naming it).
+NAMES_OF_VLLM = ("vllm", "ray.serve.llm")
+
+
 def looks_like_config(path: Path, head: str, flag_names: frozenset[str]) -> bool:
     """A document that starts vLLM (a script, manifest, recipe… that names vLLM), or the
     language server's association rules for `--config` files with default settings (name,
@@ -59,7 +64,7 @@ def looks_like_config(path: Path, head: str, flag_names: frozenset[str]) -> bool
     `head` is the file's first DETECTION_BYTES."""
     host = host_of(path.as_posix(), head, flag_names=flag_names)
     if host is not None:
-        return host in KEYED_HOSTS or "vllm" in head.lower()
+        return host in KEYED_HOSTS or any(name in head.lower() for name in NAMES_OF_VLLM)
     if path.suffix.lower() not in YAML_SUFFIXES:
         return False
     return classify(path.as_posix(), head, flag_names=flag_names) is not None

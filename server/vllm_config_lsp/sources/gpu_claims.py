@@ -63,7 +63,12 @@ def _selectors(frame: yaml_hosts.Frame, pod: MappingNode) -> Iterator[GpuClaim]:
             yield GpuClaim(f"nodeSelector {label}", start, end, name=name)
     affinity = yaml_hosts.get(yaml_hosts.get(pod, "affinity"), "nodeAffinity")
     required = yaml_hosts.get(affinity, "requiredDuringSchedulingIgnoredDuringExecution")
-    for term in yaml_hosts.items(yaml_hosts.get(required, "nodeSelectorTerms")):
+    yield from _terms(frame, yaml_hosts.get(required, "nodeSelectorTerms"))
+
+
+def _terms(frame: yaml_hosts.Frame, terms: Node | None) -> Iterator[GpuClaim]:
+    """The GPU model required `nodeSelectorTerms` name (one value `In` a model label)."""
+    for term in yaml_hosts.items(terms):
         for expression in yaml_hosts.items(yaml_hosts.get(term, "matchExpressions")):
             label = yaml_hosts.text_of(yaml_hosts.get(expression, "key"))
             values = yaml_hosts.items(yaml_hosts.get(expression, "values"))
@@ -73,6 +78,25 @@ def _selectors(frame: yaml_hosts.Frame, pod: MappingNode) -> Iterator[GpuClaim]:
                 if name:
                     start, end = yaml_hosts.node_span(frame, values[0])
                     yield GpuClaim(f"nodeAffinity {label}", start, end, name=name)
+
+
+def production_stack(frame: yaml_hosts.Frame, spec: MappingNode) -> tuple[GpuClaim, ...]:
+    """A production-stack chart `modelSpec[]` entry's GPUs, as the chart renders them
+    (vllm-project/production-stack helm/templates/_helpers.tpl@18328b50 `chart.resources`:
+    `requestGPU` above 0 becomes `<requestGPUType, default nvidia.com/gpu>: N` in requests
+    and limits; deployment-vllm-multi.yaml@010004ee: `nodeSelectorTerms`, when no
+    `nodeName`, become the pod's required node affinity). A GPU type of another resource
+    (a MIG slice) says nothing here."""
+    claims: list[GpuClaim] = []
+    value = yaml_hosts.get(spec, "requestGPU")
+    kind = yaml_hosts.text_of(yaml_hosts.get(spec, "requestGPUType")) or "nvidia.com/gpu"
+    count = _count(value)
+    if value is not None and count and kind in _RESOURCES:
+        start, end = yaml_hosts.node_span(frame, value)
+        claims.append(GpuClaim("requestGPU", start, end, count=count, vendor=_RESOURCES[kind]))
+    if yaml_hosts.get(spec, "nodeName") is None:
+        claims.extend(_terms(frame, yaml_hosts.get(spec, "nodeSelectorTerms")))
+    return tuple(claims)
 
 
 #: KubeAI's `resourceProfile: <profile>:<multiple>`: each GPU profile of its chart's

@@ -33,7 +33,7 @@ from yaml.nodes import MappingNode, Node
 
 from vllm_config_lsp.sources import kubernetes
 from vllm_config_lsp.sources.hosts import chart_folder
-from vllm_config_lsp.sources.invocation import Invocation, Word, elsewhere
+from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, Word, elsewhere
 from vllm_config_lsp.sources.safe_read import read_text, walk
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
@@ -85,11 +85,12 @@ def find_invocations(text: str, path: Path | None) -> list[Invocation]:
     values = roots[0] if roots else None
     found: list[Invocation] = []
     room = MAX_RENDERED_CHARS
+    keys: dict[tuple[int, int], str] = {}
     for template in _templates(folder / "templates"):
-        rendered = _render(template, values, text, room)
+        rendered = _render(template, values, text, room, keys)
         room = max(0, room - len(rendered.text))
         for invocation in kubernetes.find_invocations(rendered.text, expand_env=True):
-            on_values = _on_values(relocate(invocation, rendered), text)
+            on_values = _on_values(relocate(invocation, rendered), text, keys)
             if on_values is not None:
                 found.append(on_values)
     return found
@@ -116,11 +117,18 @@ def _templates(folder: Path) -> Iterator[str]:
             yield text
 
 
-def _render(template: str, values: Node | None, values_text: str, room: int) -> Frame:
+def _render(
+    template: str,
+    values: Node | None,
+    values_text: str,
+    room: int,
+    keys: dict[tuple[int, int], str],
+) -> Frame:
     """The template with each simple value reference replaced by its value (Helm's `{{-`
     and `-}}` trim the template's spaces beside it), every character mapped to the text
     that wrote it: the values file, or the template (`elsewhere`). Values are put in while
-    the rendered text stays within `room` characters."""
+    the rendered text stays within `room` characters; `keys` gathers the values key path
+    (`vllm.tensorParallelSize`) of each value put in, by the span of its scalar."""
     chars: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -133,7 +141,7 @@ def _render(template: str, values: Node | None, values_text: str, room: int) -> 
     done = 0
     read: dict[int, Frame | None] = {}  # each value node's characters, read once
     for start, end in mask_templates(template, is_terraform_template(template)).spans:
-        value = _value(template, start, end, values, values_text, read)
+        value = _value(template, start, end, values, values_text, read, keys)
         if value is None or value.starts is None or value.ends is None:
             continue
         if len(chars) + (start - done) + len(value.text) > room:
@@ -161,6 +169,7 @@ def _value(
     values: Node | None,
     values_text: str,
     read: dict[int, Frame | None],
+    keys: dict[tuple[int, int], str],
 ) -> Frame | None:
     """What the action `template[start:end]` prints, or None unless it is a simple value
     reference: the value's characters from the values file, the quotes and defaults the
@@ -185,7 +194,10 @@ def _value(
         else:
             stages.append((stage.group(1), None) if stage.group(1) else ("default", stage.group(2)))
         at = stage.end()
-    node = _lookup(values, reference.group(1)[1:].split("."))
+    path = reference.group(1)[1:]
+    node = _lookup(values, path.split("."))
+    if node is not None:
+        keys.setdefault(node_span(Frame(values_text), node), path)
     loaded = value_of(node)
     if id(node) not in read:
         read[id(node)] = _from_values(node, loaded, values_text)
@@ -260,16 +272,53 @@ def _literal(text: str) -> Any:
         return None
 
 
-def _on_values(invocation: Invocation, text: str) -> Invocation | None:
+def _on_values(
+    invocation: Invocation, text: str, keys: dict[tuple[int, int], str]
+) -> Invocation | None:
     """The invocation as the values file sees it, or None when no word holds a value: each
     word that holds one spans its values (a flag the template writes around a value is
-    found on the value's line), and the start is the first such word."""
+    found on the value's line), and the start is the first such word. A flag the template
+    writes whose value a values key gives (`--tensor-parallel-size` then
+    `{{ .Values.vllm.tensorParallelSize }}`, or `--port={{ .Values.port }}`) is named by
+    that key (`Word.field`): what the user edits in this file (issue 34)."""
     length = len(text)
     args = [_anchored(word, length) for word in invocation.args]
     first = next((word for word in args if word.end <= length), None)
     if first is None:
         return None
-    return replace(invocation, source="helm", start=first.start, end=first.end, args=args)
+    for at, word in enumerate(args):
+        if not word.text.startswith("-") or word.field is not None:
+            continue
+        if word.end > length and at + 1 < len(args) and not args[at + 1].text.startswith("-"):
+            key = _key_of(args[at + 1], length, keys)  # `--flag` then its value
+        elif word.end <= length and "=" in word.text and word.starts[0] >= length:
+            key = _key_of(word, length, keys)  # `--flag={{ .Values.x }}`
+        else:
+            continue
+        if key is not None:
+            args[at] = replace(word, field=key)
+    gpus = tuple(_claim_on_values(claim, length, keys) for claim in invocation.gpus)
+    return replace(
+        invocation, source="helm", start=first.start, end=first.end, args=args, gpus=gpus
+    )
+
+
+def _claim_on_values(claim: GpuClaim, length: int, keys: dict[tuple[int, int], str]) -> GpuClaim:
+    """A GPU claim whose text a values key wrote (`nvidia.com/gpu: {{ .Values.gpus }}`) is
+    named by that key, the place a fix asks for more GPUs (`gpus: 4`)."""
+    key = _key_at(claim.start, claim.end, keys) if 0 <= claim.start < claim.end <= length else None
+    return replace(claim, origin=key) if key is not None else claim
+
+
+def _key_of(word: Word, length: int, keys: dict[tuple[int, int], str]) -> str | None:
+    """The values key whose scalar wrote the word's characters that the values file wrote."""
+    return _key_at(word.start, word.end, keys) if word.end <= length else None
+
+
+def _key_at(start: int, end: int, keys: dict[tuple[int, int], str]) -> str | None:
+    """The one values key whose scalar holds `[start, end)`, if one does."""
+    found = {key for (at, to), key in keys.items() if at <= start and end <= to}
+    return found.pop() if len(found) == 1 else None
 
 
 def _anchored(word: Word, length: int) -> Word:

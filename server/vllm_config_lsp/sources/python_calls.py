@@ -35,6 +35,7 @@ from typing import Protocol
 
 from vllm_config_lsp.sources.gpu_claims import RAY_ACCELERATOR
 from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, ModelRef, Word
+from vllm_config_lsp.sources.ray_serve import MODEL_ID_ORIGIN
 
 __all__ = ["Strings", "read", "with_gpus"]
 
@@ -250,11 +251,14 @@ def _ray(call: ast.Call, strings: Strings, constants: dict[str, ast.expr]) -> In
     invocation = _start(call, words, "AsyncEngineArgs", strings)
     loading_node = given.get("model_loading_config")
     loading = _mapping(_resolved(loading_node, constants)) if loading_node is not None else None
-    for _key_span, key, value in loading(strings) if loading is not None else ():
-        source = _str_value(value)
-        if key == "model_source" and source:
-            start, end = strings.span(value)
-            invocation.model = ModelRef(source, start, end, "Ray Serve `model_source`")
+    entries = {key: value for _span, key, value in (loading(strings) if loading else ())}
+    # `model_source` omitted: Ray loads `model_id` as a Hugging Face id
+    key = "model_source" if "model_source" in entries else "model_id"
+    origin = "Ray Serve `model_source`" if key == "model_source" else MODEL_ID_ORIGIN
+    source = _str_value(entries[key]) if key in entries else None
+    if source:
+        start, end = strings.span(entries[key])
+        invocation.model = ModelRef(source, start, end, origin)
     accelerator = given.get("accelerator_type")
     name = _str_value(accelerator) if accelerator is not None else None
     if accelerator is not None and name:

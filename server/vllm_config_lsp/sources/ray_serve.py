@@ -21,7 +21,13 @@ from yaml.nodes import Node
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.yaml_hosts import Frame, env_mapping, get, items, node_span
 
-__all__ = ["with_application_environ"]
+__all__ = ["MODEL_ID_ORIGIN", "with_application_environ"]
+
+#: Where the model comes from when a `model_loading_config` names no `model_source`: Ray
+#: loads `model_id` as a Hugging Face id (ray-project/ray
+#: python/ray/llm/_internal/serve/core/configs/llm_config.py `ModelLoadingConfig`:
+#: "When omitted, defaults to the model_id as a HuggingFace model ID").
+MODEL_ID_ORIGIN = "Ray Serve `model_id` (no `model_source`)"
 
 
 def with_application_environ(

@@ -114,7 +114,8 @@ def find_invocations(script: str, *, source: str = "shell") -> list[Invocation]:
         start = replace(
             invocation,
             args=list(invocation.args),
-            gpus=gpu_claims.visible_devices(script, invocation)
+            gpus=invocation.gpus  # a container's `--gpus`
+            + gpu_claims.visible_devices(script, invocation)
             + job
             + (_group(script, invocation, job) if batch else ()),
             breaks=invocation.breaks + shell_breaks.breaks(script, invocation),

@@ -41,6 +41,7 @@ from vllm_config_lsp.rules.support import (
     span,
     spell_like,
 )
+from vllm_config_lsp.sources.rendering import FIELD, rename_option
 from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.engine_args import Constructor, constructor
@@ -116,13 +117,22 @@ def _findings_for(
 
 
 def _parser_fix(model: ConfigModel, token: Token, values: list[Token], parser: str) -> Fix | None:
-    """`--enable-reasoning` out, `--reasoning-parser PARSER` in (after the last word)."""
+    """`--enable-reasoning` out, `--reasoning-parser PARSER` in: after the last word where
+    the host takes words there (a shell line, a block list), else the one word
+    `--reasoning-parser=PARSER` in the flag's place, inside its quotes (a flow list
+    `args: [...]`, a Python list, a chart's values key that holds the flag)."""
     removal = remove_option_fix(model, token, values)
     added = add_option(model, None, "reasoning-parser", parser)
-    if removal is None or added is None:
+    if removal is not None and added is not None:
+        title = f"Replace with `--reasoning-parser {parser}`"
+        return Fix(title, (*removal.edits, *added.edits), safe=False, preferred=True)
+    word = token.word
+    if values or word is None or not word.resolved or word.quoting.endswith(FIELD):
         return None
-    title = f"Replace with `--reasoning-parser {parser}`"
-    return Fix(title, (*removal.edits, *added.edits), safe=False, preferred=True)
+    if word.text != "--enable-reasoning":
+        return None  # `--enable-reasoning=…`: argparse refuses the value first
+    one = f"--reasoning-parser={parser}"
+    return Fix(f"Replace with `{one}`", (rename_option(word, one),), safe=False, preferred=True)
 
 
 def _on_command_line(model: ConfigModel, at: int, *, suggest: bool) -> Finding:
@@ -163,10 +173,15 @@ def _on_command_line(model: ConfigModel, at: int, *, suggest: bool) -> Finding:
 
 
 def _values_after(model: ConfigModel, at: int) -> list[Token]:
-    """The words argparse left over after the unknown option at `at`: its values."""
+    """The words argparse left over after the unknown option at `at`: its values. A word
+    the file leaves unresolved past the first value (a template action, `$EXTRA`) may be
+    a flag of its own: it stays, and the words after it."""
     extras = model.result.extras
     end = at + 1  # no slice of the rest: 40,000 unknown flags would copy it 40,000 times
     while end < len(extras) and not extras[end].is_key:
+        word = extras[end].word
+        if end > at + 1 and word is not None and not word.resolved:
+            break
         end += 1
     return extras[at + 1 : end]
 

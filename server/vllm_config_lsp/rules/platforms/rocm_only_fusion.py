@@ -7,8 +7,10 @@ to false: `fuse_act_padding` ("Padding fusion enabled but the current platform i
 ROCm. The fusion will be disabled."), `fuse_mla_dual_rms_norm` ("MLA dual RMS norm fusion
 requires ROCm/AITER."), `fuse_rope_kvcache` ("KV cache fusion currently only enabled on
 ROCm.") and `fuse_qk_norm_rope_kvcache` ("QK-Norm+RoPE+KVCache fusion requires ROCm with
-AITER."). The server starts without the fusion the file asks for. It needs a target GPU
-(NVIDIA here: an AMD target keeps them).
+AITER."). The server starts without the fusion the file asks for. On an NVIDIA target
+this is a warning (an AMD target keeps them); when nothing says what the file runs on, it
+is information: the pass runs only on ROCm, and any other platform turns it off with that
+warning.
 
 ## Example
 ```yaml
@@ -28,9 +30,10 @@ model: Qwen/Qwen3-8B
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.findings import Finding
+from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules._engine import json_true, warning
-from vllm_config_lsp.rules._platform import on_target, target_gpu
+from vllm_config_lsp.rules._platform import on_target, vendor
+from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC714"
@@ -59,12 +62,22 @@ CATALOGUE = tuple(f"warn.compilation.{name}.platform" for name in PASSES)
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    gpu = target_gpu(model)
-    if gpu is None or gpu.vendor != "nvidia":
+    platform = vendor(model)
+    if platform == "amd":
         return
     for name, (words, line) in PASSES.items():
         fused = json_true(model, "compilation-config", "pass_config", name)
         if fused is None:
+            continue
+        if platform is None:  # the target is not known: most deployments are not ROCm
+            yield finding(
+                CODE,
+                Severity.INFO,
+                fused.where,
+                f"`{fused.label}` runs only on ROCm: on any other platform vLLM says "
+                f'"{words}" and starts without it.',
+                source=f"vllm/config/compilation.py:{line}",
+            )
             continue
         yield warning(
             CODE,

@@ -8,15 +8,16 @@ the GPUs visible to the process: `World size (8) is larger than the number of av
 GPUs (4) in this node. If this is intentional and you are using: - ray, set
 '--distributed-executor-backend ray'. - multiprocessing, set '--nnodes' appropriately.`
 The count is the target's (`# vllm-config: count=`, `--gpus`, a pod's `nvidia.com/gpu`
-limit, `#SBATCH --gres`, `CUDA_VISIBLE_DEVICES` on the command line). ROCm does not check
-here.
+limit, `#SBATCH --gres`, `CUDA_VISIBLE_DEVICES` on the command line, `docker run --gpus 2`).
+ROCm does not check here.
 
 The check comes before any look at Ray: a LeaderWorkerSet group or a Slurm job of several
 nodes whose leader starts a Ray cluster (`multi-node-serving.sh leader`, `ray start
 --head`) is refused all the same while the backend is left unset. The message then says
 what the group holds (`sources.node_groups`), and where the group has the GPUs, the fix
 adds `--distributed-executor-backend ray`. Where the host itself asks for the GPUs (a pod's
-`nvidia.com/gpu`, a compose device `count`), a fix asks for the world's instead. A world
+`nvidia.com/gpu`, a compose device `count`, `docker run --gpus N`), a fix asks for the
+world's instead. A world
 launched with `--nnodes` (literal or `$(LWS_GROUP_SIZE)`) is `mp` across nodes and not
 checked here.
 
@@ -101,8 +102,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
 
 def _more_gpus(text: str, target: Target, world: int) -> Fix | None:
     """Where the host itself says how many GPUs the server gets (a pod's `nvidia.com/gpu`,
-    a compose device `count`, `#SBATCH --gres`), the other way out: ask for the world's GPUs
-    there (a decision: the node must have them)."""
+    a compose device `count`, `#SBATCH --gres`, `docker run --gpus N`), the other way out:
+    ask for the world's GPUs there (a decision: the node must have them)."""
     for start, end, origin in target.spans():
         if "# vllm-config" in origin or not 0 <= start < end <= len(text):
             continue  # the marker comment describes the hardware; it asks for nothing

@@ -5,13 +5,16 @@ Transcribes kserve/kserve config/runtimes/kserve-vllmserver.yaml@9f680738c3e0 (t
 the runtime container runs `python -m vllm.entrypoints.openai.api_server
 --port=8080 --served-model-name={{.Name}} --model=/mnt/models`, and the controller appends
 the predictor model's `args` to the runtime container's (kserve/kserve
-pkg/controller/v1beta1/inferenceservice/components/predictor.go@279fb1e56b33).
+pkg/controller/v1beta1/inferenceservice/components/predictor.go@279fb1e56b33). The model
+is the predictor pod's container: its `resources` and the predictor's `nodeSelector` /
+node affinity say which GPUs it gets.
 """
 
 from __future__ import annotations
 
 from yaml.nodes import MappingNode, Node
 
+from vllm_config_lsp.sources import gpu_claims
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.operators.reader import Operator, Reader, args_start
 from vllm_config_lsp.sources.yaml_hosts import Frame, get, get_pair, node_span, text_of
@@ -48,7 +51,8 @@ def _predictor_model(reader: Reader, frame: Frame, node: MappingNode, parent: No
         start, end = node_span(frame, anchor)
         found = Invocation(reader.source, "api_server", start, end, words)
     found.model = reader.model_ref(frame, get(node, "storageUri"), "KServe `storageUri`")
-    found.model = reader.model_ref(frame, get(node, "storageUri"), "KServe `storageUri`")
+    if isinstance(parent, MappingNode):  # the model is the predictor pod's container
+        found.gpus = gpu_claims.kubernetes(frame, parent, node)
     reader.found.append(found)
 
 

@@ -38,8 +38,12 @@ def _engine_kwargs(reader: Reader, frame: Frame, node: MappingNode, parent: Node
     reader.mapped(frame, pair[0], "serve", words)
     started = reader.found[-1]
     started.keywords_of = "AsyncEngineArgs"
-    source = get(get(node, "model_loading_config"), "model_source")
-    started.model = reader.model_ref(frame, source, "Ray Serve `model_source`")
+    loading = get(node, "model_loading_config")
+    source = get(loading, "model_source")
+    if source is not None or get(loading, "model_id") is None:
+        started.model = reader.model_ref(frame, source, "Ray Serve `model_source`")
+    else:  # `ModelLoadingConfig.model_source`: "When omitted, defaults to the model_id"
+        started.model = reader.model_ref(frame, get(loading, "model_id"), ray_serve.MODEL_ID_ORIGIN)
     started.gpus = gpu_claims.ray_accelerator(frame, node)
     env_vars = get(get(node, "runtime_env"), "env_vars")
     started.environ = env_mapping(frame, env_vars, "runtime_env", reader.masked.restore_word)

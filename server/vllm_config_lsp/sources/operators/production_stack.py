@@ -15,6 +15,7 @@ import json
 
 from yaml.nodes import MappingNode, Node
 
+from vllm_config_lsp.sources import gpu_claims
 from vllm_config_lsp.sources.invocation import Word
 from vllm_config_lsp.sources.operators.reader import LIST, Operator, Reader, python_str
 from vllm_config_lsp.sources.yaml_hosts import (
@@ -219,6 +220,7 @@ def _model_spec(reader: Reader, frame: Frame, spec: MappingNode, engine: Mapping
     tag = text_of(get(spec, "tag"))
     image = f"{repository}:{tag}" if repository and tag else repository
     reader.mapped(frame, anchor, "serve", words, image=image, source="helm")
+    reader.found[-1].gpus = gpu_claims.production_stack(frame, spec)
 
 
 OPERATOR = Operator(

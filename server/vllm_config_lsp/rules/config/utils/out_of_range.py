@@ -24,7 +24,7 @@ from typing import Any
 
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
 from vllm_config_lsp.rules._model_config import MULTIMODAL_GATE
-from vllm_config_lsp.rules.support import field_issues, field_path, finding, shown
+from vllm_config_lsp.rules.support import field_issues, field_path, finding, shown, site_of
 from vllm_config_lsp.vllm.catalogue import FieldSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.pydantic_lax import FieldIssue
@@ -50,11 +50,9 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         node = issue.node
         if node is None:
             continue
-        where = (
-            field_path(value.spec.name, issue.path)
-            if value.spec.dataclass_name
-            else value.spec.name
-        )
+        site = site_of(model, value.use.token)
+        name = site.written if site is not None else value.spec.name
+        where = field_path(name, issue.path) if value.spec.dataclass_name else name
         # vLLM builds MultiModalConfig only for a multimodal model (vllm/config/model.py:881).
         multimodal = issue.class_name == "MultiModalConfig"
         gate = f". {MULTIMODAL_GATE}" if multimodal else ""

@@ -1,0 +1,121 @@
+"""Rule triggers (issue 35): the generated index lists, for a rule whose `check` returns
+before any finding unless the file sets some setting, that setting as the helper call the
+rule makes (`tools/generate_rule_index.py`), and the engine imports the rule only when the
+call finds it. What a trigger hides must be what the rule would not have found: every rule's
+own `## Example` still gets its finding from `check`, and the generator takes a guard only
+where nothing before it can find anything."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import textwrap
+import types
+from pathlib import Path
+
+import pytest
+from support import REPO, cli
+from vllm_config_lsp.rules import all_rules
+
+sys.path.insert(0, str(REPO / "tools"))
+from generate_rule_index import triggers
+
+TRIGGERED = [rule for rule in all_rules() if rule.triggers]
+
+
+@pytest.fixture(autouse=True)
+def _fixture_models(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VLLM_CONFIG_MODEL_DIRS", str(REPO / "tests" / "fixtures" / "models"))
+
+
+def test_every_triggered_rules_example_still_gets_its_finding(tmp_path: Path) -> None:
+    """One `check` over every example (as a hook runs it): each file that sets what its
+    rule's triggers name gets that rule's finding."""
+    files = {}
+    for rule in TRIGGERED:
+        match = re.search(r"## Example\n```yaml\n(.*?)```", rule.doc, re.S)
+        if match is None:
+            continue
+        path = tmp_path / f"{rule.code}.vllm.yaml"
+        path.write_text(match.group(1), encoding="utf-8")
+        files[str(path)] = rule.code
+    assert len(files) > len(TRIGGERED) // 2
+    done = cli("check", "--format", "json", "--exit-zero", *files)
+    assert done.returncode == 0, done.stderr
+    found = {(f["file"], f["code"]) for f in json.loads(done.stdout)}
+    missing = sorted(code for path, code in files.items() if (path, code) not in found)
+    assert not missing, f"rules whose own example lost its finding: {missing}"
+
+
+def _triggers_of(tmp_path: Path, source: str) -> tuple[tuple[str, ...], ...]:
+    """The triggers the generator reads from a rule module's source."""
+    path = tmp_path / "rule.py"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    module = types.ModuleType("rule")
+    module.__file__ = str(path)
+    exec(compile(path.read_text(), str(path), "exec"), module.__dict__)
+    return triggers(module)
+
+
+HEAD = """
+from vllm_config_lsp.rules._engine import given, given_field, switched_on
+FLAGS = ("a-flag", "b-flag")
+"""
+
+
+def test_a_guard_counts_only_before_anything_that_may_find(tmp_path: Path) -> None:
+    taken = _triggers_of(
+        tmp_path,
+        f"""{HEAD}
+def check(model):
+    tp = given_field(model, "ParallelConfig", "tensor_parallel_size")
+    eager = switched_on(model, FLAGS[0])
+    if tp is None or tp.value < 2:
+        return
+    if not eager:
+        return
+    yield tp
+    late = given(model, "late-flag")
+    if late is None:
+        return
+""",
+    )
+    assert taken == (("some", "_engine.given_field", "ParallelConfig", "tensor_parallel_size"),), (
+        "an argument not a constant (FLAGS[0]) or a guard after a yield is no trigger"
+    )
+
+
+def test_no_trigger_from_reassigned_names_or_unknown_helpers(tmp_path: Path) -> None:
+    source = f"""{HEAD}
+def _mine(model):
+    return None
+
+def check(model):
+    found = given(model, "x-flag")
+    found = found or given(model, "y-flag")
+    other = _mine(model)
+    if found is None or other is None:
+        return
+    yield found
+"""
+    assert _triggers_of(tmp_path, source) == ()
+
+
+def test_a_function_returning_a_list_needs_an_empty_one(tmp_path: Path) -> None:
+    """`return` alone in a function that returns a list is not "no finding" (the engine would
+    fail on None, and report it): only `return []` counts there."""
+    source = (
+        HEAD
+        + """
+def check(model):
+    found = given(model, "x-flag")
+    if found is None:
+        return RETURNED
+    return [found]
+"""
+    )
+    assert _triggers_of(tmp_path, source.replace("RETURNED", "")) == ()
+    assert _triggers_of(tmp_path, source.replace("RETURNED", "[]")) == (
+        ("some", "_engine.given", "x-flag"),
+    )
