@@ -21,7 +21,7 @@ import json
 import random
 import re
 import subprocess
-from pathlib import Path, PurePosixPath
+from pathlib import Path, PurePath, PurePosixPath
 
 import yaml
 
@@ -146,7 +146,7 @@ def write(root: Path, files: dict[str, str]) -> None:
         path.write_text(text, encoding="utf-8", errors="surrogatepass", newline="")
 
 
-def parses(path: Path, text: str) -> bool | None:
+def parses(path: PurePath, text: str) -> bool | None:
     """Whether `text` parses in the language of `path` (None: no parser to ask)."""
     name = path.name.lower()
     try:
