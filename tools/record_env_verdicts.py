@@ -14,6 +14,9 @@ install.sh`, then `oracle_argv.py` beside `oracle.py` in the oracle folder):
    under the case's environment and records the first exception (`engine_core_envs`), or
    what each variable the case sets is read as (`read_as`: `repr` of the getter's value).
 
+A case may carry `files` (name → text): the `--config` files its argv names, written into
+the folder the oracle runs in (and beside the host file the test lints).
+
     python tools/record_env_verdicts.py --oracle-dir DIR [--out FILE.jsonl]
 
 tests/engine/test_fidelity_environ.py compares the engine with the recorded lines.
@@ -68,13 +71,19 @@ def _oracle(oracle_dir: Path, cases: list[dict[str, Any]]) -> dict[str, dict[str
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
         for case in cases:
             handle.write(json.dumps(case) + "\n")
-    run = subprocess.run(
-        [str(python), str(oracle_dir / "oracle_argv.py"), "--batch", handle.name],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=oracle_dir,
-    )
+    # A case's `files` (name → text: the `--config` file its argv names) are written into
+    # the folder vLLM runs in, where a relative `--config NAME` is found.
+    with tempfile.TemporaryDirectory() as folder:
+        for case in cases:
+            for name, text in case.get("files", {}).items():
+                (Path(folder) / name).write_text(text, encoding="utf-8")
+        run = subprocess.run(
+            [str(python), str(oracle_dir / "oracle_argv.py"), "--batch", handle.name],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=folder,
+        )
     found = {}
     for line in run.stdout.splitlines():
         if line.startswith("{"):

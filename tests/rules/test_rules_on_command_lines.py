@@ -28,6 +28,7 @@ YAML_ONLY = {
     "VC113": "an empty YAML list dropped by load_config_file: a command line omits the flag",
     "VC115": "`false` dropped by load_config_file: a command line writes no `false`",
     "VC123": "the `model:` key of a config file under 0.6-0.7",
+    "VC124": "`model: []`/`false` dropped by load_config_file: a command line names its model",
 }
 #: Rules whose subject is the command line itself: their Example is one already.
 COMMAND_LINE_ONLY = {

@@ -3,6 +3,8 @@ each word was written as, and the corpus's launcher configs (tests/corpus/deploy
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from source_support import CORPUS, arg, flags, ground_truth, line_column, single, texts
 from vllm_config_lsp.sources.hosts import host_of
@@ -253,6 +255,49 @@ def test_detection_is_by_the_launcher_keys_only() -> None:
 
 #: Rows of invocations.jsonl that disagree with the file (the corpus is not edited): the
 #: ramalama rows put each flag's column on the opening quote of `"--model"` (column 17),
+# -- Baseten Truss -----------------------------------------------------------------------
+
+TRUSS = (
+    Path(__file__).parent
+    / "data"
+    / "real"
+    / "basetenlabs__truss-examples__cogito__cogito-v2-preview-llama-70B-vllm__config.yaml"
+)
+
+
+def test_truss_start_command_in_its_image_on_its_accelerators() -> None:
+    """A real Truss config (tests/sources/data/real/SOURCES.md): the `sh -c` start command
+    is read as shell, in `base_image.image`, on the two H100s `resources.accelerator` names."""
+    text = TRUSS.read_text(encoding="utf-8")
+    assert host_of(str(TRUSS), text) == "launcher"
+    invocation = only(text)
+    assert invocation.source == "launcher" and invocation.image == "vllm/vllm-openai:v0.10.0"
+    assert texts(invocation)[:3] == [
+        "deepcogito/cogito-v2-preview-llama-70B",
+        "--served-model-name",
+        "llama",
+    ]
+    assert at(text, arg(invocation, "--tensor-parallel-size").start) == (20, 164)
+    (claim,) = invocation.gpus
+    assert (claim.origin, claim.count, claim.name) == ("resources.accelerator", 2, "H100-80GB")
+    assert text[claim.start : claim.end] == "H100:2"
+
+
+@pytest.mark.parametrize(
+    ("written", "count", "name"),
+    [
+        ("A10G", 1, "A10G"),
+        ("A100", 1, "A100-80GB"),
+        ("H100_40GB:4", 4, None),
+        ("H100:x", None, None),
+    ],
+)
+def test_truss_accelerators(written: str, count: int | None, name: str | None) -> None:
+    text = f"docker_server:\n  start_command: vllm serve m\nresources:\n  accelerator: {written}\n"
+    claims = only(text).gpus
+    assert [(c.count, c.name) for c in claims] == ([(count, name)] if count else [])
+
+
 #: where every other row (vllm-ascend's `- "--profiler-config"`, column 10) counts the `-`.
 COLUMN_FIXES = {
     "launcher-config/containers__ramalama__test__unit__command__data__engines__vllm.yaml": 1

@@ -30,14 +30,16 @@ DATA = Path(__file__).resolve().parent / "data" / "not-config"
 NOT_CONFIG = sorted(p for p in DATA.rglob("*") if p.is_file() and p.name != "SOURCES.md")
 #: Files that start vLLM through a host that reads them (not as a `--config` file): the
 #: compose file's `--model` gets the real VC384 warning (exit 0); the SkyPilot tasks' starts
-#: are read from their `run:` scripts (tests/sources/test_skypilot.py), with no error; the two
-#: templates are read as the TOML and the Kubernetes manifest they render to (issue 28, item 3).
+#: are read from their `run:` scripts (tests/sources/test_skypilot.py), with no error; the
+#: templates are read as the TOML, the Kubernetes manifest and the Truss config they render to
+#: (issue 28, item 3; a Truss config's `docker_server.start_command` is a launcher's).
 HOSTS = {
     "vllm-compose.yml": "compose",
     ".dstack.yml": "dstack",
     "serve.yaml": "skypilot",
     "vllm.sky.yaml": "skypilot",
     "cerebrium.toml.tpl": "template",
+    "config.yaml.tpl": "template",  # a Truss config: `docker_server.start_command` is read
     "vllm-reasoning.yaml.tpl": "template",
 }
 CONFIGS = sorted(

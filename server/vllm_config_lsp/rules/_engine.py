@@ -15,20 +15,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from yaml.nodes import MappingNode
-
 from vllm_config_lsp.document.value_tree import Entry, ValueNode
-from vllm_config_lsp.document.yaml_edits import content_end, whole_lines
 from vllm_config_lsp.findings import Finding, Fix, Related, Severity, TextEdit
 from vllm_config_lsp.rules.support import (
     entries,
     finding,
     remove_field_fix,
     remove_pair_fix,
-    span,
     spell_like,
     token_span,
 )
+from vllm_config_lsp.sources import config_edits
 from vllm_config_lsp.sources.invocation import Word
 from vllm_config_lsp.sources.rendering import append_words
 from vllm_config_lsp.sources.yaml_origin import Pair
@@ -96,11 +93,11 @@ def given(model: ConfigModel, flag: str) -> Given | None:
     if not value.spec.takes_value:
         where = token_span(model, value.use.token)
         if pair is not None:  # `enable-eplb: true`: point at the whole `key: value`
-            where = (pair.key_node.start_mark.index, content_end(model.text, pair.value_node))
+            where = config_edits.entry_span(model.text, pair)
         return Given(_switch_value(value), where, pair.key if pair else flag, pair, word=word)
     where = value.value_span() if len(value.use.values) > 1 else token_span(model, token)
-    if pair is not None and isinstance(pair.value_node, MappingNode) and "." not in pair.key:
-        where = span(pair.key_node)  # a block mapping: its key names the whole setting
+    if pair is not None and pair.is_mapping and "." not in pair.key:
+        where = pair.key_span  # a block mapping: its key names the whole setting
     items = tuple(token_span(model, t) for t in value.use.values)
     return Given(value.value, where, pair.key if pair else flag, pair, items=items, word=word)
 
@@ -213,16 +210,10 @@ def add_flag(
     pair = anchor.pair
     if pair is None:
         return None
-    start = pair.key_node.start_mark.index
-    lines = whole_lines(model.text, start, content_end(model.text, pair.value_node))
-    if lines is None:
-        return None
-    line_start = max(model.text.rfind("\n", 0, start), model.text.rfind("\r", 0, start)) + 1
-    indent = model.text[line_start:start]
-    end = lines[1]
-    newline = "" if end > 0 and model.text[end - 1] in "\r\n" else "\n"
     key = spell_like(pair.key, flag)
-    edit = TextEdit(end, end, f"{newline}{indent}{key}: {value}\n")
+    edit = config_edits.add_entry_after(model.text, pair, key, value)
+    if edit is None:
+        return None
     return Fix(f"Add `{key}: {value}`", (edit,), safe=False, preferred=preferred)
 
 
@@ -282,7 +273,7 @@ def warning(
         fixes=[fix for fix in fixes if fix is not None],
     )
     found.related = tuple(
-        Related(*other.where, f"`{other.label}` is set here") for other in related if other
+        Related(*other.where, f"`{other.written}` is set here") for other in related if other
     )
     return found
 

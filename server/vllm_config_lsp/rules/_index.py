@@ -36,6 +36,7 @@ VC120 removed-in-newer-release loader.removed_in_newer_release
 VC121 renamed-key loader.renamed_key
 VC122 deprecated-field loader.deprecated_field
 VC123 model-key-refused loader.model_key_refused
+VC124 no-model loader.no_model
 VC201 invalid-value engine.invalid_value
 VC202 invalid-choice engine.invalid_choice
 VC203 out-of-range config.utils.out_of_range
@@ -96,6 +97,9 @@ VC345 nnodes-dp-groups config.parallel.nnodes_dp_groups
 VC346 concurrent-partial-prefill engine.concurrent_partial_prefill 0.11.2
 VC352 unknown-config-format config.model.unknown_config_format
 VC357 cache-verify-args config.cache.cache_verify_args 0.10.2
+VC358 scheduler-verify-args config.scheduler.scheduler_verify_args 0.10.2
+VC359 lora-config-verify config.lora.lora_config_verify 0.10.2
+VC360 async-scheduling-v0-10 engine.async_scheduling_v0_10 0.10.2
 VC361 kv-connector-name config.vllm.kv_connector_name
 VC362 microbatch-all2all config.vllm.microbatch_all2all
 VC363 executor-backend-name config.vllm.executor_backend_name
@@ -169,6 +173,7 @@ VC472 spec-adaptive-dspark-only config.speculative.spec_adaptive_dspark_only 0.2
 VC480 language-model-only-encoder-cudagraphs config.vllm.language_model_only_encoder_cg
 VC481 fuse-attn-quant-splitting config.compilation.fuse_attn_quant_splitting
 VC482 mm-processor-device config.multimodal.mm_processor_device
+VC483 inductor-pass-qualname config.compilation.inductor_pass_qualname
 VC501 auto-tool-choice-without-parser entrypoints.auto_tool_choice_without_parser
 VC502 log-outputs-without-log-requests entrypoints.log_outputs_without_log_requests
 VC503 negative-sse-keep-alive entrypoints.negative_sse_keep_alive
@@ -337,6 +342,7 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC480": (("some", "_engine.switched_on", "language-model-only"), ("some", "_engine.compilation_field", "cudagraph_mm_encoder"),),
     "VC481": (("some", "_engine.json_true", "compilation-config", "pass_config", "fuse_attn_quant"), ("some", "_engine.compilation_field", "splitting_ops"),),
     "VC482": (("some", "_engine.json_given", "mm-processor-kwargs", "device"),),
+    "VC483": (("some", "_model_config.json_given", "compilation-config", "inductor_passes"),),
     "VC507": (("some", "model.flag", "reasoning-effort-map"),),
     "VC519": (("some", "model.flag", "custom-histogram-buckets"),),
     "VC521": (("some", "model.json_tree", "profiler-config"),),

@@ -12,13 +12,11 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from weakref import WeakKeyDictionary
 
-from yaml.nodes import Node, ScalarNode, SequenceNode
-
 from vllm_config_lsp.document.entry_merge import merge_edits
 from vllm_config_lsp.document.value_tree import Entry, ValueNode
-from vllm_config_lsp.document.yaml_edits import content_end, remove_entry, remove_lines
-from vllm_config_lsp.document.yaml_values import yaml_to_value
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
+from vllm_config_lsp.sources import config_edits
+from vllm_config_lsp.sources.config_edits import Place
 from vllm_config_lsp.sources.rendering import remove_words, rename_option
 from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.catalogue import FlagSpec
@@ -39,7 +37,7 @@ def shown(value: object) -> str:
         return _ABBREVIATED.repr1(value, 3)  # three levels, then `...`
 
 
-def span(node: Node) -> tuple[int, int]:
+def span(node: Place) -> tuple[int, int]:
     return node.start_mark.index, node.end_mark.index
 
 
@@ -93,9 +91,8 @@ def dropped_pairs(model: ConfigModel, kind: str) -> Iterator[tuple[Pair, FlagSpe
 def rename_key_fix(
     model: ConfigModel, pair: Pair, new_key: str, *, preferred: bool = True, safe: bool = True
 ) -> Fix:
-    start, end = span(pair.key_node)
     title = f"Rename `{pair.key}` to `{new_key}`"
-    return Fix(title, (TextEdit(start, end, new_key),), safe=safe, preferred=preferred)
+    return Fix(title, (TextEdit(*pair.key_span, new_key),), safe=safe, preferred=preferred)
 
 
 def rename_pair_fix(
@@ -107,8 +104,8 @@ def rename_pair_fix(
     if other is None:
         return rename_key_fix(model, pair, new_key, preferred=preferred, safe=safe)
     text = model.text
-    removal = remove_lines(text, pair.key_node.start_mark.index, content_end(text, pair.value_node))
-    moved, kept = _value_of(pair.value_node, text), _value_of(other.value_node, text)
+    removal = config_edits.remove_entry(text, pair)
+    moved, kept = config_edits.value_tree(text, pair), config_edits.value_tree(text, other)
     return _merge_fix(text, (pair.key, other.key), moved, kept, removal, preferred, safe)
 
 
@@ -157,17 +154,6 @@ def _pair_named(model: ConfigModel, pair: Pair, key: str) -> Pair | None:
     return next((other for other in named if other is not pair), None)
 
 
-_VALUES: WeakKeyDictionary[Node, ValueNode] = WeakKeyDictionary()
-
-
-def _value_of(node: Node, text: str) -> ValueNode:
-    """A top-level value as a tree, built once however many keys are merged into it."""
-    found = _VALUES.get(node)
-    if found is None:
-        found = _VALUES[node] = yaml_to_value(node, text)
-    return found
-
-
 def entry_named(container: ValueNode, key: str) -> Entry | None:
     """The member of `container` vLLM keeps for `key` (indexed once per object)."""
     keys = _KEYS.get(container)
@@ -195,7 +181,7 @@ def rename_entry_fix(
             return None
         words = title or f"Rename `{entry.key}` to `{new_key}`"
         return Fix(words, (edit,), safe=safe, preferred=preferred)
-    removal = remove_entry(model.text, container, entry)
+    removal = config_edits.remove_member(model.text, container, entry)
     names = (entry.key, new_key)
     return _merge_fix(model.text, names, entry.value, other.value, removal, preferred, safe)
 
@@ -220,9 +206,7 @@ def _merge_fix(
 def remove_pair_fix(
     model: ConfigModel, pair: Pair, title: str | None = None, *, safe: bool = False
 ) -> Fix | None:
-    edit = remove_lines(
-        model.text, pair.key_node.start_mark.index, content_end(model.text, pair.value_node)
-    )
+    edit = config_edits.remove_entry(model.text, pair)
     if edit is None:
         return None
     return Fix(title or f"Remove `{pair.key}`", (edit,), safe=safe)
@@ -245,24 +229,16 @@ def remove_field_fix(
         if site is not None and whole is not None and "." not in site.key:
             named = site.written
             return Fix(f"{title} (its last key: `{named}` goes too)", whole.edits, safe=False)
-    edit = remove_entry(model.text, container, entry)
+    edit = config_edits.remove_member(model.text, container, entry)
     return Fix(title, (edit,), safe=False) if edit is not None else None
 
 
-def plain_scalars(node: Node, *kinds: str) -> Iterator[ScalarNode]:
-    """The unquoted scalars of a top-level value, or of its list items, that YAML resolved
-    to one of `kinds` (`bool`, `int`, `float`): each becomes one `str(value)` token."""
-    tags = tuple(f":{kind}" for kind in kinds)
-    for item in node.value if isinstance(node, SequenceNode) else [node]:
-        if isinstance(item, ScalarNode) and item.style is None and item.tag.endswith(tags):
-            yield item
-
-
 def quote_fix(
-    model: ConfigModel, node: Node, text: str, title: str, *, preferred: bool = True
+    model: ConfigModel, node: Place, text: str, title: str, *, preferred: bool = True
 ) -> Fix:
-    start, end = node.start_mark.index, content_end(model.text, node)
-    return Fix(title, (TextEdit(start, end, _single_quoted(text)),), preferred=preferred)
+    """Write the value at `node` of the `--config` file as the YAML string `text`."""
+    edit = config_edits.write_string(model.text, node, text)
+    return Fix(title, (edit,), preferred=preferred)
 
 
 def replace_fix(where: tuple[int, int], new_text: str, *, safe: bool = False) -> Fix:
@@ -270,10 +246,6 @@ def replace_fix(where: tuple[int, int], new_text: str, *, safe: bool = False) ->
     return Fix(
         f"Replace with `{new_text}`", (TextEdit(*where, new_text),), safe=safe, preferred=True
     )
-
-
-def _single_quoted(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def argparse_prefix(spec: FlagSpec) -> str:
@@ -297,15 +269,7 @@ def dotted_list_spans(model: ConfigModel) -> list[tuple[int, int]]:
     """Spans of YAML lists of several items under dotted keys: VC109 explains them; other
     rules skip them. A one-item list is the single argument `--key item`
     (argparse_utils.py:466), validated as that item."""
-    from yaml.nodes import SequenceNode
-
-    return [
-        span(pair.value_node)
-        for pair in entries(model)
-        if "." in pair.key
-        and isinstance(pair.value_node, SequenceNode)
-        and len(pair.value_node.value) > 1
-    ]
+    return [span(pair.value_node) for pair in entries(model) if "." in pair.key and pair.items > 1]
 
 
 def inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
@@ -423,15 +387,10 @@ class Site:
         values = use.values if use else []
         if not self.model.is_config_file or len(values) != 1 or values[0].pair is None:
             return None
-        node = values[0].pair.value_node
-        if values[0].node is not node:  # `key: [null]`: the item's own node
-            if values[0].node is None:
-                return None
-            node = values[0].node
-        start, end = node.start_mark.index, node.end_mark.index
-        if start == end and self.model.text[start - 1 : start] == ":":
-            text = " " + text
-        return Fix(title, (TextEdit(start, end, text),), safe=False)
+        node = values[0].node  # the value's node, or the item's of `key: [null]`
+        if node is None:
+            return None
+        return Fix(title, (config_edits.fill_value(self.model.text, node, text),), safe=False)
 
 
 def site_of(model: ConfigModel, token: Token) -> Site | None:
@@ -440,7 +399,7 @@ def site_of(model: ConfigModel, token: Token) -> Site | None:
     if not token.is_key:
         return None
     if token.pair is not None:
-        return Site(model, token, token.pair.key, span(token.pair.key_node))
+        return Site(model, token, token.pair.key, token.pair.key_span)
     word = token.word
     if word is None or token.dotted:
         return None

@@ -16,7 +16,8 @@ Applied by `engine.lint` after every rule ran, so the CLI and the language serve
 same comments. A code that suppressed nothing is reported (VC008, unused-suppression), but
 only when its rule ran: `--select`/`--ignore` or an editor's disabled codes must not make
 suppressions look unused. Comments are found outside scalars only (a `#` inside a quoted or
-block string is text), using the node spans of the parsed YAML.
+block string is text), using the spans the `--config` source reads from its YAML
+(`sources.config_layout`).
 """
 
 from __future__ import annotations
@@ -26,15 +27,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from weakref import WeakKeyDictionary
 
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-
 from vllm_config_lsp.document.markers import MARKER_LINES
 from vllm_config_lsp.document.text_index import TextIndex
-from vllm_config_lsp.document.yaml_edits import content_end
 from vllm_config_lsp.findings import Finding, Fix, Severity, Suppressed, TextEdit
+from vllm_config_lsp.sources.config_layout import comment_layout
 from vllm_config_lsp.vllm.config_model import ConfigModel
-
-MAP_TAG = "tag:yaml.org,2002:map"
 
 UNUSED_CODE = "VC008"
 #: Findings that no comment can hide: internal errors, and the suppression report itself.
@@ -122,58 +119,10 @@ def layout(model: ConfigModel) -> Layout:
 
 
 def _layout(model: ConfigModel) -> Layout:
-    index = model.index
     origin = model.origin
     if origin is None:  # a host's command line: no YAML of a `--config` file
-        return Layout(index, [], [])
-    if origin.pieces:  # composed entry by entry: each entry's layout is cached with it
-        scalars: list[tuple[int, int]] = []
-        entries: list[tuple[int, int, int]] = []
-        for piece in origin.pieces.values():
-            own = piece.cache.get("layout")
-            if own is None:
-                root = MappingNode(MAP_TAG, [(piece.base_key, piece.base_value)])
-                own = piece.cache["layout"] = _walk([root], piece.text, TextIndex(piece.text))
-            at, lines = piece.offset, piece.line
-            scalars.extend((start + at, end + at) for start, end in own[0])
-            entries.extend((line + lines, start + at, end + at) for line, start, end in own[1])
-        return Layout(index, scalars, entries)
-    roots = [origin.parsed.root, *origin.parsed.extra_documents]
-    scalars, entries = _walk([root for root in roots if root is not None], model.text, index)
-    return Layout(index, scalars, entries)
-
-
-def _walk(
-    roots: list[Node], text: str, index: TextIndex
-) -> tuple[list[tuple[int, int]], list[tuple[int, int, int]]]:
-    scalars: list[tuple[int, int]] = []
-    entries: list[tuple[int, int, int]] = []
-    seen: set[int] = set()
-    todo: list[Node] = list(roots)
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, ScalarNode):
-            start, end = node.start_mark.index, node.end_mark.index
-            if node.style in ("|", ">"):
-                # the header line (`|  # comment`) may hold a comment; the content may not
-                newline = text.find("\n", start, end)
-                start = end if newline == -1 else newline
-            if node.style is not None and end > start:
-                scalars.append((start, end))
-        elif isinstance(node, SequenceNode):
-            todo.extend(node.value)
-        elif isinstance(node, MappingNode):
-            for key, value in node.value:
-                todo.append(key)
-                todo.append(value)
-                key_line = index.lsp_position(key.start_mark.index)[0]
-                end = content_end(text, value)
-                if index.lsp_position(end)[0] > key_line:
-                    entries.append((key_line, key.start_mark.index, end))
-    return scalars, entries
+        return Layout(model.index, [], [])
+    return Layout(model.index, *comment_layout(origin, model.text, model.index))
 
 
 def comments(model: ConfigModel, where: Layout | None = None) -> list[Comment]:

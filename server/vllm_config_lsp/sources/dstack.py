@@ -9,23 +9,30 @@ usually a `- |` block, whose characters are mapped back through its scalar sourc
 dstack substitutes `${{ env.X }}`, `${{ secrets.X }}` and `${{ run.* }}` before the shell
 runs: like a workflow's expressions they are masked first and come back as unresolved parts
 of the words that hold them. What dstack adds itself (`$DSTACK_GPUS_NUM`, …) is ordinary
-environment, which the shell source already keeps unresolved.
+environment, which the shell source already keeps unresolved. The run's `env:` (a list of
+`NAME=value` or a mapping) is the environment the commands start with: its plain values
+fill the `$NAME`s of the words (`sources.task_env`), as SkyPilot's `envs:` do. Its
+`resources.gpu` (`H100:2`, `24GB`, `{name: L4, count: 1}`) is the GPUs its starts get.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import shell
-from vllm_config_lsp.sources.invocation import Invocation
+from vllm_config_lsp.sources import gpu_claims, shell, task_env
+from vllm_config_lsp.sources.invocation import EnvVar, Invocation, assignment
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     documents,
+    env_mapping,
     get,
     items,
     mask_github,
     relocate,
     scalar_frame,
+    scalar_word,
     text_of,
 )
 
@@ -65,10 +72,35 @@ def _commands(frame: Frame, root: Node) -> list[Invocation]:
     script = joined_script(frame, items(get(root, "commands")))
     if script is None or "vllm" not in script.text:
         return []
-    return [
-        relocate(invocation, script, image=image)
-        for invocation in shell.find_invocations(script.text, source=_SOURCE)
-    ]
+    environ = _env(frame, get(root, "env"))
+    fills = task_env.fills(environ, script.text)
+    claims = gpu_claims.dstack(frame, get(root, "resources"))
+    found = []
+    for invocation in shell.find_invocations(script.text, source=_SOURCE):
+        moved = relocate(invocation, script, image=image)
+        found.append(
+            replace(
+                moved,
+                args=[task_env.filled(word, fills) for word in moved.args],
+                environ=(*environ, *moved.environ),
+                gpus=claims + moved.gpus,
+            )
+        )
+    return found
+
+
+def _env(frame: Frame, node: Node | None) -> tuple[EnvVar, ...]:
+    """The run's `env:`: a list (`- NAME=value`, or `- NAME`, whose value dstack takes from
+    the local environment) or a mapping (`NAME: value`), in the run's environment before
+    its commands' own exports."""
+    if isinstance(node, MappingNode):
+        return env_mapping(frame, node, "env")
+    found: list[EnvVar] = []
+    for item in items(node):
+        word = scalar_word(frame, item, "yaml-value")
+        if word is not None and word.text:
+            found.append(assignment(word, "env"))
+    return tuple(found)
 
 
 def joined_script(frame: Frame, commands: list[Node]) -> Frame | None:

@@ -99,6 +99,94 @@ def production_stack(frame: yaml_hosts.Frame, spec: MappingNode) -> tuple[GpuCla
     return tuple(claims)
 
 
+def dstack(frame: yaml_hosts.Frame, resources: Node | None) -> tuple[GpuClaim, ...]:
+    """A dstack run's `resources.gpu`, as dstack reads it (dstackai/dstack
+    src/dstack/_internal/core/models/resources.py@7058a369 `GPUSpec.parse`): a string of
+    `:`-separated tokens — a vendor (`nvidia`, `amd`), a name (a token starting with a
+    letter; `A100,H100` are alternatives), a memory (`24GB`, `40GB..`), a count (`2`,
+    `1..2`) — or a mapping of `name`/`count`/`memory`. The count, one GPU when not written,
+    holds only when fixed; the name only when one is written and, for an A100 (40 or 80 GB),
+    with its memory."""
+    value = yaml_hosts.get(resources, "gpu")
+    if value is None:
+        return ()
+    spec: dict[str, str] = {}
+    if isinstance(value, MappingNode):
+        for key in ("vendor", "name", "count", "memory"):
+            written = yaml_hosts.text_of(yaml_hosts.get(value, key))
+            if written is not None:
+                spec[key] = written.replace(" ", "")
+    else:
+        for token in (yaml_hosts.text_of(value) or "").replace(" ", "").split(":"):
+            kind = _dstack_token(token)
+            if not token or kind in spec:
+                return ()  # dstack refuses the spec
+            spec[kind] = token
+    vendor = spec.get("vendor", "").lower() or None
+    name = spec.get("name")
+    if vendor in ("tpu", "google") or (name is not None and _TPU_SLICE.fullmatch(name)):
+        return ()  # a TPU slice: no GPU at all
+    low, dots, high = spec.get("count", "1").partition("..")
+    count_text = low if not dots or high == low else ""  # a range holds only when fixed
+    count = int(count_text) if count_text.isdigit() and len(count_text) < 5 else None
+    if name is not None and "," in name:
+        name = None  # alternatives
+    if name is not None and name.upper() == "A100":
+        memory = spec.get("memory", "").upper()
+        name = f"A100-{memory}" if memory in ("40GB", "80GB") else None
+    if not count and name is None:
+        return ()
+    start, end = yaml_hosts.node_span(frame, value)
+    return (GpuClaim("resources.gpu", start, end, count or None, name, vendor),)
+
+
+#: Google TPU slices (`v5litepod-4`, `v6e-8`, `tpu-v3-8`), which dstack reads as TPU names.
+_TPU_SLICE = re.compile(r"(?:tpu-)?v\d+[a-z]*-\d+", re.IGNORECASE)
+
+
+def _dstack_token(token: str) -> str:
+    """What one token of a dstack GPU spec is, in `GPUSpec.parse`'s order."""
+    if token.lower() in ("nvidia", "amd", "intel", "tpu", "google", "tenstorrent"):
+        return "vendor"
+    if token[:1].isalpha():  # a GPU name starts with a letter
+        return "name"
+    return "memory" if any(char.isalpha() for char in token) else "count"
+
+
+#: Baseten Truss accelerators (basetenlabs/truss truss/base/truss_config.py@0089d44f
+#: `Accelerator`, with the later `A100_40GB`, `H200`, `B200`) → the GPU table's name; Baseten's
+#: reference gives `A100` and `H100` as the 80 GB parts. `H100_40GB` is a MIG slice: no
+#: GPU the table knows (the count still holds).
+_TRUSS = {
+    "T4": "T4",
+    "L4": "L4",
+    "A10G": "A10G",
+    "V100": "V100",
+    "A100": "A100-80GB",
+    "A100_40GB": "A100-40GB",
+    "H100": "H100-80GB",
+    "H100_40GB": None,
+    "H200": "H200",
+    "B200": "B200",
+}
+
+
+def truss(frame: yaml_hosts.Frame, resources: Node | None) -> tuple[GpuClaim, ...]:
+    """A Truss `config.yaml`'s `resources.accelerator` (`H100:2`, `A10G` for one), as
+    `AcceleratorSpec.from_str` reads it: the name, then `:count` (1 when not written)."""
+    value = yaml_hosts.get(resources, "accelerator")
+    text = (yaml_hosts.text_of(value) or "").strip()
+    name, colon, written = text.partition(":")
+    if value is None or name not in _TRUSS:
+        return ()
+    count = int(written) if written.isascii() and written.isdigit() and len(written) < 5 else None
+    if colon and not count:
+        return ()
+    start, end = yaml_hosts.node_span(frame, value)
+    claim = GpuClaim("resources.accelerator", start, end, count or 1, _TRUSS[name], "nvidia")
+    return (claim,)
+
+
 #: KubeAI's `resourceProfile: <profile>:<multiple>`: each GPU profile of its chart's
 #: defaults (charts/kubeai/values.yaml) limits one GPU of its kind, which the controller
 #: multiplies by `<multiple>` (internal/modelcontroller/model_controller.go:274-300). The

@@ -140,6 +140,7 @@ _LAUNCHERS = (
     (re.compile(r"^commands:", re.M), re.compile(r"^[ \t]+inference_engine:", re.M)),
     (re.compile(r"^model:", re.M), re.compile(r"^guide:[ \t]*[|>]", re.M)),
     (re.compile(r"^backend:", re.M), re.compile(r"^[ \t]+vllm_config:", re.M)),
+    (re.compile(r"^docker_server:", re.M), re.compile(r"^[ \t]+start_command:", re.M)),
 )
 
 

@@ -18,6 +18,10 @@ launcher's source it follows); a word points at the text that caused it:
 * vLLM recipes `models/*.yaml`: the `guide: |` block is Markdown, read by the Markdown source
   through the block scalar's source map; `base_args`, `features.*.args` and the
   `extra_args` of variants and overrides are flag fragments the recipe tooling appends;
+* Baseten Truss `config.yaml`: `docker_server.start_command` (a command line, read by the
+  shell source; usually `sh -c "… vllm serve …"`) in the `base_image.image` container, on
+  the GPUs `resources.accelerator` names (`H100:2`: truss/base/truss_config.py
+  `AcceleratorSpec.from_str`);
 * srt-slurm recipes: `backend.vllm_config.prefill/decode/aggregated`, mappings of flag names
   without `--` (rendered by the external srtctl tool: assumed `key: true` → `--key`,
   `false`/null dropped, a mapping or list → its JSON).
@@ -34,7 +38,7 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import markdown, shell
+from vllm_config_lsp.sources import gpu_claims, markdown, shell
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.yaml_hosts import (
     PLACEHOLDER,
@@ -97,6 +101,7 @@ def _document(frame: Frame, root: MappingNode) -> list[Invocation]:
     found.extend(_ramalama(frame, root))
     found.extend(_recipe(frame, root))
     found.extend(_srt_slurm(frame, root))
+    found.extend(_truss(frame, root))
     return found
 
 
@@ -151,6 +156,24 @@ def _shell_words(frame: Frame, node: Node) -> list[Word]:
 
 def _as_launcher(invocation: Invocation) -> Invocation:
     return replace(invocation, source=SOURCE)
+
+
+# -- Baseten Truss -----------------------------------------------------------------------
+
+
+def _truss(frame: Frame, root: MappingNode) -> list[Invocation]:
+    """`docker_server.start_command`: the command the Truss server container runs, from
+    `base_image.image`, with the GPUs of `resources.accelerator`."""
+    command = get(get(root, "docker_server"), "start_command")
+    inner = scalar_frame(frame, command) if isinstance(command, ScalarNode) else None
+    if inner is None or "vllm" not in inner.text:
+        return []
+    image = text_of(get(get(root, "base_image"), "image"))
+    claims = gpu_claims.truss(frame, get(root, "resources"))
+    return [
+        replace(_as_launcher(relocate(invocation, inner, image=image)), gpus=claims)
+        for invocation in shell.find_invocations(inner.text, source=SOURCE)
+    ]
 
 
 # -- vector-inference --------------------------------------------------------------------

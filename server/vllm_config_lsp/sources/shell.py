@@ -71,6 +71,13 @@ _STARTERS = (b"vllm", b"docker", b"podman")
 #: Commands that run a string as a command line (`eval "$CMD"`, `bash -c "$CMD"`).
 _RUNNERS = frozenset({b"eval", b"sh", b"bash", b"zsh", b"dash", b"ksh", b"ash"})
 _PIN = re.compile(r"vllm(?:\[[^\]]*\])?==([0-9][0-9A-Za-z.+!-]*)")
+#: A vLLM wheel installed by its file name or URL (PEP 427
+#: `{distribution}-{version}(-{build})?-{python}-{abi}-{platform}.whl`), its local version
+#: kept (`vllm-0.6.0+rocm614-cp310-cp310-linux_x86_64.whl`, `%2B` in a URL).
+_WHEEL = re.compile(
+    r"(?:^|/)vllm-([0-9][0-9A-Za-z.!]*(?:(?:\+|%2[Bb])[0-9A-Za-z.]+)?)"
+    r"-(?:[0-9][^-/]*-)?[^-/]+-[^-/]+-[^-/]+\.whl"
+)
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 _BRACE_PROBE = re.compile(r"(\{[0-9]*(?:\.\.[0-9]*)?)([^\x00-\x7f])")
 _DEFAULTED = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^${}`\"']*)\}")
@@ -1103,13 +1110,14 @@ class _Analyzer:
         self.scan.pins.extend(inner.pins)
 
     def _pin(self, words: Sequence[Word]) -> None:
-        """`pip install vllm==X` / `uv pip install "vllm==X"` states the release."""
+        """`pip install vllm==X` / `uv pip install "vllm==X"` states the release, and so
+        does `pip install vllm-X-cp310-…whl` (a wheel by its file name or URL)."""
         if not any(word.text == "install" for word in words):
             return
         for word in words:
-            match = _PIN.fullmatch(word.text)
+            match = _PIN.fullmatch(word.text) or _WHEEL.search(word.text)
             if match and word.resolved:
-                self.scan.pins.append(match.group(1))
+                self.scan.pins.append(match.group(1).replace("%2B", "+").replace("%2b", "+"))
                 return
 
 

@@ -39,9 +39,9 @@ from dataclasses import replace
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from vllm_config_lsp.sources import node_groups, shell
+from vllm_config_lsp.sources import node_groups, shell, task_env
 from vllm_config_lsp.sources.dstack import joined_script
-from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word
+from vllm_config_lsp.sources.invocation import GpuClaim, Invocation
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
     documents,
@@ -67,9 +67,6 @@ TASK_KEYS = frozenset(
 #: The keys of a Ray cluster launcher config that run commands on the head, in order.
 _RAY_HEAD_LISTS = ("setup_commands", "head_setup_commands", "head_start_ray_commands")
 #: `$NAME` / `${NAME}` as a whole unresolved part (no default, no operator).
-_REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<bare>[A-Za-z_]\w*))")
-#: What a filled-in value may hold: no word splitting, globbing or further expansion.
-_PLAIN_VALUE = re.compile(r"[^\s$`*?\[\]{}'\"\\]+")
 #: `H100`, `H100:8`, `A100-80GB:0.5` (a fraction says no whole GPU count).
 _ACCELERATOR = re.compile(r"\s*(?P<name>[A-Za-z][\w.-]*)\s*(?::\s*(?P<count>[0-9.]+))?\s*")
 
@@ -133,7 +130,7 @@ def _task(frame: Frame, root: MappingNode) -> list[Invocation]:
     nodes = _whole(text_of(nodes_pair[1])) if nodes_pair is not None else 1
     found = []
     for script in scripts:
-        fills = _fills(environ, script.text)
+        fills = task_env.fills(environ, script.text)
         if nodes is not None and "SKYPILOT_NUM_NODES" not in fills:
             fills["SKYPILOT_NUM_NODES"] = str(nodes)
         if claim is not None and claim.count is not None:
@@ -152,7 +149,7 @@ def _task(frame: Frame, root: MappingNode) -> list[Invocation]:
             found.append(
                 replace(
                     moved,
-                    args=[_filled(word, fills) for word in moved.args],
+                    args=[task_env.filled(word, fills) for word in moved.args],
                     pinned_version=moved.pinned_version or pinned,
                     gpus=gpus + moved.gpus,
                     environ=(*environ, *moved.environ),
@@ -236,53 +233,6 @@ def _accelerator(text: str) -> tuple[str | None, int | None]:
 def _whole(text: str | None) -> int | None:
     value = (text or "").strip()
     return int(value) if value.isascii() and value.isdigit() and 0 < len(value) < 6 else None
-
-
-def _fills(environ: tuple[EnvVar, ...], script: str) -> dict[str, str]:
-    """Name → value of each `envs:` setting the script's words may take: a plain value,
-    of a name the script does not assign itself."""
-    fills: dict[str, str] = {}
-    for var in environ:
-        name = var.name.text
-        value = var.value
-        if value is None or not value.resolved or not _PLAIN_VALUE.fullmatch(value.text):
-            fills.pop(name, None)
-            continue
-        if re.search(rf"(?:^|[\s;&|(]){re.escape(name)}=", script):
-            continue
-        fills[name] = value.text
-    return fills
-
-
-def _filled(word: Word, fills: dict[str, str]) -> Word:
-    """The word with each `$NAME` the task fixes replaced by its value, the value's
-    characters mapping to the reference; the rest stays unresolved."""
-    if not word.unresolved or not fills:
-        return word
-    text, starts, ends = word.text, list(word.starts), list(word.ends)
-    left: list[str] = []
-    for part in word.unresolved:
-        reference = _REFERENCE.fullmatch(part)
-        name = reference and (reference.group("braced") or reference.group("bare"))
-        at = text.find(part)
-        if not name or name not in fills or at < 0 or len(starts) != len(text):
-            left.append(part)
-            continue
-        value = fills[name]
-        start, end = starts[at], ends[at + len(part) - 1]
-        text = text[:at] + value + text[at + len(part) :]
-        starts[at : at + len(part)] = [start] * len(value)
-        ends[at : at + len(part)] = [end] * len(value)
-    if len(left) == len(word.unresolved):
-        return word
-    return replace(
-        word,
-        text=text,
-        starts=tuple(starts),
-        ends=tuple(ends),
-        unresolved=tuple(left),
-        splat=word.splat and bool(left),
-    )
 
 
 # -- Ray cluster launcher ----------------------------------------------------------------

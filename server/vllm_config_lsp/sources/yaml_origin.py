@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from yaml.nodes import Node
+from yaml.nodes import MappingNode, Node, SequenceNode
 
 
 @dataclass(eq=False)
@@ -26,6 +26,25 @@ class Pair:
     value: Any
     #: Earlier duplicates of the same key, which safe_load silently discards.
     shadowed: list[tuple[Node, Node]] = field(default_factory=list)
+
+    @property
+    def key_span(self) -> tuple[int, int]:
+        return self.key_node.start_mark.index, self.key_node.end_mark.index
+
+    @property
+    def is_mapping(self) -> bool:
+        """The value is a YAML mapping (block or flow), not a string holding JSON."""
+        return isinstance(self.value_node, MappingNode)
+
+    @property
+    def is_list(self) -> bool:
+        """The value is a YAML list (block or flow)."""
+        return isinstance(self.value_node, SequenceNode)
+
+    @property
+    def items(self) -> int:
+        """How many items a list value has (0 for any other value)."""
+        return len(self.value_node.value) if self.is_list else 0
 
 
 @dataclass(frozen=True, eq=False)

@@ -46,6 +46,13 @@ IGNORED_KEY = "ignored_keyword_argument"
 UNKNOWN_KEY_KINDS = frozenset({UNEXPECTED_KEY, IGNORED_KEY})
 
 
+#: Annotations pydantic checks with `isinstance` (arbitrary types) that no text or JSON value
+#: passes: `SupportsHash`, a Protocol with a `compute_hash` method (vllm/config/utils.py:218),
+#: the non-dict option of `VllmConfig.additional_config` (`additional-config: x` is refused
+#: when `VllmConfig` is built, vllm/config/vllm.py:429).
+INSTANCE_ONLY = frozenset({"SupportsHash"})
+
+
 @dataclass
 class FieldIssue:
     """One pydantic error: `kind` is pydantic's error type, `path` the field location."""
@@ -216,6 +223,10 @@ class Validator:
         if kind == "unknown" and str(tree.get("text", "")).startswith("type["):
             # `type[X]` is an is-instance check on classes: no text or JSON value is one
             return [FieldIssue("is_type", "Input should be a type", path, node)]
+        if kind == "unknown" and tree.get("text") in INSTANCE_ONLY:
+            # an is-instance check on a class that no text or JSON value is an instance of
+            message = f"Input should be an instance of {tree['text']}"
+            return [FieldIssue("is_instance_of", message, path, node)]
         if kind in ("any", "unknown", None) or tree.get("skip_validation"):
             return []
         if kind == "union":

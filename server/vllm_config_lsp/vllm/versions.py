@@ -136,7 +136,7 @@ def invocation_release(
     if said is not None:
         release = nearest_release(said, clamp=True)
         if release is not None:
-            return release, _why(release, said, "`pip install vllm==` in the same script")
+            return release, _why(release, said, "a `pip install` of vLLM in the same script")
     return fallback, fallback_why
 
 

@@ -37,10 +37,10 @@ compilation-config:
 from collections.abc import Iterator
 
 from vllm_config_lsp.document.value_tree import Entry, ValueNode
-from vllm_config_lsp.document.yaml_edits import remove_entry
 from vllm_config_lsp.findings import Finding, Fix, Severity
 from vllm_config_lsp.rules._frontend import Arg, Unparsed, arg
 from vllm_config_lsp.rules.support import finding
+from vllm_config_lsp.sources import config_edits
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC512"
@@ -115,7 +115,7 @@ def _report(
     line: int,
 ) -> Finding:
     fixes = []
-    removal = remove_entry(model.text, container, entry)
+    removal = config_edits.remove_member(model.text, container, entry)
     if removal is not None:
         fixes.append(Fix(f"Remove `{label}` (keep `{flag.name}`)", (removal,), safe=False))
     flag_removal = flag.removal(model, f"Remove `{flag.name}` (keep `{label}`)")

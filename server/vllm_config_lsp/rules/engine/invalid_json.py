@@ -27,11 +27,9 @@ allowed-origins: '["https://example.com"]'
 import json
 from collections.abc import Iterator
 
-from yaml.nodes import MappingNode, SequenceNode
-
-from vllm_config_lsp.document.yaml_edits import content_end
-from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
+from vllm_config_lsp.findings import Finding, Fix, Severity
 from vllm_config_lsp.rules.support import argparse_prefix, finding, quote_fix, token_span
+from vllm_config_lsp.sources import config_edits
 from vllm_config_lsp.sources.yaml_origin import Pair
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.flag_history import loader_since
@@ -52,7 +50,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         if python_text is not None:
             advice, fix = python_text
             fixes.extend([fix] if fix is not None else [])
-        elif pair is not None and isinstance(pair.value_node, SequenceNode):
+        elif pair is not None and pair.is_list:
             # A YAML list becomes one argument per item; the flag wants one JSON text.
             text = json.dumps(pair.value)
             advice = f"; a YAML list gives one argument per item: write the JSON string '{text}'"
@@ -71,10 +69,9 @@ def _python_text_advice(model: ConfigModel, pair: Pair) -> tuple[str, Fix | None
     """Before 0.16 a YAML mapping (before 0.10 also a list) reaches argparse as its Python
     text (`{'a': 1}`), which is not JSON: only a JSON string works in those releases."""
     loader, release = model.catalogue.loader, model.catalogue.version
-    node = pair.value_node
-    if isinstance(node, MappingNode) and loader.dict == "str":
+    if pair.is_mapping and loader.dict == "str":
         shape, since = "mapping", loader_since("dict", "json", release)
-    elif isinstance(node, SequenceNode):
+    elif pair.is_list:
         if loader.list != "str":
             return None  # one argument per item: the caller's advice
         shape, since = "list", None
@@ -91,11 +88,9 @@ def _python_text_advice(model: ConfigModel, pair: Pair) -> tuple[str, Fix | None
         return advice + ": write the value as a JSON string", None
     advice += f": write the JSON string '{text}'"
     # Replace everything after the key's colon, so a block mapping becomes one line.
-    colon = model.text.find(":", pair.key_node.end_mark.index)
-    end = content_end(model.text, node)
-    if colon == -1 or colon >= node.start_mark.index:
+    written = config_edits.replace_after_key(model.text, pair, text)
+    if written is None:
         return advice, None
-    replaced = model.text[colon + 1 : end]
-    edit = TextEdit(colon + 1, end, " '" + text.replace("'", "''") + "'")
+    edit, replaced = written
     title = f"Write the JSON string '{text}'"
     return advice, Fix(title, (edit,), safe="#" not in replaced, preferred=True)

@@ -5,7 +5,11 @@
 (vllm/engine/arg_utils.py:2261) on every start: each name of the environment that starts
 with `VLLM_` and is not a key of `envs.environment_variables` is logged, `Unknown vLLM
 environment variable detected: NAME` (vllm/platforms/interface.py:1466), and vLLM starts
-without it. With `--fail-on-environ-validation` it raises instead and refuses to start.
+without it. With `--fail-on-environ-validation` it raises instead and refuses to start
+(`Platform.validate_environ(hard_fail)`, the flag at vllm/engine/arg_utils.py:1933): on the
+command line, or as `fail-on-environ-validation: true` in the `--config` file it names,
+which vLLM splices in before the command line's own words (so a `--no-…` there wins). That
+file is read when it lies in the folder of the document (or below it).
 A misspelled name, or a variable a later release removed (`VLLM_ATTENTION_BACKEND`,
 replaced by `--attention-backend`; `VLLM_USE_V1`, which went with the V0 engine), is
 silently useless. The names are those of the release the command line runs
@@ -29,16 +33,21 @@ vllm serve Qwen/Qwen2.5-7B-Instruct --attention-backend FLASHINFER
 """
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
 from vllm_config_lsp.rules._environ import catalogue, settings, where
 from vllm_config_lsp.rules.support import closest, finding
 from vllm_config_lsp.sources.invocation import EnvVar
 from vllm_config_lsp.sources.rendering import SHELL_QUOTINGS, in_host
-from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.sources.safe_read import read_text
+from vllm_config_lsp.vllm.config_model import ConfigModel, build_model
 from vllm_config_lsp.vllm.environ import Removed
 
 CODE = "VC240"
+STRICT = "fail-on-environ-validation"
+#: A `--config` file larger than this is not read for the switch.
+CONFIG_BYTES = 2_000_000
 NAME = "unknown-environment-variable"
 #: 0.33.0's line; each release's own is `EnvCatalogue.validate_environ` (0.31.0 on).
 VLLM_SOURCE = "vllm/platforms/interface.py:1466"
@@ -48,8 +57,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     known = catalogue(model)
     if known is None or known.validate_environ is None or model.is_config_file:
         return
-    strict = model.flag("fail-on-environ-validation")
-    hard = strict is not None and strict.value is True
+    strict = _strict(model)
+    hard = strict is not None
     for var in settings(model):
         name = var.name.text
         if not name.startswith("VLLM_") or name in known.variables or not var.name.resolved:
@@ -74,8 +83,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             near = closest(name, known.variables)
             advice = f" Did you mean `{near}`?" if near else ""
         consequence = (
-            " With `--fail-on-environ-validation` vLLM refuses to start."
-            if hard
+            f" With {strict} vLLM refuses to start."
+            if strict is not None
             else " vLLM logs this and starts without it."
         )
         fixes = _fixes(model, var, removed, closest(name, known.variables))
@@ -87,6 +96,37 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             source=known.validate_environ,
             fixes=fixes,
         )
+
+
+def _strict(model: ConfigModel) -> str | None:
+    """How the start says `--fail-on-environ-validation`, or None when it does not: the
+    command line (whose words come after the `--config` file's, so its `--no-` form wins),
+    else the `--config` file it names."""
+    flag = model.flag(STRICT)
+    if flag is not None:
+        return f"`--{STRICT}`" if flag.value is True else None
+    named = _config_file(model)
+    if named is None:
+        return None
+    path, text = named
+    from_file = build_model(text, model.catalogue, model_on_cli=True, path=path).flag(STRICT)
+    if from_file is None or from_file.value is not True:
+        return None
+    return f"`{STRICT}: true` in the --config file {path.name}"
+
+
+def _config_file(model: ConfigModel) -> tuple[Path, str] | None:
+    """The `--config` file of the command line and its text, when it is a file inside the
+    document's folder (a command line naming `../../secret.yml` is not read)."""
+    base = model.base_dir
+    use = next((u for u in model.result.uses if u.spec.name == "config" and u.values), None)
+    if base is None or use is None or use.values[-1].unresolved:
+        return None
+    path = (base / use.values[-1].text).resolve()
+    if not path.is_relative_to(base.resolve()) or path.suffix not in (".yaml", ".yml"):
+        return None
+    text = read_text(path, CONFIG_BYTES)
+    return (path, text) if text is not None else None
 
 
 def _plugin_reads(model: ConfigModel, name: str) -> str | None:

@@ -45,6 +45,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     for pair, spec in dropped_pairs(model, "false-dropped"):
         if spec.action != "store":
             continue  # on/off flags: VC104 (store_true's default is already off)
+        if spec.dest == "model" and not model.model_on_cli:
+            continue  # no model at all: VC124 (vLLM refuses)
         default = "unset" if spec.default is None else shown(spec.default)
         message = (
             f"`{pair.key}: false` is ignored: `vllm serve --config` drops `false` and "

@@ -24,10 +24,10 @@ from collections.abc import Iterator
 from yaml.nodes import Node, ScalarNode, SequenceNode
 
 from vllm_config_lsp.findings import Finding, Severity
+from vllm_config_lsp.rules.loader._scalars import plain_scalars
 from vllm_config_lsp.rules.support import (
     finding,
     flag_by_key,
-    plain_scalars,
     quote_fix,
     span,
 )

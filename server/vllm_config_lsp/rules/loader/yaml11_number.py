@@ -28,10 +28,10 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.document.yaml_tree import construct_scalar
 from vllm_config_lsp.findings import Finding, Severity
+from vllm_config_lsp.rules.loader._scalars import plain_scalars
 from vllm_config_lsp.rules.support import (
     finding,
     flag_by_key,
-    plain_scalars,
     quote_fix,
     span,
 )

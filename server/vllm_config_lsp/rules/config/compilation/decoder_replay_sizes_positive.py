@@ -23,10 +23,10 @@ compilation-config:
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.document.yaml_edits import remove_items
 from vllm_config_lsp.findings import Finding, Fix, Severity
 from vllm_config_lsp.rules._model_config import as_number, json_given
 from vllm_config_lsp.rules.support import finding
+from vllm_config_lsp.sources.config_edits import remove_items
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC405"

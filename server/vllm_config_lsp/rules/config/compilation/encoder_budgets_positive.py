@@ -27,10 +27,9 @@ compilation-config:
 from collections.abc import Iterator
 
 from vllm_config_lsp.document.value_tree import ValueNode
-from vllm_config_lsp.document.yaml_edits import remove_items
-from vllm_config_lsp.document.yaml_values import yaml_to_value
 from vllm_config_lsp.findings import Finding, Fix, Severity
 from vllm_config_lsp.rules.support import entries, finding, remove_field_fix, remove_pair_fix
+from vllm_config_lsp.sources.config_edits import remove_items, value_tree
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC301"
@@ -60,7 +59,7 @@ def _budgets(model: ConfigModel) -> tuple[ValueNode, Fix | None] | None:
     for pair in entries(model):
         head, _, rest = pair.key.partition(".")
         if rest == FIELD and head.replace("_", "-") == "compilation-config":
-            node = yaml_to_value(pair.value_node, model.text)
+            node = value_tree(model.text, pair)
             if node.is_array:  # a YAML list: one item or more (a string stays a string)
                 return node, remove_pair_fix(model, pair, f"Remove `{pair.key}`")
     return None

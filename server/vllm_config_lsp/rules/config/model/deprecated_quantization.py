@@ -26,9 +26,9 @@ allow-deprecated-quantization: true
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.document.yaml_edits import content_end, whole_lines
-from vllm_config_lsp.findings import Finding, Fix, Severity, TextEdit
+from vllm_config_lsp.findings import Finding, Fix, Severity
 from vllm_config_lsp.rules.support import entries, finding, spell_like, token_span
+from vllm_config_lsp.sources import config_edits
 from vllm_config_lsp.vllm.config_model import ConfigModel, FlagValue
 
 CODE = "VC304"
@@ -53,23 +53,16 @@ def _allow_fix(model: ConfigModel, value: FlagValue) -> Fix | None:
     insert the key below the `quantization` line."""
     for other in entries(model):
         if other.key.replace("_", "-") == ALLOW:
-            node = other.value_node
-            edit = TextEdit(node.start_mark.index, content_end(model.text, node), "true")
-            return Fix(f"Set `{other.key}: true`", (edit,), safe=False, preferred=True)
+            flip = config_edits.replace_value(model.text, other.value_node, "true")
+            return Fix(f"Set `{other.key}: true`", (flip,), safe=False, preferred=True)
     pair = value.use.token.pair
     if pair is None or "." in pair.key:
         return None
-    start = pair.key_node.start_mark.index
-    lines = whole_lines(model.text, start, content_end(model.text, pair.value_node))
-    if lines is None:
-        return None
-    line_start = max(model.text.rfind("\n", 0, start), model.text.rfind("\r", 0, start)) + 1
-    indent = model.text[line_start:start]
-    end = lines[1]
-    newline = "" if end > 0 and model.text[end - 1] in "\r\n" else "\n"
     key = spell_like(pair.key, ALLOW)
-    text = f"{newline}{indent}{key}: true\n"
-    return Fix(f"Add `{key}: true`", (TextEdit(end, end, text),), safe=False, preferred=True)
+    edit = config_edits.add_entry_after(model.text, pair, key, "true")
+    if edit is None:
+        return None
+    return Fix(f"Add `{key}: true`", (edit,), safe=False, preferred=True)
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
