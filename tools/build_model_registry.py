@@ -12,10 +12,11 @@ committed: for each Hub id, the fields of its config.json (every top-level key; 
 quantization or compression config only the keys the code names, since those may list
 every quantized layer) and where they were read, `source` (repository, path, commit of a
 public copy), and where a public copy of the safetensors index gives it, `total_size` with
-its own `total_size_source`; for a ModelOpt checkpoint whose quantization sits in its own
-`hf_quant_config.json` (read by vLLM where config.json has no quantization_config), that
-file's quantization keys as `hf_quant_config` with `hf_quant_config_source`. Nothing is
-typed in by hand: an id without a source is left out and listed in `unsourced` with why.
+its own `total_size_source` (and `total_size_note`: why that copy is the Hub's); for a
+ModelOpt checkpoint whose quantization sits in its own `hf_quant_config.json` (read by
+vLLM where config.json has no quantization_config), that file's quantization keys as
+`hf_quant_config` with `hf_quant_config_source`. Nothing is typed in by hand: an id
+without a source is left out and listed in `unsourced` with why.
 
 Only the keys the product reads reach the registry: every top-level key that is a string
 literal in the model-aware code (vllm/model_files.py, vllm/memory_budget.py, rules/), a
