@@ -36,6 +36,10 @@ LLAMA_STACK = DATA / "templates" / "llama-stack" / "vllm-k8s.yaml.template"
 #: template → (line, source, first argv words) of each start.
 STARTS = {
     CEREBRIUM: [(31, "toml", ["{model}", "--host", "0.0.0.0", "--port", "8080"])],
+    # a Truss `docker_server.start_command`, folded (`>-`) over one flag per line
+    DATA / "not-config/baseten/tandemn-tuna/config.yaml.tpl": [
+        (21, "launcher", ["/models/{model_cache_folder}", "--served-model-name", "{model}"])
+    ],
     DATA / "not-config/kubernetes/cybernetic-governance-engine/vllm-reasoning.yaml.tpl": [
         (40, "kubernetes", ["--model", "casperhansen/deepseek-r1-distill-llama-8b-awq"])
     ],
@@ -52,7 +56,6 @@ STARTS = {
 NOTHING = [
     DATA / "not-config/skypilot/tandemn-tuna/vllm.yaml.tpl",
     DATA / "not-config/skypilot/tandemn-tuna/router.yaml.tpl",
-    DATA / "not-config/baseten/tandemn-tuna/config.yaml.tpl",
     DATA / "not-config/modal/tandemn-tuna/vllm_server.py.tpl",
     DATA / "not-config/helm/charts-public/_helpers.tpl",
     DATA / "not-config/helm/vp-rag-llm/_helpers.tpl",
