@@ -51,15 +51,51 @@ python -m vllm.entrypoints.openai.api_server \\
 """
 
 
-def test_the_real_files_are_cited_and_get_nothing() -> None:
+#: Real files that hold starts: file → the line of each. anvil-serving's recipe registry:
+#: each `[[recipe]]` has its `[recipe.serve]` table, and the two vLLM recipes' `entrypoint`
+#: (`python3 -m vllm.entrypoints.openai.api_server`, the model and flags added by the
+#: launcher) are starts; its SGLang recipes' are not.
+REAL_STARTS = {"anvil-serving/tp2-model-campaign-recipes.toml": [187, 271]}
+
+
+def test_the_real_files_are_cited_and_get_no_finding() -> None:
     cited = (DATA / "SOURCES.md").read_text(encoding="utf-8")
-    assert len(REAL) >= 5
+    assert len(REAL) >= 8
     for path in REAL:
-        assert f"| {path.relative_to(DATA).as_posix()} |" in cited
+        name = path.relative_to(DATA).as_posix()
+        assert f"| {name} |" in cited
         assert host_of(str(path), path.read_text(encoding="utf-8")) == "toml"
-        assert json.loads(cli("argv", "--format", "json", str(path)).stdout) == []
+        starts = json.loads(cli("argv", "--format", "json", str(path)).stdout)
+        assert [start["line"] for start in starts] == REAL_STARTS.get(name, []), name
         result = cli("check", str(path))
         assert (result.returncode, result.stdout) == (0, ""), result.stdout
+
+
+def test_a_table_under_an_array_of_tables_is_read_where_tomllib_puts_it() -> None:
+    # `[recipe.serve]` after `[[recipe]]` is the latest recipe's table (what tomllib reads):
+    # the scanner's paths agree with it, so the entries are not dropped
+    path = DATA / "anvil-serving" / "tp2-model-campaign-recipes.toml"
+    text = path.read_text(encoding="utf-8")
+    recipes = tomllib.loads(text)["recipe"]
+    found = find_invocations(text)
+    vllm = [r for r in recipes if r["serve"].get("entrypoint", [""])[-1].startswith("vllm.")]
+    assert len(found) == len(vllm) == 2
+    for invocation in found:
+        assert text[invocation.start : invocation.end] == '"python3"'
+        assert invocation.args == []
+    nested = """\
+[[a]]
+[[a.b]]
+c = "vllm serve m0"
+[[a]]
+[[a.b]]
+c = "vllm serve m1"
+[[a.b]]
+c = ["vllm", "serve", "m2"]
+[a.d]
+c = "vllm serve m3"
+"""
+    assert [i.args[0].text for i in find_invocations(nested)] == ["m0", "m1", "m2", "m3"]
 
 
 def test_an_entrypoint_array_and_command_strings_are_starts(tmp_path: Path) -> None:

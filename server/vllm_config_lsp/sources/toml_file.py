@@ -200,11 +200,23 @@ class _Scanner:
         if not text.startswith(close, self.at):
             return None
         self.at += len(close)
-        path: tuple[str | int, ...] = tuple(key)
+        return self._table_path(key, double=double)
+
+    def _table_path(self, key: list[str], *, double: bool) -> tuple[str | int, ...]:
+        """The header's key path as `tomllib` nests it: under an array of tables seen
+        before (`[[recipe]]` then `[recipe.serve]`), its latest table; a `[[…]]` header
+        opens the next table of its own array."""
+        path: list[str | int] = []
+        for part in key[:-1]:
+            path.append(part)
+            count = self.table_counts.get(tuple(path), 0)
+            if count:
+                path.append(count - 1)
+        path.append(key[-1])
         if not double:
-            return path
-        count = self.table_counts.get(path, 0)
-        self.table_counts[path] = count + 1
+            return tuple(path)
+        count = self.table_counts.get(tuple(path), 0)
+        self.table_counts[tuple(path)] = count + 1
         return (*path, count)
 
     # -- values ----------------------------------------------------------------------
