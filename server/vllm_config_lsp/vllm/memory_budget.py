@@ -77,6 +77,10 @@ MODEL_DTYPE_BYTES = {
 ALL_SLIDING = frozenset({"mistral", "mixtral"})
 #: Model types whose transformers config builds `layer_types` from a period: every
 #: `period`-th layer is full attention, the others slide (Gemma2Config, Gemma3TextConfig).
+#: Text-config keys that give the full-attention layers a head geometry of their own
+#: (Gemma 4: `global_head_dim`, `num_global_key_value_heads`, `attention_k_eq_v`), which
+#: `head_size`/`num_kv_heads` (one shape for every layer) do not describe.
+PER_KIND_HEADS = ("global_head_dim", "num_global_key_value_heads", "attention_k_eq_v")
 SLIDING_PERIOD = {"gemma2": ("", 2), "gemma3": ("sliding_window_pattern", 6)}
 SLIDING_PERIOD["gemma3_text"] = SLIDING_PERIOD["gemma3"]
 #: Model types whose `linear_attention` layers are Gated DeltaNet (a Mamba-style state).
@@ -303,6 +307,8 @@ def kv_cache(
     size, total_kv = head_size(config), config.num_kv_heads
     if kinds is None or not size or not total_kv or tp < 1 or pp < 1:
         return None
+    if any(config.text.get(key) for key in PER_KIND_HEADS):
+        return None  # full layers of another head shape (Gemma 4): not transcribed
     cache_element = element if kv_cache_dtype == "auto" else CACHE_DTYPE_BYTES.get(kv_cache_dtype)
     if config.uses_mla:
         if "sliding" in kinds:
