@@ -146,3 +146,37 @@ def test_a_fix_applied_is_still_toml(fixed_code: str) -> None:
     entrypoint = tomllib.loads(fixed)["cerebrium"]["runtime"]["custom"]["entrypoint"]
     assert "--task" not in entrypoint and entrypoint[-2:] == ["--served-model-name", "qwen"]
     assert [w.text for w in find_invocations(fixed)[0].args] == entrypoint[2:]
+
+
+@pytest.mark.parametrize(
+    ("hardware", "claim"),
+    [
+        ('compute = "ADA_L4"\ngpu_count = 1', (1, "L4")),
+        ('gpu_count = 2\ncompute = "HOPPER_H100"', (2, "H100")),
+        ('compute = "ADA_L40"\ngpu_count = 4', (4, None)),  # an L40 or an L40S
+        ('compute = "AMPERE_A100_80GB"', (None, "A100-80GB")),
+        ('compute = ["HOPPER_H100", "AMPERE_A100_80GB"]\ngpu_count = 1', (1, None)),
+        ('compute = "CPU"\ncpu = 4', None),
+        ('compute = "INF2"\ngpu_count = 1', None),
+        ('compute = "ADA_L4"\ngpu_count = "1"', (None, "L4")),
+        ('compute = "{gpu_compute}"\ngpu_count = 1', None),
+    ],
+)
+def test_cerebrium_hardware_is_the_starts_gpu_claim(
+    hardware: str, claim: tuple[int | None, str | None] | None
+) -> None:
+    """`[cerebrium.hardware]` as Cerebrium names its compute (docs.cerebrium.ai/docs/hardware/
+    cpu-and-memory; a list is alternatives, tried in order), on the real cerebellum-qwen app
+    with its entrypoint made a vLLM start."""
+    real = (DATA / "cerebellum-qwen" / "cerebrium.toml").read_text(encoding="utf-8")
+    text = real.replace('compute = "ADA_L4"\ngpu_count = 1', hardware).replace(
+        "[cerebrium.runtime.custom]\n",
+        '[cerebrium.runtime.custom]\nentrypoint = ["vllm", "serve", "Qwen/Qwen3-8B"]\n',
+    )
+    [invocation] = find_invocations(text)
+    got = [(c.origin, c.count, c.name, text[c.start : c.end]) for c in invocation.gpus]
+    if claim is None:
+        assert got == []
+        return
+    written = hardware.split(" = ", 1)[1]  # from the first value to the last
+    assert got == [("[cerebrium.hardware]", *claim, written)]

@@ -22,8 +22,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from vllm_config_lsp.sources import shell
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources import gpu_claims, shell
+from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, Word
 from vllm_config_lsp.sources.source_map import SourceMap
 
 if sys.version_info >= (3, 11):
@@ -65,7 +65,8 @@ def find_invocations(text: str) -> list[Invocation]:
     except (tomllib.TOMLDecodeError, RecursionError):
         loaded = None
     found: list[Invocation] = []
-    for entry in _Scanner(text).entries():
+    scanner = _Scanner(text)
+    for entry in scanner.entries():
         if loaded is not None and not _agrees(entry, loaded):
             continue
         if entry.is_array:
@@ -76,7 +77,23 @@ def find_invocations(text: str) -> list[Invocation]:
                 to_document.invocation(invocation)
                 for invocation in shell.find_invocations(entry.word.text, source=_SOURCE)
             )
+    if found and loaded is not None:
+        claims = _cerebrium_gpus(loaded, scanner)
+        for invocation in found:
+            invocation.gpus = claims or invocation.gpus
     return found
+
+
+def _cerebrium_gpus(loaded: dict[str, Any], scanner: _Scanner) -> tuple[GpuClaim, ...]:
+    """The GPUs a `cerebrium.toml`'s `[cerebrium.hardware]` gives the app's start."""
+    cerebrium = loaded.get("cerebrium")
+    hardware = cerebrium.get("hardware") if isinstance(cerebrium, dict) else None
+    if not isinstance(hardware, dict):
+        return ()
+    paths = [("cerebrium", "hardware", key) for key in ("compute", "gpu_count")]
+    spans = [scanner.spans[path] for path in paths if path in scanner.spans]
+    span = (min(s for s, _ in spans), max(e for _, e in spans)) if spans else None
+    return gpu_claims.cerebrium(hardware.get("compute"), hardware.get("gpu_count"), span)
 
 
 def _argv(items: list[Word | None]) -> list[Invocation]:
@@ -121,6 +138,8 @@ class _Scanner:
         self.found: list[_Entry] = []
         #: How many times each array-of-tables header was seen.
         self.table_counts: dict[tuple[str | int, ...], int] = {}
+        #: Where each top-level value (no array item, no inline table's) is written.
+        self.spans: dict[tuple[str | int, ...], tuple[int, int]] = {}
 
     def entries(self) -> list[_Entry]:
         table: tuple[str | int, ...] = ()
@@ -230,7 +249,9 @@ class _Scanner:
             return
         self.at += 1
         self._blank(newlines=False)
-        self._value((*table, *key), depth)
+        start, path = self.at, (*table, *key)
+        self._value(path, depth)
+        self.spans[path] = start, self.at
 
     def _value(self, path: tuple[str | int, ...], depth: int) -> Word | None:
         """Read the value here; record strings and arrays of `path`; return a string's
