@@ -195,7 +195,8 @@ def warning_coverage(rules: tuple[Rule, ...]) -> str:
     head = [
         "\n## vLLM 0.33.0's start-up warnings\n",
         f"{len(data['warnings'])} warnings say a setting is ignored, overridden, deprecated, "
-        f"replaced by a fallback or changed ({summary}); {len(skipped)} more sites are not "
+        "replaced by a fallback or changed, or caution that it is a risk as written (effect "
+        f"`caution`: information) ({summary}); {len(skipped)} more sites are not "
         "applicable. Catalogue: `docs/catalogue/vllm-warnings-0.33.0.json`.\n",
         "| catalogue id | kind | effect | vLLM source | status | by / reason |",
         "|---|---|---|---|---|---|",

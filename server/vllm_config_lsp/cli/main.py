@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from vllm_config_lsp import __version__
+from vllm_config_lsp import __version__, code_cache
 
 if TYPE_CHECKING:
     from vllm_config_lsp.engine import Checked
@@ -383,6 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             status = _SUBCOMMANDS[argv[0]](argv[1:])
             sys.stdout.flush()
+            code_cache.save()  # after the output: what this run compiled, for the next one
         except BrokenPipeError:
             # The reader is gone (`check DIR | head -1`). As the Python docs recommend:
             # point stdout at devnull so the flush at exit cannot fail again, and stop.

@@ -39,6 +39,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
+from vllm_config_lsp import code_cache
 from vllm_config_lsp.lsp.plain_text import plain
 from vllm_config_lsp.lsp.positions import Positions
 from vllm_config_lsp.lsp.project_settings import new_problems, project_of, with_project
@@ -460,6 +461,7 @@ class Session:
                 uri=snapshot.uri, version=snapshot.version, diagnostics=items
             )
         )
+        code_cache.save()  # after the diagnostics: what this start compiled, for the next
 
     def forget(self, uri: str) -> None:
         pending = self._pending.pop(uri, None)

@@ -97,6 +97,9 @@ VC345 nnodes-dp-groups config.parallel.nnodes_dp_groups
 VC346 concurrent-partial-prefill engine.concurrent_partial_prefill 0.11.2
 VC352 unknown-config-format config.model.unknown_config_format
 VC357 cache-verify-args config.cache.cache_verify_args 0.10.2
+VC358 scheduler-verify-args config.scheduler.scheduler_verify_args 0.10.2
+VC359 lora-config-verify config.lora.lora_config_verify 0.10.2
+VC360 async-scheduling-v0-10 engine.async_scheduling_v0_10 0.10.2
 VC361 kv-connector-name config.vllm.kv_connector_name
 VC362 microbatch-all2all config.vllm.microbatch_all2all
 VC363 executor-backend-name config.vllm.executor_backend_name
