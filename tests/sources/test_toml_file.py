@@ -180,3 +180,37 @@ def test_cerebrium_hardware_is_the_starts_gpu_claim(
         return
     written = hardware.split(" = ", 1)[1]  # from the first value to the last
     assert got == [("[cerebrium.hardware]", *claim, written)]
+
+
+#: Real Markdown files whose ```toml blocks start vLLM: file → (line, argv) of each start.
+MARKDOWN = {
+    "anvil-serving-models.md": [(173, [])],
+    "pylet-configuration.md": [
+        (111, ["Qwen/Qwen2.5-1.5B-Instruct", "--port", "$PORT", "--host", "0.0.0.0"])
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(MARKDOWN))
+def test_toml_blocks_in_markdown_are_read_by_the_toml_host(name: str) -> None:
+    path = DATA / "markdown" / name
+    assert f"| markdown/{name} |" in (DATA / "SOURCES.md").read_text(encoding="utf-8")
+    starts = json.loads(cli("argv", "--format", "json", str(path)).stdout)
+    assert [(s["line"], s["source"], s["argv"]) for s in starts] == [
+        (line, "markdown", argv) for line, argv in MARKDOWN[name]
+    ]
+    result = cli("check", str(path))
+    assert (result.returncode, result.stdout) == (0, ""), result.stdout
+
+
+def test_a_variable_in_an_argv_item_is_unresolved(tmp_path: Path) -> None:
+    # PyLet's `command` array is run by the shell with `$PORT` set: no VC201 on `$PORT`;
+    # a port that is no number (nothing fills it in) still is one
+    path = tmp_path / "job.toml"
+    for port, codes in (("$PORT", []), ("${PORT}", []), ("eighty", ["VC201"])):
+        text = f'name = "x"\ncommand = ["vllm", "serve", "m", "--port", "{port}"]\n'
+        path.write_text(text, encoding="utf-8")
+        found = json.loads(cli("check", "--format", "json", str(path)).stdout)
+        assert [f["code"] for f in found] == codes, found
+        [invocation] = find_invocations(text)
+        assert invocation.args[-1].resolved is (not port.startswith("$"))

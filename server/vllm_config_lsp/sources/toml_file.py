@@ -18,8 +18,9 @@ through `sources.shell`): a TOML file that starts no vLLM gets nothing.
 
 from __future__ import annotations
 
+import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vllm_config_lsp.sources import gpu_claims, shell
@@ -96,6 +97,12 @@ def _cerebrium_gpus(loaded: dict[str, Any], scanner: _Scanner) -> tuple[GpuClaim
     return gpu_claims.cerebrium(hardware.get("compute"), hardware.get("gpu_count"), span)
 
 
+#: A `$NAME`/`${NAME}` in an argv item: the launchers that read these files fill them in
+#: (PyLet runs a `command` array through the shell with `$PORT` set; pixi's task shell
+#: expands them too), so the item is unresolved, as a shell word would be.
+_VARIABLE = re.compile(r"\$(?:\{[A-Za-z_][A-Za-z0-9_]*[^}]*\}|[A-Za-z_][A-Za-z0-9_]*)")
+
+
 def _argv(items: list[Word | None]) -> list[Invocation]:
     """The start an array of strings is, if any; a value that is no string ends what is
     read (an argv of strings is what a launcher takes)."""
@@ -103,7 +110,8 @@ def _argv(items: list[Word | None]) -> list[Invocation]:
     for item in items:
         if item is None:
             break
-        words.append(item)
+        named = tuple(match.group(0) for match in _VARIABLE.finditer(item.text))
+        words.append(replace(item, unresolved=item.unresolved + named) if named else item)
     if not any(any(s in word.text for s in _STARTERS) for word in words):
         return []
     return shell.argv_invocations(words, source=_SOURCE)
