@@ -151,35 +151,47 @@ def test_a_fix_applied_is_still_toml(fixed_code: str) -> None:
 @pytest.mark.parametrize(
     ("hardware", "claim"),
     [
-        ('compute = "ADA_L4"\ngpu_count = 1', (1, "L4")),
-        ('gpu_count = 2\ncompute = "HOPPER_H100"', (2, "H100")),
-        ('compute = "ADA_L40"\ngpu_count = 4', (4, None)),  # an L40 or an L40S
-        ('compute = "AMPERE_A100_80GB"', (None, "A100-80GB")),
-        ('compute = ["HOPPER_H100", "AMPERE_A100_80GB"]\ngpu_count = 1', (1, None)),
-        ('compute = "CPU"\ncpu = 4', None),
+        ('compute = "ADA_L4"\ngpu_count = 1', (1, "L4", '"ADA_L4"\ngpu_count = 1')),
+        ('gpu_count = 2\ncompute = "HOPPER_H100"', (2, "H100", '2\ncompute = "HOPPER_H100"')),
+        ('compute = "ADA_L40"\ngpu_count = 4', (4, None, '"ADA_L40"\ngpu_count = 4')),
+        ('compute = "AMPERE_A100_80GB"', (None, "A100-80GB", '"AMPERE_A100_80GB"')),
+        ('compute = ["HOPPER_H100", "AMPERE_A100_80GB"]\ngpu_count = 1', (1, None, None)),
+        ('compute = "CPU"', None),
         ('compute = "INF2"\ngpu_count = 1', None),
-        ('compute = "ADA_L4"\ngpu_count = "1"', (None, "L4")),
+        ('compute = "ADA_L4"\ngpu_count = "1"', (None, "L4", '"ADA_L4"\ngpu_count = "1"')),
         ('compute = "{gpu_compute}"\ngpu_count = 1', None),
+        (
+            '[cerebrium]\nhardware = { compute = "ADA_L4", gpu_count = 1 }',
+            (1, "L4", '"ADA_L4", gpu_count = 1'),
+        ),
+        ('cerebrium.hardware.compute = "TURING_T4"', (None, "T4", '"TURING_T4"')),
     ],
 )
 def test_cerebrium_hardware_is_the_starts_gpu_claim(
-    hardware: str, claim: tuple[int | None, str | None] | None
+    hardware: str, claim: tuple[int | None, str | None, str | None] | None
 ) -> None:
     """`[cerebrium.hardware]` as Cerebrium names its compute (docs.cerebrium.ai/docs/hardware/
     cpu-and-memory; a list is alternatives, tried in order), on the real cerebellum-qwen app
-    with its entrypoint made a vLLM start."""
+    with its entrypoint made a vLLM start; the claim spans the values written."""
     real = (DATA / "cerebellum-qwen" / "cerebrium.toml").read_text(encoding="utf-8")
     text = real.replace('compute = "ADA_L4"\ngpu_count = 1', hardware).replace(
         "[cerebrium.runtime.custom]\n",
         '[cerebrium.runtime.custom]\nentrypoint = ["vllm", "serve", "Qwen/Qwen3-8B"]\n',
     )
+    if hardware.startswith(("[cerebrium]", "cerebrium.")):  # the table written another way
+        start = '[cerebrium.runtime.custom]\nentrypoint = ["vllm", "serve", "Qwen/Qwen3-8B"]\n'
+        text = f"{hardware}\n\n{start}"
+    assert tomllib.loads(text)["cerebrium"]["runtime"]["custom"]["entrypoint"][0] == "vllm"
     [invocation] = find_invocations(text)
     got = [(c.origin, c.count, c.name, text[c.start : c.end]) for c in invocation.gpus]
     if claim is None:
         assert got == []
         return
-    written = hardware.split(" = ", 1)[1]  # from the first value to the last
-    assert got == [("[cerebrium.hardware]", *claim, written)]
+    count, name, written = claim
+    if written is None:  # alternatives: the span is the whole of what is written
+        assert [g[:3] for g in got] == [("[cerebrium.hardware]", count, name)]
+        return
+    assert got == [("[cerebrium.hardware]", count, name, written)]
 
 
 #: Real Markdown files whose ```toml blocks start vLLM: file → (line, argv) of each start.

@@ -146,7 +146,7 @@ class _Scanner:
         self.found: list[_Entry] = []
         #: How many times each array-of-tables header was seen.
         self.table_counts: dict[tuple[str | int, ...], int] = {}
-        #: Where each top-level value (no array item, no inline table's) is written.
+        #: Where each value of a key (not an array's item) is written.
         self.spans: dict[tuple[str | int, ...], tuple[int, int]] = {}
 
     def entries(self) -> list[_Entry]:
@@ -359,7 +359,9 @@ class _Scanner:
                 return
             self.at += 1
             self._blank(newlines=False)
-            self._value((*path, *key), depth)
+            start, inner = self.at, (*path, *key)
+            self._value(inner, depth)
+            self.spans.setdefault(inner, (start, self.at))
             if self.at == before:
                 return
 
