@@ -12,10 +12,11 @@ committed: for each Hub id, the fields of its config.json (every top-level key; 
 quantization or compression config only the keys the code names, since those may list
 every quantized layer) and where they were read, `source` (repository, path, commit of a
 public copy), and where a public copy of the safetensors index gives it, `total_size` with
-its own `total_size_source`; for a ModelOpt checkpoint whose quantization sits in its own
-`hf_quant_config.json` (read by vLLM where config.json has no quantization_config), that
-file's quantization keys as `hf_quant_config` with `hf_quant_config_source`. Nothing is
-typed in by hand: an id without a source is left out and listed in `unsourced` with why.
+its own `total_size_source` (and `total_size_note`: why that copy is the Hub's); for a
+ModelOpt checkpoint whose quantization sits in its own `hf_quant_config.json` (read by
+vLLM where config.json has no quantization_config), that file's quantization keys as
+`hf_quant_config` with `hf_quant_config_source`. Nothing is typed in by hand: an id
+without a source is left out and listed in `unsourced` with why.
 
 Only the keys the product reads reach the registry: every top-level key that is a string
 literal in the model-aware code (vllm/model_files.py, vllm/memory_budget.py, rules/), a
@@ -27,8 +28,9 @@ repositories (`<mirror>/<owner>+<name>/repo`, as the search tool's `fetch` lays 
 any bare clone there works) at the cited commits, and adds the ids of its `snapshots`
 folders (one `ORG--NAME<suffix>` file per id). An entry whose snapshot or commit is not
 there is kept as it is. `--coverage CORPUS` counts the literal Hub ids of the shared
-corpus (its deployments' invocations and its real `--config` files) the registry has, and
-lists the others.
+corpus (its deployments' invocations and its real `--config` files) the registry has (and
+how many of those carry a sourced `total_size`, which the weights checks need), and lists
+the others.
 """
 
 from __future__ import annotations
@@ -247,8 +249,12 @@ def coverage(registry: dict[str, Any], corpus: Path) -> str:
     counts = corpus_ids(corpus)
     misses = sorted((n for n in counts if n not in registry["models"]), key=lambda n: -counts[n])
     hit = len(counts) - len(misses)
+    sized = sum(1 for n in counts if "total_size" in registry["models"].get(n, {}))
     unsourced = registry.get("unsourced_why", {})
-    lines = [f"{hit} of {len(counts)} literal Hub ids ({100 * hit / max(len(counts), 1):.0f} %)"]
+    lines = [
+        f"{hit} of {len(counts)} literal Hub ids ({100 * hit / max(len(counts), 1):.0f} %),"
+        f" {sized} of them with a sourced total_size"
+    ]
     lines += [f"  miss {counts[n]:3d}  {n}  {unsourced.get(n, '')}".rstrip() for n in misses]
     return "\n".join(lines)
 

@@ -104,6 +104,12 @@ STUB = re.compile(
 )
 
 
+#: Rules whose refusal comes after the step where the oracle stops (oracle.md section 7).
+BEYOND_ORACLE = {
+    "VC529": "setup_server's socket bind (vllm/entrypoints/launchers/launcher.py:378)",
+}
+
+
 @dataclass
 class Case:
     name: str
@@ -527,6 +533,8 @@ def classify(verdict: dict[str, Any]) -> tuple[str, str]:
         return "artefact", "CPU platform: " + normalize(message)
     if not refused and any("positional model" in n for n in verdict["oracle_notes"]):
         return "artefact", "stray value taken as the (stubbed) model: " + codes
+    if not refused and {e["code"] for e in errors} <= BEYOND_ORACLE.keys():
+        return "artefact", "refused where the oracle stops short: " + codes
     if refused:
         return "missed", normalize(message)
     return "false-error", codes + ": " + normalize(errors[0]["message"])

@@ -375,7 +375,7 @@ def lint(
     lines = [
         CommandLine(
             text,
-            invocation,
+            _read_environ(invocation, release),
             release,
             path,
             tuple(model_dirs),
@@ -441,6 +441,34 @@ def forget_checked() -> None:
 
 
 _NAMES_LINE = re.compile(r"\bline \d")
+
+
+#: A command line's environment up to this many settings is checked as written; past it,
+#: only the settings vLLM's checks can read are (`_read_environ`).
+_ENVIRON_KEPT = 64
+
+
+def _read_environ(invocation: Invocation, release: str) -> Invocation:
+    """The start with only the environment vLLM's checks read, where it is long: names of
+    the release's catalogue (current or removed) and every `VLLM_` name (plugins read
+    their own `VLLM_*`; unknown ones are VC240). A shell script's 10,000 `export`s of other
+    names went with each of its 300 command lines into the checks and their memo key:
+    quadratic, 23 s and 1.2 GB for an 800 KB script (issue 30); no check reads them. Short
+    environments (every real one) are left whole."""
+    if len(invocation.environ) <= _ENVIRON_KEPT:
+        return invocation
+    from vllm_config_lsp.vllm.environ import load_environ
+
+    known = load_environ(release)
+    names: frozenset[str] = frozenset()
+    if known is not None:
+        names = frozenset(known.variables) | frozenset(known.removed)
+    read = tuple(
+        var
+        for var in invocation.environ
+        if var.name.text.startswith("VLLM_") or var.name.text in names
+    )
+    return replace(invocation, environ=read)
 
 
 def _command_line_findings(

@@ -120,9 +120,9 @@ class RawClient:
         self._write({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
         return ident
 
-    def answer(self, ident: object) -> dict[str, Any]:
+    def answer(self, ident: object, timeout: float = TIMEOUT) -> dict[str, Any]:
         """The answer to request `ident` (None: an answer with a null id)."""
-        return self._box(ident).get(timeout=TIMEOUT)
+        return self._box(ident).get(timeout=timeout)
 
     def request(self, method: str, params: Any) -> Any:
         """The result (an error answer fails the test)."""

@@ -7,10 +7,11 @@ s7-00508 of `tools/differential_fuzz.py --seed 7 --count 600`).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
-from support import check_file
+from support import REPO, check_file
 
 
 def _errors(rows: list[dict[str, object]]) -> list[dict[str, object]]:
@@ -94,3 +95,74 @@ def test_config_file_outside_the_folder_is_not_read(tmp_path: Path) -> None:
     script = "VLLM_LOGGING_LEVL=DEBUG vllm serve --config ../serve.yaml\n"
     rows = [r for r in check_file(tmp_path / "sub", script, "run.sh") if r["code"] == "VC240"]
     assert [r["severity"] for r in rows] == ["warning"], rows
+
+
+@pytest.mark.parametrize(
+    ("lines", "refused"),
+    [
+        ("max-model-len: 4096\nmax-num-seqs: 9223372036854775808\n", True),
+        ("max-model-len: 8192\nperformance-mode: throughput\nmax-num-seqs: 100000\n", True),
+        ("max-model-len: 40000\nmax-num-seqs: 39000\n", False),  # no chunked prefill: 40000
+        ("max-model-len: 4096\nmax-num-seqs: 16384\n", False),  # a 160 GB GPU's default
+        ("max-model-len: 4096\nmax-num-seqs: 100000\nmax-num-batched-tokens: 100000\n", False),
+        ("max-num-seqs: 9223372036854775808\n", False),  # max_model_len from the model
+    ],
+)
+def test_max_num_seqs_above_every_default_batch(tmp_path: Path, lines: str, refused: bool) -> None:
+    """A limit that another limit must exceed (VC311): with `max-num-batched-tokens` left to
+    vLLM, `max-num-seqs` above the largest platform default and `max-model-len`."""
+    rows = _errors(check_file(tmp_path, "model: m\n" + lines))
+    assert [r["code"] for r in rows] == (["VC311"] if refused else []), rows
+    if refused:
+        assert "must be greater than or equal to max_num_seqs" in str(rows[0]["message"])
+
+
+def test_local_size_above_total_with_hybrid_lb(tmp_path: Path) -> None:
+    text = (
+        "model: m\ndata-parallel-size: 2\ndata-parallel-size-local: 3\n"
+        "data-parallel-hybrid-lb: true\n"
+    )
+    rows = _errors(check_file(tmp_path, text))
+    assert [(r["code"], r["line"]) for r in rows] == [("VC314", 3)], rows
+    fitting = text.replace("local: 3", "local: 2")
+    assert not _errors(check_file(tmp_path, fitting))
+
+
+@pytest.mark.parametrize(
+    ("config", "code"),
+    [
+        ("speculative-config: '{\"num_speculative_tokens\": 3}'", "VC348"),
+        ('speculative-config: \'{"method": "medusa", "num_speculative_tokens": 3}\'', "VC348"),
+        ('speculative-config: \'{"method": "deepseek_mtp", "num_speculative_tokens": 1}\'', None),
+        ('speculative-config: \'{"method": "suffix", "num_speculative_tokens": 3}\'', None),
+        ('compilation-config: \'{"custom_ops": ["all", "none"]}\'', "VC347"),
+        ('compilation-config: \'{"custom_ops": ["all", "all"]}\'', "VC347"),
+        ('compilation-config: \'{"custom_ops": ["all", "-rms_norm"]}\'', None),
+    ],
+)
+def test_checks_of_0_11_2(tmp_path: Path, config: str, code: str | None) -> None:
+    """0.11.2's own versions of the checks (oracle: tests/fidelity/cases/releases/0.11.2/)."""
+    text = f"# vllm-config: version=0.11.2\nmodel: m\n{config}\n"
+    rows = _errors(check_file(tmp_path, text))
+    assert [r["code"] for r in rows] == ([code] if code else []), rows
+    # the release the rules transcribe says nothing of the kind (its own rules speak)
+    assert not [r for r in check_file(tmp_path, text.split("\n", 1)[1]) if r["code"] == code]
+
+
+def test_fuzzer_counts_a_refusal_past_the_oracle_as_an_artefact() -> None:
+    """`port: 2147483648` (fuzz seed 7, s7-00208): the oracle stops before setup_server
+    binds the socket, so its acceptance is no proof that VC529's error is false."""
+    sys.path.insert(0, str(REPO / "tools"))
+    import differential_fuzz
+
+    verdict = {
+        "vllm_ok": True,
+        "vllm_message": None,
+        "product_errors": [{"code": "VC529", "line": 1, "message": "bind(): port must be"}],
+        "model_substituted": True,
+        "stage": "config",
+        "oracle_notes": [],
+    }
+    assert differential_fuzz.classify(verdict)[0] == "artefact"
+    verdict["product_errors"].append({"code": "VC311", "line": 2, "message": "x"})
+    assert differential_fuzz.classify(verdict)[0] == "false-error"

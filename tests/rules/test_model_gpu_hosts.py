@@ -307,3 +307,29 @@ def test_gemma4_from_the_registry(tmp_path: Path) -> None:
     codes = sorted((str(f["file"]), str(f["code"])) for f in found)
     assert ("a.vllm.yaml", "VC601") in codes, codes
     assert not [c for c in codes if c[1] in ("VC680", "VC681")], codes
+
+
+def test_registry_weights_decide_alone(tmp_path: Path) -> None:
+    """deepseek-ai/DeepSeek-V4-Flash from the registry alone: its weights are the sourced
+    safetensors index's total_size (159,609,485,896 bytes: yafengge/DeepSeek-V4-Flash
+    model.safetensors.index.json @ 7d0cce91, a copy of the Hub repository whose history up
+    to 60d8d707 is the Hub's own commits), its config.json ai-dynamo/aiconfigurator's (the
+    same keys and values as that copy's @ 60d8d707). The KV cache of its compressed
+    attention is not followed, yet the weights alone decide VC680: on one H100 they do not
+    fit, over two they take all that gpu-memory-utilization 0.85 leaves of it (72.64 of
+    67.7 GiB), over four they fit (no finding)."""
+    for tp, more in ((1, ""), (2, "gpu-memory-utilization: 0.85\n"), (4, "")):
+        (tmp_path / f"tp{tp}.vllm.yaml").write_text(
+            f"model: deepseek-ai/DeepSeek-V4-Flash\ntensor-parallel-size: {tp}\n{more}",
+            encoding="utf-8",
+        )
+    found = check(tmp_path, env_for(tmp_path), "--gpu", "H100-80GB", "--gpus", "8")
+    weights = {str(f["file"]): str(f["message"]) for f in found if f["code"] == "VC680"}
+    assert sorted(weights) == ["tp1.vllm.yaml", "tp2.vllm.yaml"], found
+    assert (
+        "145.27 GiB of weights per GPU (from the safetensors index's total_size"
+        in (weights["tp1.vllm.yaml"])
+    )
+    assert "do not fit in the 79.65 GiB of one H100" in weights["tp1.vllm.yaml"]
+    assert "split over 2 GPUs) take all of the" in weights["tp2.vllm.yaml"]
+    assert all(f["severity"] == "error" for f in found if f["code"] == "VC680")

@@ -33,8 +33,9 @@ def test_every_entry_cites_its_sources() -> None:
 
 
 def test_coverage_of_the_corpus_lists_each_miss() -> None:
-    """`--coverage` counts the corpus's literal Hub ids the registry has and lists the
-    others (with why, where the sources file says it)."""
+    """`--coverage` counts the corpus's literal Hub ids the registry has (and how many of
+    them carry a sourced total_size) and lists the others (with why, where the sources file
+    says it)."""
     done = subprocess.run(
         [sys.executable, str(TOOL), "--coverage", str(REPO / "tests" / "corpus")],
         capture_output=True,
@@ -45,5 +46,7 @@ def test_coverage_of_the_corpus_lists_each_miss() -> None:
     head, *misses = done.stdout.splitlines()
     hit, total = (int(n) for n in head.split(" literal")[0].split(" of "))
     assert total - hit == len(misses) > 0
+    sized = int(head.split(", ")[-1].split(" of them")[0])
+    assert head.endswith(" of them with a sourced total_size") and 0 <= sized <= hit
     models = json.loads((REPO / "schemas" / "models" / "registry.json").read_text())["models"]
     assert not [line for line in misses if line.split()[2] in models]

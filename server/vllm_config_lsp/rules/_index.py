@@ -95,6 +95,8 @@ VC343 cp-interleave-block-size config.vllm.cp_interleave_block_size
 VC344 fault-tolerance-api-servers config.parallel.fault_tolerance_api_servers
 VC345 nnodes-dp-groups config.parallel.nnodes_dp_groups
 VC346 concurrent-partial-prefill engine.concurrent_partial_prefill 0.11.2
+VC347 custom-ops-base-modes-0-11 config.compilation.custom_ops_base_modes_0_11 0.11.2
+VC348 speculative-tokens-without-model-0-11 config.speculative.speculative_tokens_without_model_0_11 0.11.2
 VC352 unknown-config-format config.model.unknown_config_format
 VC357 cache-verify-args config.cache.cache_verify_args 0.10.2
 VC358 scheduler-verify-args config.scheduler.scheduler_verify_args 0.10.2
@@ -299,6 +301,7 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC343": (("some", "_engine.above_one", "ParallelConfig", "decode_context_parallel_size"), ("some", "_engine.given_field", "ParallelConfig", "cp_kv_cache_interleave_size"),),
     "VC344": (("some", "_engine.given", "api-server-count"),),
     "VC345": (("some", "_engine.given", "nnodes"),),
+    "VC347": (("some", "_model_config.json_given", "compilation-config", "custom_ops"),),
     "VC352": (("some", "model.flag", "config-format"),),
     "VC361": (("some", "model.json_tree", "kv-transfer-config"), ("some", "_engine.given", "kv-transfer-config"),),
     "VC363": (("some", "_engine.given_field", "ParallelConfig", "distributed_executor_backend"),),

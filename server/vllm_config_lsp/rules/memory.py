@@ -36,6 +36,7 @@ from vllm_config_lsp.vllm.hardware import Gpu
 from vllm_config_lsp.vllm.memory_budget import (
     DEFAULT_BLOCK_SIZE,
     Budget,
+    KvCache,
     Weights,
     checkpoint_weights,
     default_batched_tokens,
@@ -252,6 +253,26 @@ def judged(model: ConfigModel) -> Judged | None:
     if found is None or anchor is None or target is None or target.gpu is None:
         return None
     return Judged(found, anchor, target.gpu, target.origin)
+
+
+def weights_judged(model: ConfigModel) -> Judged | None:
+    """The budget of the busiest GPU with an empty KV cache, where the cache's shape is not
+    followed (`kv_cache` gives None: e.g. DeepSeek-V4's compressed attention) but the
+    weights are the checkpoint's own: enough to judge weights that leave no memory at all
+    (VC680), and nothing the cache decides. With the cache followed, `judged`."""
+    if budget(model) is not None:
+        return None
+    found, anchor, target = _INPUTS.get(model), where(model), model.target
+    if found is None or not found.weights.exact or anchor is None or target is None:
+        return None
+    if target.gpu is None:
+        return None
+    empty = KvCache((), DEFAULT_BLOCK_SIZE, 0)
+    shards = found.tp * found.pp * found.experts
+    spent = Budget(
+        found.gpu.memory_bytes, found.utilization, found.weights, shards, empty, found.max_len
+    )
+    return Judged(spent, anchor, target.gpu, target.origin)
 
 
 def where(model: ConfigModel) -> Given | None:

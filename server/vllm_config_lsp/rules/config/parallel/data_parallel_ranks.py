@@ -10,6 +10,10 @@ given, and `data-parallel-start-rank` becomes the rank. `ParallelConfig` then re
   be set when data_parallel_size > 1` (parallel.py:549-553);
 - a rank outside `[0, data_parallel_size)` (parallel.py:1014-1020).
 
+`data-parallel-hybrid-lb` changes none of these: with a local size it only picks the
+launcher (arg_utils.py:2488-2506), so `data-parallel-size-local: 3` above
+`data-parallel-size: 2` is refused with it too.
+
 ## Example
 ```yaml
 model: deepseek-ai/DeepSeek-V2-Lite
@@ -55,8 +59,14 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     if rank is not None and not is_int(rank.value):
         rank = None
     external = _on(external_flag) or rank is not None
-    if _on(given(model, "enable-fault-tolerance")) or _on(given(model, "data-parallel-hybrid-lb")):
+    if _on(given(model, "enable-fault-tolerance")):
         return  # launch-mode checks of EngineArgs come first (not this rule's)
+    if _on(given(model, "data-parallel-hybrid-lb")) and (
+        _on(external_flag) or _on(given(model, "headless"))
+    ):
+        # hybrid LB with external LB or headless is refused first (arg_utils.py:2380-2389);
+        # otherwise it only decides the launcher, and ParallelConfig's checks still apply
+        return
     if external:
         if rank is None or (local is not None and local.value not in (1, None)):
             return  # EngineArgs refuses these launch options first

@@ -17,7 +17,10 @@ values the file sets itself, with one exception: `max_num_seqs` left to vLLM is 
 above 1024 or 256 per GPU of the world size (doubled with `performance-mode: throughput`)
 on any platform or usage context (`EngineArgs.get_batch_defaults`,
 vllm/engine/arg_utils.py:2973-3037), so a `max_num_active_seqs` above that bound is
-refused whatever the hardware. Chunked prefill left to vLLM is off for a model run as a
+refused whatever the hardware; and a `max_num_batched_tokens` left to vLLM is never above
+the largest platform default (16384, or 2048 per rank on CPUs; doubled with
+`performance-mode: throughput`) or `max-model-len`, so a `max-num-seqs` above both (say
+2^63) is refused too. Chunked prefill left to vLLM is off for a model run as a
 pooling model with `pooler-config` MEAN or CLS sequence pooling (or STEP token pooling;
 vllm/config/model.py:2193-2228), so there the first check applies too. Encoder-decoder
 models (Whisper) switch chunked prefill off and reset the threshold to 0 whatever the file
@@ -113,6 +116,18 @@ def check(model: ConfigModel) -> Iterator[Finding]:
                 VLLM_SOURCE,
             )
             return
+    elif seqs is not None and is_int(seqs.value) and batched is None:
+        bound = _batched_limit(model, model_len)
+        if bound is not None and seqs.value > bound:
+            yield error(
+                CODE,
+                seqs,
+                f"max_num_batched_tokens (unset: vLLM's default is at most {bound} here) "
+                f"must be greater than or equal to max_num_seqs ({seqs.value}). Lower "
+                f"`{seqs.label}`, or set `max-num-batched-tokens` at least as high.",
+                VLLM_SOURCE,
+            )
+            return
     if active is not None and is_int(active.value):
         limit = _seqs_limit(model, seqs)
         if limit is not None and active.value > limit[0]:
@@ -151,6 +166,34 @@ def _seqs_limit(model: ConfigModel, seqs: Given | None) -> tuple[int, str] | Non
     if field_value(model, "VllmConfig", "performance_mode") == "throughput":
         bound *= 2
     return bound, f"unset: vLLM's default is at most {bound} for this world size"
+
+
+#: The largest `max_num_batched_tokens` default of `get_batch_defaults` for the API server
+#: on any platform (vllm/engine/arg_utils.py:2973-3037): 16384 on GPUs of 160 GB or more
+#: (less on others, TPUs and batched DP MoE), 2048 per GPU of the world size on CPUs.
+LARGEST_BATCH_DEFAULT = 16384
+CPU_BATCH_DEFAULT_PER_RANK = 2048
+
+
+def _batched_limit(model: ConfigModel, model_len: Given | None) -> int | None:
+    """The largest `max_num_batched_tokens` vLLM can default to
+    (`_set_default_max_num_seqs_and_batched_tokens_args`, arg_utils.py:3147-3225): the
+    platform's default, doubled by `performance-mode: throughput`, raised to
+    `max_model_len` when chunked prefill is off (and, for a multimodal prefix-LM, to one
+    item's tokens, which fit in `max_model_len`), then capped at `max_num_seqs x
+    max_model_len`. None when `max_model_len` comes from the model or the world size is
+    not known."""
+    if model_len is None:
+        return None
+    sizes = [field_value(model, "ParallelConfig", name) for name in WORLD]
+    if not all(is_int(size) and size > 0 for size in sizes):
+        return None
+    world: int = sizes[0] * sizes[1]
+    bound = max(LARGEST_BATCH_DEFAULT, CPU_BATCH_DEFAULT_PER_RANK * world)
+    if field_value(model, "VllmConfig", "performance_mode") == "throughput":
+        bound *= 2
+    length: int = model_len.value
+    return max(bound, length)
 
 
 #: Pooler settings with which a pooling model cannot chunk its prefill.

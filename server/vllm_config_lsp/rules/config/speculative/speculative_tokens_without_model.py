@@ -35,6 +35,7 @@ from typing import Any
 
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.support import finding, token_span
+from vllm_config_lsp.vllm.catalogue import ValueSet
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC302"
@@ -63,10 +64,14 @@ SELF_SUFFICIENT = (
 NO_WEIGHTS = ("ngram", "ngram_gpu", "suffix")
 
 
-def _effective(model: ConfigModel) -> dict[str, tuple[Any, tuple[int, int], str]] | None:
+#: key → (value, where, origin) of what SpeculativeConfig receives.
+Effective = dict[str, tuple[Any, tuple[int, int], str]]
+
+
+def _effective(model: ConfigModel) -> Effective | None:
     """key → (value, where, origin) of what SpeculativeConfig receives, or None when vLLM
     never gets that far (no config, unparsable or invalid JSON, conflicting flags)."""
-    out: dict[str, tuple[Any, tuple[int, int], str]] = {}
+    out: Effective = {}
     raw = model.flag(FLAG)
     if raw is not None and raw.error is not None:
         return None  # argparse refuses the value (VC205): no SpeculativeConfig is built
@@ -93,20 +98,31 @@ def _effective(model: ConfigModel) -> dict[str, tuple[Any, tuple[int, int], str]
     return out
 
 
-def check(model: ConfigModel) -> Iterator[Finding]:
+def without_model(
+    model: ConfigModel,
+) -> tuple[tuple[Any, tuple[int, int], str], str | None, ValueSet] | None:
+    """`num_speculative_tokens` (value, where, origin), the method written (None: none) and
+    the release's MTP model types, when SpeculativeConfig receives the tokens without a
+    `model` and with a method pydantic accepts (VC302, VC348); else None."""
     methods = model.catalogue.value_sets.get("speculative_methods")
     mtp_types = model.catalogue.value_sets.get("mtp_model_types")
     config = _effective(model)
     if config is None or methods is None or mtp_types is None:
-        return
+        return None
     tokens = config.get("num_speculative_tokens")
-    if tokens is None or tokens[0] is None:
-        return
-    if config.get("model", (None,))[0] is not None:
-        return
+    if tokens is None or tokens[0] is None or config.get("model", (None,))[0] is not None:
+        return None
     written = config.get("method", (None,))[0]
     if written is not None and written not in methods:
-        return  # not a SpeculativeMethod: pydantic refuses it first
+        return None  # not a SpeculativeMethod: pydantic refuses it first
+    return tokens, written, mtp_types
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    found = without_model(model)
+    if found is None:
+        return
+    tokens, written, mtp_types = found
     method = "draft_model" if written is None else written
     if method in mtp_types:
         method = "mtp"

@@ -12,7 +12,9 @@ when they do not even fit in the GPU, loading them fails first with torch's
 The weights counted are the checkpoint's tensors (the safetensors index's `total_size`, or
 the safetensors headers), divided by `tensor-parallel-size * pipeline-parallel-size`: the
 least the busiest GPU can hold. Activations, CUDA graphs and the CUDA context only take
-more, so a config this rule flags cannot start on that GPU. It needs a target (a
+more, so a config this rule flags cannot start on that GPU. The weights decide alone: for a
+model whose KV cache's shape is not followed (DeepSeek-V4's compressed attention) the rule
+still runs, with no fix proposed (a fix's size depends on the cache). It needs a target (a
 `# vllm-config: gpu=… count=…` comment, the editor setting, `--gpu`, or what the same file
 says: Kubernetes limits, SLURM, compose) and the checkpoint's files; online quantization
 (`quantization:` other than the checkpoint's) is not followed. The finding sits on the
@@ -38,7 +40,7 @@ from collections.abc import Iterator
 from vllm_config_lsp.findings import Finding, Related
 from vllm_config_lsp.rules._checkpoint import model_given
 from vllm_config_lsp.rules._engine import error
-from vllm_config_lsp.rules.memory import fixes, judged
+from vllm_config_lsp.rules.memory import fixes, judged, weights_judged
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.memory_budget import NO_MEMORY, gib
 
@@ -49,6 +51,9 @@ VLLM_SOURCE = "vllm/v1/core/kv_cache_planning.py:57"
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     judging = judged(model)
+    # where the KV cache's shape is not followed, the weights alone still decide
+    alone = weights_judged(model) if judging is None else None
+    judging = judging or alone
     if judging is None:
         return
     found, gpu = judging.budget, judging.gpu
@@ -67,7 +72,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             f"{found.utilization} leaves of one {gpu.name} ({judging.origin}), so vLLM refuses "
             f"the start: {NO_MEMORY}"
         )
-    refused = error(CODE, model_given(model), what, VLLM_SOURCE, fixes(model, found))
+    proposed = fixes(model, found) if alone is None else []
+    refused = error(CODE, model_given(model), what, VLLM_SOURCE, proposed)
     target = model.target
     if target is not None and target.start >= 0:
         refused.related = (Related(target.start, target.end, f"the target: {target.origin}"),)
