@@ -3,11 +3,11 @@ marker naming the count, the model's config.json from the registry (no local fil
 the target read from what the host itself writes — a GKE node selector with
 `nvidia.com/gpu` (a Deployment, a KServe InferenceService), the production-stack chart's
 `requestGPU` and `nodeSelectorTerms`, SkyPilot's `resources.accelerators`, a KubeAI
-`resourceProfile`, a Baseten Truss `resources.accelerator`, a dstack `resources.gpu`, a Modal
-`@app.function(gpu="L4:1")`, `#SBATCH --gres=gpu:l4:1`, `docker run --gpus` and a compose
-device reservation (whose GPU model the marker comment names: they
-state only how many). Each host gives the same findings a `--config` file with `--gpu L4
---gpus 1` gives:
+`resourceProfile`, a Baseten Truss `resources.accelerator`, a dstack `resources.gpu`, a
+`cerebrium.toml`'s `[cerebrium.hardware]`, a Modal `@app.function(gpu="L4:1")`,
+`#SBATCH --gres=gpu:l4:1`, `docker run --gpus` and a compose device reservation (whose GPU
+model the marker comment names: they state only how many). Each host gives the same
+findings a `--config` file with `--gpu L4 --gpus 1` gives:
 
 - VC681: the context the L4's KV cache cannot hold for one request (the issue's GKE
   example), in vLLM 0.33.0's words;
@@ -47,6 +47,8 @@ TARGETS = {
 }
 #: The GPU operator's `nvidia.com/gpu.product` label of each GPU.
 PRODUCTS = {"L4": "NVIDIA-L4", "T4": "Tesla-T4"}
+#: Cerebrium's `[cerebrium.hardware] compute` name of each GPU (docs.cerebrium.ai).
+CEREBRIUM = {"L4": "ADA_L4", "T4": "TURING_T4"}
 #: The production-stack chart's `vllmConfig` key of each flag.
 CHART_KEYS = {
     "--max-model-len": "maxModelLen",
@@ -116,6 +118,11 @@ def hosts(code: str) -> dict[str, str]:
             "type: service\nname: m\nimage: vllm/vllm-openai:v0.33.0\ncommands:\n"
             f"  - vllm serve {line}\nport: 8000\nresources:\n  gpu: {gpu}:1\n"
         ),
+        "cerebrium.toml": (
+            f'[cerebrium.hardware]\ncompute = "{CEREBRIUM[gpu]}"\ngpu_count = 1\n\n'
+            f'[cerebrium.runtime.custom]\nentrypoint = ["vllm", "serve", {listed}]\n'
+            "port = 8000\n"
+        ),
         "compose.yaml": (
             f"# vllm-config: gpu={gpu}\nservices:\n  vllm:\n    image: vllm/vllm-openai:v0.33.0\n"
             f"    command: [{listed}]\n    deploy:\n      resources:\n        reservations:\n"
@@ -165,6 +172,7 @@ COUNTED = {
     "stack-values.yaml": "requestGPU",
     "truss-config.yaml": "resources.accelerator",
     "service.dstack.yml": "resources.gpu",
+    "cerebrium.toml": "[cerebrium.hardware]",
     "compose.yaml": "deploy.resources.reservations.devices",
 }
 
@@ -207,6 +215,7 @@ def test_every_host_declares_its_gpus(tmp_path: Path, code: str) -> None:
         undeclared = undeclared.replace(f"[{PRODUCTS[gpu]}]", "[x]")
         undeclared = undeclared.replace(f"accelerator: {gpu}\n", "cpu: '4'\n")
         undeclared = undeclared.replace(f"gpu: {gpu}:1\n", "cpu: 4\n")
+        undeclared = undeclared.replace(f'compute = "{CEREBRIUM[gpu]}"\ngpu_count = 1', "cpu = 4")
         (folder / name).write_text(undeclared, encoding="utf-8")
     assert not [f for f in check(folder, env) if f["code"] == code]
 

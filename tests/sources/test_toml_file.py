@@ -51,15 +51,51 @@ python -m vllm.entrypoints.openai.api_server \\
 """
 
 
-def test_the_real_files_are_cited_and_get_nothing() -> None:
+#: Real files that hold starts: file → the line of each. anvil-serving's recipe registry:
+#: each `[[recipe]]` has its `[recipe.serve]` table, and the two vLLM recipes' `entrypoint`
+#: (`python3 -m vllm.entrypoints.openai.api_server`, the model and flags added by the
+#: launcher) are starts; its SGLang recipes' are not.
+REAL_STARTS = {"anvil-serving/tp2-model-campaign-recipes.toml": [187, 271]}
+
+
+def test_the_real_files_are_cited_and_get_no_finding() -> None:
     cited = (DATA / "SOURCES.md").read_text(encoding="utf-8")
-    assert len(REAL) >= 5
+    assert len(REAL) >= 8
     for path in REAL:
-        assert f"| {path.relative_to(DATA).as_posix()} |" in cited
+        name = path.relative_to(DATA).as_posix()
+        assert f"| {name} |" in cited
         assert host_of(str(path), path.read_text(encoding="utf-8")) == "toml"
-        assert json.loads(cli("argv", "--format", "json", str(path)).stdout) == []
+        starts = json.loads(cli("argv", "--format", "json", str(path)).stdout)
+        assert [start["line"] for start in starts] == REAL_STARTS.get(name, []), name
         result = cli("check", str(path))
         assert (result.returncode, result.stdout) == (0, ""), result.stdout
+
+
+def test_a_table_under_an_array_of_tables_is_read_where_tomllib_puts_it() -> None:
+    # `[recipe.serve]` after `[[recipe]]` is the latest recipe's table (what tomllib reads):
+    # the scanner's paths agree with it, so the entries are not dropped
+    path = DATA / "anvil-serving" / "tp2-model-campaign-recipes.toml"
+    text = path.read_text(encoding="utf-8")
+    recipes = tomllib.loads(text)["recipe"]
+    found = find_invocations(text)
+    vllm = [r for r in recipes if r["serve"].get("entrypoint", [""])[-1].startswith("vllm.")]
+    assert len(found) == len(vllm) == 2
+    for invocation in found:
+        assert text[invocation.start : invocation.end] == '"python3"'
+        assert invocation.args == []
+    nested = """\
+[[a]]
+[[a.b]]
+c = "vllm serve m0"
+[[a]]
+[[a.b]]
+c = "vllm serve m1"
+[[a.b]]
+c = ["vllm", "serve", "m2"]
+[a.d]
+c = "vllm serve m3"
+"""
+    assert [i.args[0].text for i in find_invocations(nested)] == ["m0", "m1", "m2", "m3"]
 
 
 def test_an_entrypoint_array_and_command_strings_are_starts(tmp_path: Path) -> None:
@@ -110,3 +146,83 @@ def test_a_fix_applied_is_still_toml(fixed_code: str) -> None:
     entrypoint = tomllib.loads(fixed)["cerebrium"]["runtime"]["custom"]["entrypoint"]
     assert "--task" not in entrypoint and entrypoint[-2:] == ["--served-model-name", "qwen"]
     assert [w.text for w in find_invocations(fixed)[0].args] == entrypoint[2:]
+
+
+@pytest.mark.parametrize(
+    ("hardware", "claim"),
+    [
+        ('compute = "ADA_L4"\ngpu_count = 1', (1, "L4", '"ADA_L4"\ngpu_count = 1')),
+        ('gpu_count = 2\ncompute = "HOPPER_H100"', (2, "H100", '2\ncompute = "HOPPER_H100"')),
+        ('compute = "ADA_L40"\ngpu_count = 4', (4, None, '"ADA_L40"\ngpu_count = 4')),
+        ('compute = "AMPERE_A100_80GB"', (None, "A100-80GB", '"AMPERE_A100_80GB"')),
+        ('compute = ["HOPPER_H100", "AMPERE_A100_80GB"]\ngpu_count = 1', (1, None, None)),
+        ('compute = "CPU"', None),
+        ('compute = "INF2"\ngpu_count = 1', None),
+        ('compute = "ADA_L4"\ngpu_count = "1"', (None, "L4", '"ADA_L4"\ngpu_count = "1"')),
+        ('compute = "{gpu_compute}"\ngpu_count = 1', None),
+        (
+            '[cerebrium]\nhardware = { compute = "ADA_L4", gpu_count = 1 }',
+            (1, "L4", '"ADA_L4", gpu_count = 1'),
+        ),
+        ('cerebrium.hardware.compute = "TURING_T4"', (None, "T4", '"TURING_T4"')),
+    ],
+)
+def test_cerebrium_hardware_is_the_starts_gpu_claim(
+    hardware: str, claim: tuple[int | None, str | None, str | None] | None
+) -> None:
+    """`[cerebrium.hardware]` as Cerebrium names its compute (docs.cerebrium.ai/docs/hardware/
+    cpu-and-memory; a list is alternatives, tried in order), on the real cerebellum-qwen app
+    with its entrypoint made a vLLM start; the claim spans the values written."""
+    real = (DATA / "cerebellum-qwen" / "cerebrium.toml").read_text(encoding="utf-8")
+    text = real.replace('compute = "ADA_L4"\ngpu_count = 1', hardware).replace(
+        "[cerebrium.runtime.custom]\n",
+        '[cerebrium.runtime.custom]\nentrypoint = ["vllm", "serve", "Qwen/Qwen3-8B"]\n',
+    )
+    if hardware.startswith(("[cerebrium]", "cerebrium.")):  # the table written another way
+        start = '[cerebrium.runtime.custom]\nentrypoint = ["vllm", "serve", "Qwen/Qwen3-8B"]\n'
+        text = f"{hardware}\n\n{start}"
+    assert tomllib.loads(text)["cerebrium"]["runtime"]["custom"]["entrypoint"][0] == "vllm"
+    [invocation] = find_invocations(text)
+    got = [(c.origin, c.count, c.name, text[c.start : c.end]) for c in invocation.gpus]
+    if claim is None:
+        assert got == []
+        return
+    count, name, written = claim
+    if written is None:  # alternatives: the span is the whole of what is written
+        assert [g[:3] for g in got] == [("[cerebrium.hardware]", count, name)]
+        return
+    assert got == [("[cerebrium.hardware]", count, name, written)]
+
+
+#: Real Markdown files whose ```toml blocks start vLLM: file → (line, argv) of each start.
+MARKDOWN = {
+    "anvil-serving-models.md": [(173, [])],
+    "pylet-configuration.md": [
+        (111, ["Qwen/Qwen2.5-1.5B-Instruct", "--port", "$PORT", "--host", "0.0.0.0"])
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(MARKDOWN))
+def test_toml_blocks_in_markdown_are_read_by_the_toml_host(name: str) -> None:
+    path = DATA / "markdown" / name
+    assert f"| markdown/{name} |" in (DATA / "SOURCES.md").read_text(encoding="utf-8")
+    starts = json.loads(cli("argv", "--format", "json", str(path)).stdout)
+    assert [(s["line"], s["source"], s["argv"]) for s in starts] == [
+        (line, "markdown", argv) for line, argv in MARKDOWN[name]
+    ]
+    result = cli("check", str(path))
+    assert (result.returncode, result.stdout) == (0, ""), result.stdout
+
+
+def test_a_variable_in_an_argv_item_is_unresolved(tmp_path: Path) -> None:
+    # PyLet's `command` array is run by the shell with `$PORT` set: no VC201 on `$PORT`;
+    # a port that is no number (nothing fills it in) still is one
+    path = tmp_path / "job.toml"
+    for port, codes in (("$PORT", []), ("${PORT}", []), ("eighty", ["VC201"])):
+        text = f'name = "x"\ncommand = ["vllm", "serve", "m", "--port", "{port}"]\n'
+        path.write_text(text, encoding="utf-8")
+        found = json.loads(cli("check", "--format", "json", str(path)).stdout)
+        assert [f["code"] for f in found] == codes, found
+        [invocation] = find_invocations(text)
+        assert invocation.args[-1].resolved is (not port.startswith("$"))

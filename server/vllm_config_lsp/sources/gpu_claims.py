@@ -187,6 +187,44 @@ def truss(frame: yaml_hosts.Frame, resources: Node | None) -> tuple[GpuClaim, ..
     return (claim,)
 
 
+#: Cerebrium's `[cerebrium.hardware] compute` names (docs.cerebrium.ai/docs/hardware/
+#: cpu-and-memory, the CLI's GPU table in CerebriumAI's `cerebrium` package) → the GPU
+#: table's name; None where the name does not say which part (`ADA_L40`: an L40 or an L40S;
+#: `AMPERE_A100`: 40 or 80 GB) or the table has none (the count still holds). `CPU`, `TRN1`
+#: and `INF2` are no GPU.
+_CEREBRIUM = {
+    "TURING_T4": "T4",
+    "ADA_L4": "L4",
+    "AMPERE_A10": "A10",
+    "ADA_L40": None,
+    "AMPERE_A100": None,
+    "AMPERE_A100_40GB": "A100-40GB",
+    "AMPERE_A100_80GB": "A100-80GB",
+    "HOPPER_H100": "H100",
+    "HOPPER_H200": "H200",
+    "BLACKWELL_B200": "B200",
+    "BLACKWELL_B300": None,
+    "BLACKWELL_RTX6000": None,
+}
+
+
+def cerebrium(
+    compute: object, gpu_count: object, span: tuple[int, int] | None
+) -> tuple[GpuClaim, ...]:
+    """A `cerebrium.toml`'s `[cerebrium.hardware]`: `compute` (one name, or a list that
+    Cerebrium tries in order: no one GPU) and `gpu_count`, as `tomllib` read them; `span`
+    is where they are written."""
+    written = compute if isinstance(compute, list) else [compute]
+    names = [name for name in written if isinstance(name, str) and name in _CEREBRIUM]
+    if not names or len(names) != len(written):
+        return ()  # no GPU, a template's placeholder or a name Cerebrium does not have
+    count = gpu_count if type(gpu_count) is int and 0 < gpu_count < 10_000 else None
+    name = _CEREBRIUM[names[0]] if len(names) == 1 else None
+    if span is None or (count is None and name is None):
+        return ()
+    return (GpuClaim("[cerebrium.hardware]", *span, count, name, "nvidia"),)
+
+
 #: KubeAI's `resourceProfile: <profile>:<multiple>`: each GPU profile of its chart's
 #: defaults (charts/kubeai/values.yaml) limits one GPU of its kind, which the controller
 #: multiplies by `<multiple>` (internal/modelcontroller/model_controller.go:274-300). The

@@ -23,6 +23,9 @@ untagged one whose text is a mapping such a host reads, is handed to that host (
 top-level keys, as `hosts` chooses for a file), and every character the host places in the
 block's text is moved to the document through the block's line map.
 
+A ```` ```toml ```` block (a `cerebrium.toml`, a launcher's TOML job shown in a doc) is read
+by the TOML host (`sources.toml_file`) the same way.
+
 A shell block is read as a shell script is (`sources.shell_script`): a manifest in a
 here-document (`kubectl apply -f - <<EOF`) is read by its host, and a `--config` file a
 here-document writes stands in for `--config FILE`.
@@ -48,6 +51,7 @@ from vllm_config_lsp.sources import (
     kubernetes,
     shell_script,
     skypilot,
+    toml_file,
     workflow,
 )
 from vllm_config_lsp.sources.invocation import Invocation, Word
@@ -257,6 +261,10 @@ def _chunk(text: str) -> _Chunk:
             invocations.extend(_yaml_invocations(block, host))
         elif block.language in SHELL_LANGUAGES:
             invocations.extend(_block_invocations(block))
+        elif block.language == "toml":
+            found = toml_file.find_invocations(block.text)
+            moved = (block.source_map.invocation(invocation) for invocation in found)
+            invocations.extend(replace(invocation, source="markdown") for invocation in moved)
     count = len(root.line_starts) - (1 if root.line_ends[-1] == root.line_starts[-1] else 0)
     open_end = any(
         token.level == 0

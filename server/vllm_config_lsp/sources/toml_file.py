@@ -18,12 +18,13 @@ through `sources.shell`): a TOML file that starts no vLLM gets nothing.
 
 from __future__ import annotations
 
+import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from vllm_config_lsp.sources import shell
-from vllm_config_lsp.sources.invocation import Invocation, Word
+from vllm_config_lsp.sources import gpu_claims, shell
+from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, Word
 from vllm_config_lsp.sources.source_map import SourceMap
 
 if sys.version_info >= (3, 11):
@@ -65,7 +66,8 @@ def find_invocations(text: str) -> list[Invocation]:
     except (tomllib.TOMLDecodeError, RecursionError):
         loaded = None
     found: list[Invocation] = []
-    for entry in _Scanner(text).entries():
+    scanner = _Scanner(text)
+    for entry in scanner.entries():
         if loaded is not None and not _agrees(entry, loaded):
             continue
         if entry.is_array:
@@ -76,7 +78,29 @@ def find_invocations(text: str) -> list[Invocation]:
                 to_document.invocation(invocation)
                 for invocation in shell.find_invocations(entry.word.text, source=_SOURCE)
             )
+    if found and loaded is not None:
+        claims = _cerebrium_gpus(loaded, scanner)
+        for invocation in found:
+            invocation.gpus = claims or invocation.gpus
     return found
+
+
+def _cerebrium_gpus(loaded: dict[str, Any], scanner: _Scanner) -> tuple[GpuClaim, ...]:
+    """The GPUs a `cerebrium.toml`'s `[cerebrium.hardware]` gives the app's start."""
+    cerebrium = loaded.get("cerebrium")
+    hardware = cerebrium.get("hardware") if isinstance(cerebrium, dict) else None
+    if not isinstance(hardware, dict):
+        return ()
+    paths = [("cerebrium", "hardware", key) for key in ("compute", "gpu_count")]
+    spans = [scanner.spans[path] for path in paths if path in scanner.spans]
+    span = (min(s for s, _ in spans), max(e for _, e in spans)) if spans else None
+    return gpu_claims.cerebrium(hardware.get("compute"), hardware.get("gpu_count"), span)
+
+
+#: A `$NAME`/`${NAME}` in an argv item: the launchers that read these files fill them in
+#: (PyLet runs a `command` array through the shell with `$PORT` set; pixi's task shell
+#: expands them too), so the item is unresolved, as a shell word would be.
+_VARIABLE = re.compile(r"\$(?:\{[A-Za-z_][A-Za-z0-9_]*[^}]*\}|[A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _argv(items: list[Word | None]) -> list[Invocation]:
@@ -86,7 +110,8 @@ def _argv(items: list[Word | None]) -> list[Invocation]:
     for item in items:
         if item is None:
             break
-        words.append(item)
+        named = tuple(match.group(0) for match in _VARIABLE.finditer(item.text))
+        words.append(replace(item, unresolved=item.unresolved + named) if named else item)
     if not any(any(s in word.text for s in _STARTERS) for word in words):
         return []
     return shell.argv_invocations(words, source=_SOURCE)
@@ -121,6 +146,8 @@ class _Scanner:
         self.found: list[_Entry] = []
         #: How many times each array-of-tables header was seen.
         self.table_counts: dict[tuple[str | int, ...], int] = {}
+        #: Where each value of a key (not an array's item) is written.
+        self.spans: dict[tuple[str | int, ...], tuple[int, int]] = {}
 
     def entries(self) -> list[_Entry]:
         table: tuple[str | int, ...] = ()
@@ -200,11 +227,23 @@ class _Scanner:
         if not text.startswith(close, self.at):
             return None
         self.at += len(close)
-        path: tuple[str | int, ...] = tuple(key)
+        return self._table_path(key, double=double)
+
+    def _table_path(self, key: list[str], *, double: bool) -> tuple[str | int, ...]:
+        """The header's key path as `tomllib` nests it: under an array of tables seen
+        before (`[[recipe]]` then `[recipe.serve]`), its latest table; a `[[…]]` header
+        opens the next table of its own array."""
+        path: list[str | int] = []
+        for part in key[:-1]:
+            path.append(part)
+            count = self.table_counts.get(tuple(path), 0)
+            if count:
+                path.append(count - 1)
+        path.append(key[-1])
         if not double:
-            return path
-        count = self.table_counts.get(path, 0)
-        self.table_counts[path] = count + 1
+            return tuple(path)
+        count = self.table_counts.get(tuple(path), 0)
+        self.table_counts[tuple(path)] = count + 1
         return (*path, count)
 
     # -- values ----------------------------------------------------------------------
@@ -218,7 +257,9 @@ class _Scanner:
             return
         self.at += 1
         self._blank(newlines=False)
-        self._value((*table, *key), depth)
+        start, path = self.at, (*table, *key)
+        self._value(path, depth)
+        self.spans[path] = start, self.at
 
     def _value(self, path: tuple[str | int, ...], depth: int) -> Word | None:
         """Read the value here; record strings and arrays of `path`; return a string's
@@ -318,7 +359,9 @@ class _Scanner:
                 return
             self.at += 1
             self._blank(newlines=False)
-            self._value((*path, *key), depth)
+            start, inner = self.at, (*path, *key)
+            self._value(inner, depth)
+            self.spans.setdefault(inner, (start, self.at))
             if self.at == before:
                 return
 
