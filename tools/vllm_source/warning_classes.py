@@ -249,8 +249,12 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("dtype",),
         "dtype auto and the device does not support the checkpoint's dtype",
     ),
-    "vllm/config/model.py:2516": _na(
-        M, "does what the file asks: dtype differs from the checkpoint's and vLLM casts"
+    "vllm/config/model.py:2516": Applies(
+        "model.dtype.cast",
+        M,
+        "caution",
+        ("dtype",),
+        "dtype float16 on a bfloat16 checkpoint, or bfloat16 on a float16 one: the weights are cast",
     ),
     "vllm/config/model.py:2590": Applies(
         "model.max_len.unknown",

@@ -245,6 +245,7 @@ VC635 nixl-dcp-mla config.vllm.nixl_dcp_mla
 VC636 inkling-mtp-weights config.speculative.inkling_mtp_weights
 VC637 inkling-lora config.lora.inkling_lora
 VC638 watermark-candidate-draft config.vllm.watermark_candidate_draft
+VC639 dtype-cast config.model.dtype_cast
 VC680 weights-exceed-gpu-memory v1.core.weights_exceed_gpu_memory
 VC681 kv-cache-exceeds-gpu-memory v1.core.kv_cache_exceeds_gpu_memory
 VC700 unknown-gpu platforms.unknown_gpu
@@ -386,6 +387,7 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC635": (("some", "_engine.connector", "NixlConnector"), ("some", "_engine.above_one", "ParallelConfig", "decode_context_parallel_size"), ("some", "_checkpoint.served"),),
     "VC637": (("some", "_engine.given", "enable-lora"), ("some", "_checkpoint.served"),),
     "VC638": (("some", "_engine.given", "watermark-config"),),
+    "VC639": (("some", "_engine.given_field", "ModelConfig", "dtype"), ("some", "_checkpoint.served"),),
     "VC701": (("some", "_engine.given_field", "ModelConfig", "dtype"),),
     "VC702": (("some", "_engine.given_field", "ModelConfig", "quantization"),),
     "VC704": (("some", "_engine.given_field", "AttentionConfig", "backend"),),
