@@ -541,7 +541,14 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         (),
         "the model uses chunked local attention (config.json)",
     ),
-    "vllm/config/vllm.py:2266": _na(S, DEFAULT + " (disable-hybrid-kv-cache-manager)"),
+    "vllm/config/vllm.py:2266": Applies(
+        "vllm.hma.connector_off",
+        S,
+        "caution",
+        ("kv-transfer-config", "disable-hybrid-kv-cache-manager"),
+        "a kv-transfer-config connector without HMA support and the hybrid KV cache manager"
+        " left to vLLM: it is turned off",
+    ),
     "vllm/config/vllm.py:2313": Applies(
         "vllm.debug_dump_path.env",
         P,
