@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,19 +41,9 @@ class Probe:
     expect: str = ""  # what a good outcome is (for the reader of the table)
 
 
-@dataclass
-class Measured:
-    name: str
-    issue_figure: str
-    cpu_s: float
-    wall_s: float
-    peak_mb: float
-    exit_code: int
-    findings: int
-    vc000: int
-    traceback: bool
-    output_kb: float
-    expect: str
+#: One probe's record, as the JSON results and the table hold it: name, issue_figure, cpu_s,
+#: wall_s, peak_mb, exit_code, findings, vc000, traceback, output_kb, expect.
+Measured = dict[str, object]
 
 
 # -- inputs ----------------------------------------------------------------------------------
@@ -361,20 +351,17 @@ def run_cli(folder: Path, target: str, output_format: str = "json") -> tuple[Mea
             rows = json.loads(stdout)
         except ValueError:
             rows = []
-    measured = Measured(
-        name="",
-        issue_figure="",
-        cpu_s=round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 2),
-        wall_s=round(wall, 2),
+    measured: Measured = {
+        "cpu_s": round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 2),
+        "wall_s": round(wall, 2),
         # this process's only child: each probe runs in a process of its own (`--one`)
-        peak_mb=round(after.ru_maxrss / 1024, 1),
-        exit_code=done.returncode,
-        findings=len(rows),
-        vc000=sum(1 for row in rows if row.get("code") == "VC000"),
-        traceback="Traceback" in stderr,
-        output_kb=round(len(stdout) / 1024, 1),
-        expect="",
-    )
+        "peak_mb": round(after.ru_maxrss / 1024, 1),
+        "exit_code": done.returncode,
+        "findings": len(rows),
+        "vc000": sum(1 for row in rows if row.get("code") == "VC000"),
+        "traceback": "Traceback" in stderr,
+        "output_kb": round(len(stdout) / 1024, 1),
+    }
     summary = ", ".join(
         f"{code} x{count}"
         for code, count in sorted(_count(str(row.get("code")) for row in rows).items())
@@ -397,12 +384,8 @@ def run_probe(probe: Probe) -> tuple[Measured, str]:
         measured, summary = run_cli(folder, probe.target, output_format)
     finally:  # rm, not shutil.rmtree: it recurses once per level too
         subprocess.run(["rm", "-rf", str(folder)], check=True)
-    measured.name, measured.issue_figure, measured.expect = (
-        probe.name,
-        probe.issue_figure,
-        probe.expect,
-    )
-    return measured, summary
+    record = {"name": probe.name, "issue_figure": probe.issue_figure, **measured}
+    return {**record, "expect": probe.expect}, summary
 
 
 # -- the language server: memory over 100 edits ------------------------------------------------
@@ -493,7 +476,7 @@ def main() -> None:
     if options.one is not None:
         (probe,) = [probe for probe in PROBES if probe.name == options.one]
         measured, summary = run_probe(probe)
-        print(json.dumps({**asdict(measured), "summary": summary[:200]}))
+        print(json.dumps({**measured, "summary": summary[:200]}))
         return
     results: dict[str, object] = {"cli": [], "lsp": []}
     for probe in PROBES:

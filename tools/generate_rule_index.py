@@ -22,7 +22,8 @@ helper with the same arguments before the module is imported: a rule none of who
 triggers is missing runs, one with a trigger missing is not imported at all. Only what the
 code says is taken: statements before a guard that are assignments (no `yield`), a guard
 `if ... X is None ... or ...: return` (or `not X`) whose X is the latest assignment from a
-call of one of `HELPERS` with constant arguments (module constants resolved here). A rule
+call of one of `HELPERS` with constant arguments (module constants resolved here), or
+`a["key"].value` / `.explicit` of `a = args(model, …)` (`ARGS`, read by `ARG_FIELD`). A rule
 with no such guard has no trigger and always runs.
 
 tests/rules/test_rule_index.py fails when the index misses a rule module;
@@ -74,13 +75,20 @@ HELPERS = {
         "speculative_tokens",
         "adaptive_verification",
     ),
-    "vllm_config_lsp.rules._model_config": ("plain", "json_given", "either", "raw_node"),
+    "vllm_config_lsp.rules._model_config": ("plain", "json_given", "either", "raw_node", "spec"),
     "vllm_config_lsp.rules._checkpoint": ("served",),
 }
+#: `args(model, *names)[key].value` (or `.explicit`): read by `_frontend.arg_field`, which
+#: takes the same flags and raises where the rule's own subscript would (a flag that did
+#: not parse: `args` gives None), so that `Rule.can_fire` runs the rule then.
+ARGS = ("vllm_config_lsp.rules._frontend", "args")
+ARG_FIELD = "_frontend.arg_field"
+ARG_ATTRIBUTES = ("value", "explicit")
 #: Methods of the model (`check`'s parameter) a trigger may call.
 MODEL_METHODS = ("flag", "json_tree", "json_setting")
-#: The rule modules' helpers are costlier than the model's own lookups: cheap ones first.
-_COSTLY = ("_checkpoint.",)
+#: The rule modules' helpers (and `spec`, which reads the whole speculative config) are
+#: costlier than the model's own lookups: cheap ones first.
+_COSTLY = ("_checkpoint.", "_model_config.spec")
 
 Trigger = tuple[str, ...]
 
@@ -144,7 +152,43 @@ def _constant(module: ModuleType, node: ast.expr) -> list[str] | None:
 
 def _call(module: ModuleType, node: ast.expr, model: str) -> Trigger | None:
     """(helper, *arguments) for `helper(model, "a", …)` or `model.flag("a")`."""
-    helper = _helper(module, node, model)
+    return _arguments(module, node, model, _helper(module, node, model))
+
+
+def _arg_field(
+    module: ModuleType, node: ast.expr, model: str, assigned: dict[str, ast.expr]
+) -> Trigger | None:
+    """`_frontend.arg_field, key, attribute, *names` for `args(model, *names)[key].value`
+    (`a["key"].value` with `a = args(…)`, or `given.value` with `given = a["key"]`)."""
+    if not isinstance(node, ast.Attribute) or node.attr not in ARG_ATTRIBUTES:
+        return None
+    item = _resolved(node.value, assigned)
+    if not isinstance(item, ast.Subscript):
+        return None
+    key = item.slice
+    if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
+        return None
+    call = _resolved(item.value, assigned)
+    func = call.func if isinstance(call, ast.Call) else None
+    target = getattr(module, func.id, None) if isinstance(func, ast.Name) else None
+    home = getattr(target, "__module__", None), getattr(target, "__name__", None)
+    if home != ARGS:
+        return None
+    found = _arguments(module, call, model, ARG_FIELD)
+    return None if found is None else (ARG_FIELD, key.value, node.attr, *found[1:])
+
+
+def _resolved(node: ast.expr, assigned: dict[str, ast.expr]) -> ast.expr:
+    """A name as the expression last assigned to it (itself when untracked)."""
+    if isinstance(node, ast.Name):
+        return assigned.get(node.id, node)
+    return node
+
+
+def _arguments(
+    module: ModuleType, node: ast.expr, model: str, helper: str | None
+) -> Trigger | None:
+    """(helper, *constant arguments) of a call whose first argument is the model."""
     if helper is None or not isinstance(node, ast.Call) or node.keywords:
         return None
     arguments = node.args
@@ -233,6 +277,8 @@ def triggers(module: ModuleType) -> tuple[Trigger, ...]:
                         continue
                     expression = source
                 call = _call(module, expression, model)
+                if call is None:
+                    call = _arg_field(module, expression, model, assigned)
                 if call is not None and (kind, *call) not in found:
                     found.append((kind, *call))
             continue
@@ -241,8 +287,11 @@ def triggers(module: ModuleType) -> tuple[Trigger, ...]:
 
 
 def _assign(assigned: dict[str, ast.expr], target: ast.expr, value: ast.expr | None) -> None:
-    """Track `x = call(…)` and `a, b = call(…), call(…)`; any other binding forgets."""
+    """Track `x = call(…)` and `a, b = call(…), call(…)`; any other binding forgets. A
+    subscript of a tracked name (`given = a["key"]`) is kept with that name's expression in
+    place, as it is when assigned."""
     if isinstance(target, ast.Name):
+        value = _pinned(value, assigned)
         if value is None:
             assigned.pop(target.id, None)
         else:
@@ -257,6 +306,19 @@ def _assign(assigned: dict[str, ast.expr], target: ast.expr, value: ast.expr | N
     for name in ast.walk(target):  # starred or nested targets: forget what they rebind
         if isinstance(name, ast.Name) and values is None:
             assigned.pop(name.id, None)
+
+
+def _pinned(value: ast.expr | None, assigned: dict[str, ast.expr]) -> ast.expr | None:
+    """`a["key"]`, `given.value`: the tracked name's expression put in place now (a later
+    rebinding of `a` does not change what was assigned); None when the name is untracked."""
+    if isinstance(value, (ast.Subscript, ast.Attribute)) and isinstance(value.value, ast.Name):
+        base = assigned.get(value.value.id)
+        if base is None:
+            return None
+        if isinstance(value, ast.Subscript):
+            return ast.Subscript(base, value.slice, ast.Load())
+        return ast.Attribute(base, value.attr, ast.Load())
+    return value
 
 
 def render(rules: list[Discovered]) -> str:

@@ -66,3 +66,33 @@ def test_a_rule_whose_setting_the_file_leaves_out_is_not_imported(tmp_path: Path
     assert module not in _loaded("check", str(config))
     config.write_text('model: m\nkv-transfer-config: {"kv_connector": "NixlConnector"}\n')
     assert module in _loaded("check", str(config))
+
+
+def test_a_serve_flag_rule_is_imported_when_its_switch_is_on_or_unread(tmp_path: Path) -> None:
+    """VC501 (auto-tool-choice-without-parser) reads `args(…)["enable_auto_tool_choice"]`
+    first (trigger `_frontend.arg_field`): off, the rule stays unread; on, it runs. VC516
+    reads `enable-lora` among flags one of which argparse refuses here (`max-num-seqs:
+    lots`): the trigger cannot tell, so the rule runs (its own `args(…) is None` returns)."""
+    tool_choice = "vllm_config_lsp.rules.entrypoints.auto_tool_choice_without_parser"
+    lora = "vllm_config_lsp.rules.engine.lora_spec_token_budget"
+    plain = _loaded_for(tmp_path, "model: m\nmax-model-len: 4096\n")
+    assert tool_choice not in plain and lora not in plain
+    assert tool_choice not in _loaded_for(tmp_path, "model: m\nenable-auto-tool-choice: false\n")
+    assert tool_choice in _loaded_for(tmp_path, "model: m\nenable-auto-tool-choice: true\n")
+    assert lora in _loaded_for(tmp_path, "model: m\nmax-num-seqs: lots\n")
+
+
+def test_a_speculative_rule_is_imported_only_with_a_speculative_config(tmp_path: Path) -> None:
+    """VC460 (spec-ngram-lookup) returns when `spec(model)` is None (no SpeculativeConfig
+    built): its trigger `_model_config.spec` keeps it unread for a file without one."""
+    module = "vllm_config_lsp.rules.config.speculative.spec_ngram_lookup"
+    assert module not in _loaded_for(tmp_path, "model: m\nmax-model-len: 4096\n")
+    speculative = 'model: m\nspeculative-config: {"method": "ngram", "num_speculative_tokens": 3}\n'
+    assert module in _loaded_for(tmp_path, speculative)
+
+
+def _loaded_for(folder: Path, text: str) -> list[str]:
+    """The modules `check` loads for one file with this text."""
+    config = folder / "probe.vllm.yaml"
+    config.write_text(text, encoding="utf-8")
+    return _loaded("check", str(config))

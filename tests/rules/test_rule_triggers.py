@@ -119,3 +119,48 @@ def check(model):
     assert _triggers_of(tmp_path, source.replace("RETURNED", "[]")) == (
         ("some", "_engine.given", "x-flag"),
     )
+
+
+ARGS_HEAD = """
+from vllm_config_lsp.rules._frontend import args
+from vllm_config_lsp.rules._model_config import spec
+FLAGS = ("a-flag", "b-flag")
+"""
+
+
+def test_a_serve_flag_read_through_args_is_a_trigger(tmp_path: Path) -> None:
+    """`a = args(model, …)` then `not a["key"].value` (or through `given = a["key"]`) is
+    read again by `_frontend.arg_field` with the same flags; a guard that returns when the
+    switch is on (`a["b_flag"].value`), or a key not a constant, is no trigger."""
+    source = f"""{ARGS_HEAD}
+def check(model):
+    a = args(model, *FLAGS)
+    if a is None or a["b_flag"].value or not a["a_flag"].value:
+        return
+    given = a["b_flag"]
+    a = None
+    if not given.explicit or not a[FLAGS[0]].value:
+        return
+    yield given
+"""
+    assert _triggers_of(tmp_path, source) == (
+        ("true", "_frontend.arg_field", "a_flag", "value", "a-flag", "b-flag"),
+        ("true", "_frontend.arg_field", "b_flag", "explicit", "a-flag", "b-flag"),
+    ), "`given` keeps the `args` call it was read from though `a` is rebound after it"
+
+
+def test_spec_is_a_trigger_read_after_the_cheaper_ones(tmp_path: Path) -> None:
+    source = f"""{ARGS_HEAD}
+from vllm_config_lsp.rules._engine import given
+
+def check(model):
+    config = spec(model)
+    found = given(model, "x-flag")
+    if config is None or found is None:
+        return
+    yield found
+"""
+    assert _triggers_of(tmp_path, source) == (
+        ("some", "_engine.given", "x-flag"),
+        ("some", "_model_config.spec"),
+    )

@@ -72,6 +72,16 @@ def args(model: ConfigModel, *names: str) -> dict[str, Arg] | None:
         return None
 
 
+def arg_field(model: ConfigModel, key: str, attribute: str, *names: str) -> Any:
+    """`args(model, *names)[key].<attribute>`, the rule's own first reading, for its trigger
+    (tools/generate_rule_index.py): raises when a flag did not parse, as the rule's
+    subscript of None would, so that `Rule.can_fire` leaves the rule to run."""
+    found = args(model, *names)
+    if found is None:
+        raise Unparsed(key)
+    return getattr(found[key], attribute)
+
+
 def first_set(*candidates: Arg) -> Arg:
     """The first argument the file sets (where a finding about a combination points)."""
     for candidate in candidates:
