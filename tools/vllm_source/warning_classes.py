@@ -249,8 +249,12 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("dtype",),
         "dtype auto and the device does not support the checkpoint's dtype",
     ),
-    "vllm/config/model.py:2516": _na(
-        M, "does what the file asks: dtype differs from the checkpoint's and vLLM casts"
+    "vllm/config/model.py:2516": Applies(
+        "model.dtype.cast",
+        M,
+        "caution",
+        ("dtype",),
+        "dtype float16 on a bfloat16 checkpoint, or bfloat16 on a float16 one: the weights are cast",
     ),
     "vllm/config/model.py:2590": Applies(
         "model.max_len.unknown",
@@ -537,7 +541,14 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         (),
         "the model uses chunked local attention (config.json)",
     ),
-    "vllm/config/vllm.py:2266": _na(S, DEFAULT + " (disable-hybrid-kv-cache-manager)"),
+    "vllm/config/vllm.py:2266": Applies(
+        "vllm.hma.connector_off",
+        S,
+        "caution",
+        ("kv-transfer-config", "disable-hybrid-kv-cache-manager"),
+        "a kv-transfer-config connector without HMA support and the hybrid KV cache manager"
+        " left to vLLM: it is turned off",
+    ),
     "vllm/config/vllm.py:2313": Applies(
         "vllm.debug_dump_path.env",
         P,

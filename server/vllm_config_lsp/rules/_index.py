@@ -131,6 +131,7 @@ VC391 dcp-divides-tp engine.dcp_divides_tp 0.11.2
 VC392 nnodes-executor-mp config.parallel.nnodes_executor_mp 0.11.2
 VC393 nnodes-world-size engine.nnodes_world_size 0.28.0
 VC394 pcp-data-parallel config.parallel.pcp_data_parallel 0.28.0
+VC395 hma-connector-off config.vllm.hma_connector_off
 VC401 compilation-mode-name config.compilation.compilation_mode_name
 VC402 cudagraph-mode-name config.compilation.cudagraph_mode_name
 VC403 custom-ops config.compilation.custom_ops
@@ -245,6 +246,7 @@ VC635 nixl-dcp-mla config.vllm.nixl_dcp_mla
 VC636 inkling-mtp-weights config.speculative.inkling_mtp_weights
 VC637 inkling-lora config.lora.inkling_lora
 VC638 watermark-candidate-draft config.vllm.watermark_candidate_draft
+VC639 dtype-cast config.model.dtype_cast
 VC680 weights-exceed-gpu-memory v1.core.weights_exceed_gpu_memory
 VC681 kv-cache-exceeds-gpu-memory v1.core.kv_cache_exceeds_gpu_memory
 VC700 unknown-gpu platforms.unknown_gpu
@@ -325,6 +327,7 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC391": (("some", "_engine.first_given", "ParallelConfig", "decode_context_parallel_size", "tensor_parallel_size"),),
     "VC392": (("some", "_engine.given_field", "ParallelConfig", "nnodes"),),
     "VC394": (("some", "_engine.first_given", "ParallelConfig", "prefill_context_parallel_size", "data_parallel_size"),),
+    "VC395": (("some", "_engine.json_given", "kv-transfer-config", "kv_connector"), ("some", "model.json_tree", "kv-transfer-config"),),
     "VC403": (("some", "_model_config.json_given", "compilation-config", "custom_ops"),),
     "VC404": (("some", "_model_config.json_given", "compilation-config", "mode"), ("some", "_model_config.json_given", "compilation-config", "backend"),),
     "VC405": (("some", "_model_config.json_given", "compilation-config", "decoder_replay_cudagraph_capture_sizes"),),
@@ -411,6 +414,7 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC636": (("some", "_model_config.spec"),),
     "VC637": (("some", "_engine.given", "enable-lora"), ("some", "_checkpoint.served"),),
     "VC638": (("some", "_engine.given", "watermark-config"), ("some", "_model_config.spec"),),
+    "VC639": (("some", "_engine.given_field", "ModelConfig", "dtype"), ("some", "_checkpoint.served"),),
     "VC701": (("some", "_engine.given_field", "ModelConfig", "dtype"),),
     "VC702": (("some", "_engine.given_field", "ModelConfig", "quantization"),),
     "VC704": (("some", "_engine.given_field", "AttentionConfig", "backend"),),
