@@ -180,3 +180,26 @@ async def test_hover_on_a_values_key_names_it_then_the_flag(
     )
     assert rest.startswith("**--gpu-memory-utilization")
     doc.close()
+
+
+async def test_hover_inside_a_json_values_key_documents_the_field(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """A values key holding a JSON flag value: on a field of the JSON the hover is that
+    field's own documentation, as in a --config file, not the flag's (the values-key
+    hover took over the whole value once)."""
+    values = "compilationConfig: '{\"encoder_cudagraph_token_budgets\": [2048]}'\n"
+    template = deployment(
+        '"vllm/vllm-openai:v0.33.0"',
+        "\n            - m\n            - --compilation-config\n"
+        "            - {{ .Values.compilationConfig | squote }}",
+    )
+    path = small_chart(tmp_path, values, template)
+    doc = Doc(client, path.as_uri(), values)
+    await doc.diagnostics()
+    text = await hover_text(client, doc, "cudagraph_token", 1)
+    assert text is not None
+    assert text.startswith("**compilation-config.encoder_cudagraph_token_budgets**"), text
+    on_key = await hover_text(client, doc, "compilationConfig", 1)
+    assert on_key is not None and on_key.startswith("`compilationConfig` (this chart's value)")
+    doc.close()

@@ -333,6 +333,10 @@ def _on_command_line(
                 written = token.word
                 if written is None:
                     continue
+                inside = written.resolved and written.start <= offset <= written.end
+                if inside and value.tree is not None and use.spec.dataclass_name:
+                    # in a JSON value, its own field's documentation (a values key too)
+                    return _in_tree(model, use.spec, value.tree, offset, note, findings)
                 keyed = _values_key(model.text, word, written, option_end, offset)
                 if keyed is not None:
                     said, span = keyed
