@@ -28,7 +28,8 @@ speculative-config:
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
-from vllm_config_lsp.rules._model_config import as_number, spec, spec_tokens
+from vllm_config_lsp.rules._model_config import spec, spec_tokens
+from vllm_config_lsp.rules.config.speculative.spec_fly import refusal
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -42,12 +43,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     config = spec(model)
     if config is None or config.value("rejection_sample_method") != "fly":
         return
-    if config.method == "extract_hidden_states":
-        return  # refused first (VC467)
-    tokens = spec_tokens(config)
-    window = as_number(config.value("fly_window_size"))
-    if tokens is None or tokens < 2 or (window is not None and window >= tokens):
-        return  # refused first (VC467), or not known
+    if spec_tokens(config) is None or refusal(config) is not None:
+        return  # not known, or refused first (VC467)
     yield finding(
         CODE,
         Severity.INFO,
