@@ -125,15 +125,20 @@ class EnvSpec:
         return None
 
 
-def _is_int(value: str) -> bool:
-    """Whether Python's `int(value)` accepts it (`" 1 "`, `+1`, `1_000` are accepted)."""
+def as_int(value: str) -> int | None:
+    """Python's `int(value)`, which every integer getter of `vllm/envs.py` calls (`" 1 "`,
+    `+1`, `1_000` are accepted), or None where it raises (`²` is a digit to `str.isdigit`,
+    not to `int`)."""
     if len(value) > 4000:
-        return False
+        return None
     try:
-        int(value)
+        return int(value)
     except ValueError:
-        return False
-    return True
+        return None
+
+
+def _is_int(value: str) -> bool:
+    return as_int(value) is not None
 
 
 @dataclass(frozen=True)
@@ -149,10 +154,10 @@ class Removed:
     def flag_value(self, value: str) -> str | None:
         """The replacing flag's value for the variable's `value` (None: no mapping)."""
         if self.kind in ("bool_int", "bool_int_or_none"):
-            text = value.strip()
-            if not _is_int(text):
+            number = as_int(value)
+            if number is None:
                 return None
-            return "true" if int(text) else "false"
+            return "true" if number else "false"
         if self.kind in ("bool_in", "bool_eq"):
             return "true" if value.strip().lower() in ("1", "true") else "false"
         if self.kind in ("str", "choices", "str_lower", "int", "float"):

@@ -1,8 +1,11 @@
-"""`device-ids` repeats a device or mixes integer indices with UUIDs.
+"""`device-ids` repeats a device, mixes integer indices with UUIDs, or holds a digit `int`
+cannot read.
 
 ## What vLLM does
 `--device-ids` is split on commas; all-digit parts become integers, the rest stay strings
-(UUIDs such as `GPU-8a3c…`). `EngineArgs._resolve_device_ids` then refuses duplicates
+(UUIDs such as `GPU-8a3c…`). A part that is a digit to `str.isdigit` but not to `int`
+(`²`) makes the `type=` lambda raise, and argparse stops with `argument --device-ids:
+invalid <lambda> value: '0,²'`. `EngineArgs._resolve_device_ids` then refuses duplicates
 (`--device-ids must not contain duplicates: [0, 1, 1]`) and a mix of integers and
 UUIDs (`--device-ids must not mix integer IDs and UUIDs`)
 (vllm/engine/arg_utils.py:2149-2158), while the engine config is built. Each listed device
@@ -37,12 +40,16 @@ VLLM_SOURCE = "vllm/engine/arg_utils.py:2151"
 CATALOGUE = ("cli.device_ids.dupes", "cli.device_ids.mixed")
 
 MIXED_SOURCE = "vllm/engine/arg_utils.py:2158"
+TYPE_SOURCE = "vllm/engine/arg_utils.py:1196"
 
 
-def parse_ids(text: str) -> list[int | str]:
-    """The `type=` lambda of `--device-ids` (vllm/engine/arg_utils.py:1196-1199)."""
-    parts = (part.strip() for part in text.split(","))
-    return [int(part) if part.isdigit() else part for part in parts]
+def _parse_ids(text: str) -> list[int | str] | None:
+    """The `type=` lambda of `--device-ids` (vllm/engine/arg_utils.py:1196-1199), None
+    where it raises: `str.isdigit` holds for `²`, which `int` refuses."""
+    try:
+        return [int(p) if p.isdigit() else p for p in (part.strip() for part in text.split(","))]
+    except ValueError:
+        return None
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
@@ -52,7 +59,17 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     given = a["device_ids"]
     if not given.explicit or not isinstance(given.value, str):
         return
-    ids = parse_ids(given.value)
+    ids = _parse_ids(given.value)
+    if ids is None:
+        yield finding(
+            CODE,
+            Severity.ERROR,
+            given.where,
+            f"argument --device-ids: invalid <lambda> value: {given.value!r}. Write device "
+            "indices in ASCII digits (e.g. `0,1`) or UUIDs.",
+            source=TYPE_SOURCE,
+        )
+        return
     if not ids:
         return
     if len(set(ids)) != len(ids):

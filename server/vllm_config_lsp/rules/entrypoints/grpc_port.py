@@ -50,6 +50,7 @@ from vllm_config_lsp.rules._environ import lookup
 from vllm_config_lsp.rules._frontend import Arg, args
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.environ import as_int
 
 CODE = "VC508"
 NAME = "grpc-port"
@@ -151,11 +152,11 @@ def _rust_frontend(model: ConfigModel, port: Arg) -> Iterator[Finding]:
         )
         return
     value, known = lookup(model, "VLLM_USE_RUST_FRONTEND")
-    text = (value or "0").strip()
-    if text.lstrip("+-").isdigit() and int(text):
-        return
-    if value is not None and not text.lstrip("+-").isdigit():
+    number = as_int(value or "0")
+    if number is None:
         return  # `bool(int(...))` raises first: VC241 reports the value
+    if number:
+        return
     if known:
         said = (
             f"VLLM_USE_RUST_FRONTEND={value}" if value is not None else "no VLLM_USE_RUST_FRONTEND"

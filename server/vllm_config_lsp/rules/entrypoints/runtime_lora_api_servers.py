@@ -29,6 +29,7 @@ from vllm_config_lsp.rules._environ import lookup
 from vllm_config_lsp.rules._frontend import args
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
+from vllm_config_lsp.vllm.environ import as_int
 
 CODE = "VC539"
 NAME = "runtime-lora-with-api-servers"
@@ -54,8 +55,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     if var.value.text.strip().lower() not in ("1", "true"):
         return
     rust, _ = lookup(model, "VLLM_USE_RUST_FRONTEND")
-    if rust is not None and rust.strip().isdigit() and int(rust.strip()):
-        return
+    if rust is not None and as_int(rust) != 0:
+        return  # the Rust frontend, or `bool(int(...))` raising first (VC241)
     a = args(model, "api-server-count", "headless", "enable-elastic-ep", "data-parallel-size")
     balancing = args(model, *_BALANCING)
     if a is None or balancing is None or a["headless"].value or a["enable_elastic_ep"].value:
