@@ -24,11 +24,11 @@ from vllm_config_lsp.document.text_memo import WeighedLru
 from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_edits
 from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
-from vllm_config_lsp.sources.association import DETECTION_BYTES, path_of_uri
 from vllm_config_lsp.sources.association import AssociationSettings as AssociationSettings
+from vllm_config_lsp.sources.association import path_of_uri
 from vllm_config_lsp.sources.config_file import ConfigFile, read_config_file
 from vllm_config_lsp.sources.detect import detect
-from vllm_config_lsp.sources.files import looks_like_config
+from vllm_config_lsp.sources.files import pick
 from vllm_config_lsp.sources.hosts import find_invocations
 from vllm_config_lsp.sources.invocation import (
     GpuClaim,
@@ -36,7 +36,7 @@ from vllm_config_lsp.sources.invocation import (
     on_written_text,
     own_findings,
 )
-from vllm_config_lsp.sources.safe_read import is_dir, read_capped, read_text
+from vllm_config_lsp.sources.safe_read import is_dir, read_text
 from vllm_config_lsp.vllm.catalogue import detection_flag_names, load_catalogue, nearest_release
 from vllm_config_lsp.vllm.config_model import (
     ConfigModel,
@@ -918,16 +918,12 @@ def inlined_config(path: Path, release: str) -> tuple[str, ...] | None:
 
 def walk_picks(path: Path) -> bool:
     """Whether a directory walk (`check DIR`) would pick this file: a vLLM config, or a host
-    that starts vLLM (`files.looks_like_config`); every directory, and a file that cannot be
-    read (so that it is reported), too. What `check --only-detected` keeps of named files."""
+    that starts vLLM (`files.pick`); every directory, and a file that cannot be read (so
+    that it is reported), too. What `check --only-detected` keeps of named files."""
     if is_dir(path):
         return True
-    try:
-        head = read_capped(path, DETECTION_BYTES, head=True)
-    except OSError:
-        return True
-    text = head.decode("utf-8", errors="replace")
-    return looks_like_config(path, text, detection_flag_names())
+    picked = pick(path, detection_flag_names())
+    return picked is not None and picked.passed_over is None
 
 
 def warm_up(release: str | None = None) -> None:

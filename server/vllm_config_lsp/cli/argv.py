@@ -93,6 +93,8 @@ def run_argv(argv: Sequence[str]) -> int:
     status = 0
     releases = engine.Releases(shared_folders=True)
     for path, read in discover(args.paths, detection_flag_names()):
+        if read.passed_over is not None:
+            continue  # no vLLM file as far as it was read
         if read.text is None:
             print(printable(f"{path}: {read.error}"), file=sys.stderr)
             status = 2

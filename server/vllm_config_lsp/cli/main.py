@@ -212,6 +212,11 @@ def _run_check(argv: Sequence[str]) -> int:
         include=lambda found: settings_for(found, folders).included(found),
     )
     for path, read in walk:
+        if read.passed_over is not None:
+            passed_over = True
+            if args.verbose:
+                _say(f"{path}: {read.passed_over}")
+            continue
         if read.text is None:
             _say(f"{path}: {read.error}")
             io_error = True

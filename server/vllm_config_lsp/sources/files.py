@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vllm_config_lsp.sources.association import DETECTION_BYTES, YAML_SUFFIXES, classify
-from vllm_config_lsp.sources.hosts import KEYED_HOSTS, host_of
+from vllm_config_lsp.sources.hosts import KEYED_HOSTS, host_of, named_like_a_host
 from vllm_config_lsp.sources.safe_read import is_dir, read_capped, walk
 
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
@@ -32,6 +32,9 @@ class ReadResult:
     error: str | None = None
     #: The bytes read, which a rewrite compares with the file before replacing it.
     data: bytes = b""
+    #: Why a walk passed over a file it could not decide on ("not read: …", said with -v):
+    #: not an error, as a file that is no vLLM file is none.
+    passed_over: str | None = None
 
 
 def _cannot_read(error: OSError) -> ReadResult:
@@ -99,11 +102,34 @@ def discover(
         for error in unlisted:
             yield Path(error.filename), _cannot_read(error)
         for entry in sorted(entries):
-            try:
-                head = read_capped(entry, DETECTION_BYTES, head=True)
-            except OSError as error:
-                yield entry, _cannot_read(error)
-                continue
-            text = head.decode("utf-8", errors="replace")
-            if (include and include(entry)) or looks_like_config(entry, text, flag_names):
-                yield entry, read_config(entry)
+            picked = pick(entry, flag_names, include)
+            if picked is not None:
+                yield entry, picked
+
+
+def pick(
+    entry: Path, flag_names: frozenset[str], include: Callable[[Path], bool] | None = None
+) -> ReadResult | None:
+    """What a directory walk reads of `entry`: the file when it is one to check (or why it
+    cannot be read), None when it is not one. Its first DETECTION_BYTES decide most files;
+    one they do not pick whose name lets it be a host is decided on its whole text (a
+    `model.json` larger than that is no JSON in its head), within MAX_CONFIG_BYTES: a larger
+    one, or a binary one, is passed over with the reason (`ReadResult.passed_over`)."""
+    try:
+        head = read_capped(entry, DETECTION_BYTES, head=True)
+    except OSError as error:
+        return _cannot_read(error)
+    text = head.decode("utf-8", errors="replace")  # a character cut at its end replaced
+    if (include and include(entry)) or looks_like_config(entry, text, flag_names):
+        return read_config(entry)
+    if len(head) < DETECTION_BYTES or not named_like_a_host(entry.as_posix()):
+        return None  # the whole file was read, or no host has such a name
+    whole = read_config(entry)
+    if whole.text is None:
+        reason = (whole.error or "").removeprefix("cannot read: ")
+        return ReadResult(
+            None,
+            passed_over=f"not read: {reason}, and its first {DETECTION_BYTES:,} bytes do not "
+            "make it a vLLM file",
+        )
+    return whole if looks_like_config(entry, whole.text, flag_names) else None

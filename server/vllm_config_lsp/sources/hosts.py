@@ -184,6 +184,18 @@ def host_of(
     return None
 
 
+def named_like_a_host(path: str) -> bool:
+    """Whether a file's name alone lets it be a host or a `--config` file: then its whole
+    text, not only its head, may decide (a `model.json` whose JSON closes past the head, a
+    script that names vLLM only near its end). Other names are decided by their head (a
+    shebang, a YAML host's keys) or are never read."""
+    lower = PurePosixPath(path).name.lower()
+    suffix = PurePosixPath(lower).suffix
+    if _TRITON_NAME.search(lower) or suffix in YAML_SUFFIXES or suffix in TEMPLATE_SUFFIXES:
+        return True
+    return host_of(path, "") is not None
+
+
 def _yaml_tftpl(name: str) -> bool:
     """A Terraform template of YAML (or of nothing named): the YAML hosts read it, with its
     `${…}` and `%{…}` masked (`yaml_hosts.mask_templates`)."""
