@@ -55,7 +55,12 @@ python -m vllm.entrypoints.openai.api_server \\
 #: each `[[recipe]]` has its `[recipe.serve]` table, and the two vLLM recipes' `entrypoint`
 #: (`python3 -m vllm.entrypoints.openai.api_server`, the model and flags added by the
 #: launcher) are starts; its SGLang recipes' are not.
-REAL_STARTS = {"anvil-serving/tp2-model-campaign-recipes.toml": [187, 271]}
+#: BlenderGym's `pyproject.toml`: six pixi tasks of `[tool.pixi.feature.vllm.tasks]`, one a
+#: `{ cmd = …, env = … }` table, five plain strings.
+REAL_STARTS = {
+    "anvil-serving/tp2-model-campaign-recipes.toml": [187, 271],
+    "blendergym/pyproject.toml": [259, 261, 263, 265, 267, 269],
+}
 
 
 def test_the_real_files_are_cited_and_get_no_finding() -> None:
@@ -226,3 +231,72 @@ def test_a_variable_in_an_argv_item_is_unresolved(tmp_path: Path) -> None:
         assert [f["code"] for f in found] == codes, found
         [invocation] = find_invocations(text)
         assert invocation.args[-1].resolved is (not port.startswith("$"))
+
+
+BLENDERGYM = DATA / "blendergym" / "pyproject.toml"
+
+
+def test_a_pixi_tasks_env_table_is_the_starts_environment() -> None:
+    """`serve-qwen36-27b = { cmd = "vllm serve …", env = { CUDA_VISIBLE_DEVICES = "8,9" } }`
+    in the real BlenderGym file: the task's `env` is the start's environment, each name and
+    value where it is written; a plain-string task beside it has none."""
+    text = BLENDERGYM.read_text(encoding="utf-8")
+    first, second, *_ = find_invocations(text)
+    [var] = first.environ
+    assert (var.origin, text[var.name.start : var.name.end]) == ("env", "CUDA_VISIBLE_DEVICES")
+    assert var.value is not None and text[var.value.start : var.value.end] == '"8,9"'
+    assert var.value.text == "8,9" and second.environ == ()
+    [start, *_] = json.loads(cli("argv", "--format", "json", str(BLENDERGYM)).stdout)
+    visible = {"name": "CUDA_VISIBLE_DEVICES", "value": "8,9", "origin": "env"}
+    assert start["environment"] == [visible]
+
+
+def test_a_tasks_env_fills_its_command_and_is_checked(tmp_path: Path) -> None:
+    """The real task with its `env` table given a `$TP` the command uses and a misspelt
+    variable: `$TP` takes the task's value (pixi's task shell expands it), and the unknown
+    variable is found on its key (VC240); the rename the fix offers is still TOML."""
+    text = BLENDERGYM.read_text(encoding="utf-8")
+    written = 'env = { CUDA_VISIBLE_DEVICES = "8,9" }'
+    assert text.count(written) == 1 and text.count("--tensor-parallel-size 2 ") == 2
+    text = text.replace("--tensor-parallel-size 2 --max-model-len 262144", "-tp $TP", 1)
+    text = text.replace(written, 'env = { TP = "4", VLLM_LOGGING_LEVL = "DEBUG" }')
+    tomllib.loads(text)
+    first = find_invocations(text)[0]
+    assert [w.text for w in first.args[:3]] == ["Qwen/Qwen3.6-27B-FP8", "-tp", "4"]
+    assert text[first.args[2].start : first.args[2].end] == "$TP"
+    path = tmp_path / "pyproject.toml"
+    path.write_text(text, encoding="utf-8")
+    found = json.loads(cli("check", "--format", "json", str(path)).stdout)
+    assert [(f["code"], f["line"]) for f in found] == [("VC240", 259)], found
+    checked = check(Document(text, path=path))
+    [unknown] = [f for f in checked.findings if f.code == "VC240"]
+    assert text[unknown.start : unknown.end] == "VLLM_LOGGING_LEVL"
+    assert unknown.fixes
+    for fix in unknown.fixes:
+        fixed = apply_edits(text, fix.edits)
+        tasks = tomllib.loads(fixed)["tool"]["pixi"]["feature"]["vllm"]["tasks"]
+        assert tasks["serve-qwen36-27b"]["env"]["VLLM_LOGGING_LEVEL"] == "DEBUG"
+
+
+def test_a_task_list_of_command_lines_is_read_line_by_line() -> None:
+    """Runners whose task array is commands run one after another, not one argv: mise's
+    `run = [...]`, a hatch script, a pdm `composite` (its items a command or a task's name);
+    rye's array is one argv (rye.astral.sh/guide/pyproject: `devserver-alt = ["flask", …]`).
+    The real BlenderGym task, written each way."""
+    command = "vllm serve Qwen/Qwen3-VL-32B-Instruct --tensor-parallel-size 2"
+    argv = json.dumps(command.split())
+    texts = {
+        "mise": f'[tasks.serve]\nrun = ["nvidia-smi", "{command}"]\nenv = {{ TP = "2" }}\n',
+        "hatch": f'[tool.hatch.envs.vllm.scripts]\nserve = ["nvidia-smi", "{command}"]\n',
+        "hatch.toml": f'[envs.vllm.scripts]\nserve = ["nvidia-smi", "{command}"]\n',
+        "pdm": f'[tool.pdm.scripts]\nall = {{ composite = ["lint", "{command}"] }}\n',
+        "rye": f"[tool.rye.scripts]\nserve = {argv}\n",
+        "pixi": f"[tasks]\nserve = {{ cmd = {argv} }}\n",
+    }
+    for runner, text in texts.items():
+        [invocation] = find_invocations(text)
+        model = invocation.args[0]
+        assert model.text == "Qwen/Qwen3-VL-32B-Instruct", runner
+        assert text[model.start : model.end].strip('"') == model.text, runner
+        assert [w.text for w in invocation.args[1:]] == ["--tensor-parallel-size", "2"]
+    assert find_invocations('[tasks.x]\nrun = ["echo vllm", "nvidia-smi"]\n') == []

@@ -14,6 +14,12 @@ any number of arguments.
 
 Only a value that holds a start the shared start matcher finds is a start (`sources.argv`,
 through `sources.shell`): a TOML file that starts no vLLM gets nothing.
+
+A task runner's task table (pixi's `[tasks]`/`[feature.*.tasks]`, poe's `[tool.poe.tasks]`,
+pdm's `[tool.pdm.scripts]`, rye's `[tool.rye.scripts]`, mise's `[tasks.*]`) sets the task's
+environment in an `env` table beside its `cmd`/`run`/`shell`: those variables are the
+start's environment (`Invocation.environ`), and fill the `$NAME`s of a command string, as
+the runner's shell does (`sources.task_env`).
 """
 
 from __future__ import annotations
@@ -23,8 +29,8 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from vllm_config_lsp.sources import gpu_claims, shell
-from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, Word
+from vllm_config_lsp.sources import gpu_claims, shell, task_env
+from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word
 from vllm_config_lsp.sources.source_map import SourceMap
 
 if sys.version_info >= (3, 11):
@@ -44,6 +50,8 @@ _HEX_DIGITS = {"u": 4, "U": 8, "x": 2}
 _HEX = frozenset("0123456789abcdefABCDEF")
 #: Arrays nest this deep at most in what the scanner reads (a bound on its recursion).
 _MAX_DEPTH = 32
+#: The keys of a task runner's task table that hold its command.
+_COMMAND_KEYS = frozenset(("cmd", "run", "shell"))
 
 
 @dataclass
@@ -67,22 +75,92 @@ def find_invocations(text: str) -> list[Invocation]:
         loaded = None
     found: list[Invocation] = []
     scanner = _Scanner(text)
-    for entry in scanner.entries():
+    entries = scanner.entries()
+    strings = {entry.path: entry.word for entry in entries if entry.word is not None}
+    for entry in entries:
         if loaded is not None and not _agrees(entry, loaded):
             continue
-        if entry.is_array:
-            found.extend(_argv(entry.items))
-        elif entry.word is not None and any(s in entry.word.text for s in _STARTERS):
-            to_document = SourceMap.of_word(entry.word)
-            found.extend(
-                to_document.invocation(invocation)
-                for invocation in shell.find_invocations(entry.word.text, source=_SOURCE)
-            )
+        environ = _task_env(entry, loaded, strings, scanner) if loaded is not None else ()
+        if entry.is_array and _is_command_list(entry.path):
+            for item in entry.items:
+                found.extend(_command_line(item, environ) if item is not None else ())
+        elif entry.is_array:
+            found.extend(replace(i, environ=environ) for i in _argv(entry.items))
+        elif entry.word is not None:
+            found.extend(_command_line(entry.word, environ))
     if found and loaded is not None:
         claims = _cerebrium_gpus(loaded, scanner)
         for invocation in found:
             invocation.gpus = claims or invocation.gpus
     return found
+
+
+def _command_line(word: Word, environ: tuple[EnvVar, ...]) -> list[Invocation]:
+    """The starts a string that is a shell command line holds, the task's environment
+    filling its `$NAME`s."""
+    if not any(starter in word.text for starter in _STARTERS):
+        return []
+    to_document = SourceMap.of_word(word)
+    fills = task_env.fills(environ, word.text)
+    found = []
+    for invocation in shell.find_invocations(word.text, source=_SOURCE):
+        moved = to_document.invocation(invocation)
+        args = [task_env.filled(arg, fills) for arg in moved.args]
+        found.append(replace(moved, args=args, environ=(*environ, *moved.environ)))
+    return found
+
+
+def _is_command_list(path: tuple[str | int, ...]) -> bool:
+    """An array whose strings are each a command line rather than one argv: a mise task's
+    `run = ["…", "…"]` (`mise.toml`'s `[tasks.*]`), a hatch script (`[tool.hatch.envs.*.
+    scripts]`, `hatch.toml`'s `[envs.*.scripts]`), a pdm `composite`, a mise or hatch
+    command list run one after another."""
+    keys = tuple(key for key in path if isinstance(key, str))
+    if len(keys) >= 3 and keys[0] == "tasks" and keys[-1] == "run":
+        return True
+    if keys[:2] == ("tool", "hatch"):
+        keys = keys[2:]
+    if len(keys) == 4 and keys[0] == "envs" and keys[2] == "scripts":
+        return True
+    return len(keys) == 5 and keys[:3] == ("tool", "pdm", "scripts") and keys[4] == "composite"
+
+
+def _task_env(
+    entry: _Entry,
+    loaded: dict[str, Any],
+    strings: dict[tuple[str | int, ...], Word],
+    scanner: _Scanner,
+) -> tuple[EnvVar, ...]:
+    """The `env` table beside a task's command (`{ cmd = "vllm serve …", env = { … } }`),
+    as `tomllib` read it, each variable with the spans the scanner found; a value that is
+    no string (TOML allows none there) is named without a value."""
+    if len(entry.path) < 2 or entry.path[-1] not in _COMMAND_KEYS:
+        return ()
+    table: Any = loaded
+    for key in (*entry.path[:-1], "env"):
+        table = table.get(key) if isinstance(table, dict) and isinstance(key, str) else None
+    if not isinstance(table, dict):
+        return ()
+    found = []
+    for name, value in table.items():
+        path = (*entry.path[:-1], "env", name)
+        span = scanner.key_spans.get(path)
+        if span is None:
+            continue
+        word = strings.get(path)
+        known = word if isinstance(value, str) and word is not None and word.text == value else None
+        found.append(EnvVar(_key_word(name, span, scanner.text), known, "env"))
+    return tuple(found)
+
+
+def _key_word(name: str, span: tuple[int, int], text: str) -> Word:
+    """A key's word: a bare key's characters, or a quoted key's inside its quotes."""
+    start, end = span
+    inner = start + 1 if text[start] in "\"'" else start
+    if end - inner < len(name):
+        inner = start
+    positions = tuple(range(inner, inner + len(name)))
+    return Word(name, start, end, positions, tuple(at + 1 for at in positions), quoting="json")
 
 
 def _cerebrium_gpus(loaded: dict[str, Any], scanner: _Scanner) -> tuple[GpuClaim, ...]:
@@ -148,6 +226,9 @@ class _Scanner:
         self.table_counts: dict[tuple[str | int, ...], int] = {}
         #: Where each value of a key (not an array's item) is written.
         self.spans: dict[tuple[str | int, ...], tuple[int, int]] = {}
+        #: Where the last part of each key is written.
+        self.key_spans: dict[tuple[str | int, ...], tuple[int, int]] = {}
+        self._last_part: tuple[int, int] = (0, 0)
 
     def entries(self) -> list[_Entry]:
         table: tuple[str | int, ...] = ()
@@ -192,10 +273,12 @@ class _Scanner:
         parts: list[str] = []
         while True:
             self._blank(newlines=False)
+            start = self.at
             part = self._key_part()
             if part is None:
                 return None
             parts.append(part)
+            self._last_part = (start, self.at)
             self._blank(newlines=False)
             if self.at < len(self.text) and self.text[self.at] == ".":
                 self.at += 1
@@ -252,12 +335,14 @@ class _Scanner:
         key = self._key()
         if key is None:
             return
+        key_span = self._last_part
         self._blank(newlines=False)
         if self.at >= len(self.text) or self.text[self.at] != "=":
             return
         self.at += 1
         self._blank(newlines=False)
         start, path = self.at, (*table, *key)
+        self.key_spans[path] = key_span
         self._value(path, depth)
         self.spans[path] = start, self.at
 
@@ -354,12 +439,14 @@ class _Scanner:
                 continue
             before = self.at
             key = self._key()
+            key_span = self._last_part
             self._blank(newlines=False)
             if key is None or self.at >= len(text) or text[self.at] != "=":
                 return
             self.at += 1
             self._blank(newlines=False)
             start, inner = self.at, (*path, *key)
+            self.key_spans.setdefault(inner, key_span)
             self._value(inner, depth)
             self.spans.setdefault(inner, (start, self.at))
             if self.at == before:
