@@ -6,6 +6,8 @@ the machine.
     python tools/build_model_registry.py --check    # exit 1 if it is not up to date
     python tools/build_model_registry.py --coverage ../shared/corpus
     python tools/build_model_registry.py --refresh [--mirror /work/.mirror]
+    python tools/build_model_registry.py --rank ../shared/corpus [--mirror /work/.mirror]
+    python tools/build_model_registry.py --top      # the top list's coverage (offline)
 
 The registry is generated offline from tools/model_registry_sources.json, which is
 committed: for each Hub id, the fields of its config.json (every top-level key; of a
@@ -31,6 +33,14 @@ there is kept as it is. `--coverage CORPUS` counts the literal Hub ids of the sh
 corpus (its deployments' invocations and its real `--config` files) the registry has (and
 how many of those carry a sourced `total_size`, which the weights checks need), and lists
 the others.
+
+`--rank CORPUS` writes the sources file's `top` list: the TOP Hub ids most named in public
+deployments, counted as the corpus's literal ids (as `--coverage` counts them) plus one for
+each of vLLM's recipes (vllm-project/recipes `models/**/*.yaml`, read from its snapshot in
+the mirror at its newest commit, which the list records) that names the id as its
+`model_id` or a variant's; ties go to the id the deployments name more, then by name. The
+list is committed, so `--top` reports offline how many of those ids the registry has and
+why each other one is not there.
 """
 
 from __future__ import annotations
@@ -101,8 +111,8 @@ def kept_quant(quant: dict[str, Any], read: set[str]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- offline build
 
 
-def load_sources() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(SOURCES.read_text(encoding="utf-8"))
+def load_sources(path: Path = SOURCES) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
 
@@ -259,17 +269,95 @@ def coverage(registry: dict[str, Any], corpus: Path) -> str:
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- top list
+
+#: How many of the most-named ids the registry is measured against (issue 29's goal).
+TOP = 60
+RECIPES = "vllm-project/recipes"
+
+
+def model_ids(data: Any) -> list[str]:
+    """Every `model_id` string of a recipe (its model's and each variant's)."""
+    if isinstance(data, dict):
+        found = [v for k, v in data.items() if k == "model_id" and isinstance(v, str)]
+        return found + [i for k, v in data.items() if k != "model_id" for i in model_ids(v)]
+    if isinstance(data, list):
+        return [i for v in data for i in model_ids(v)]
+    return []
+
+
+def recipe_ids(mirror: Path) -> tuple[str, dict[str, int]]:
+    """The recipes snapshot's newest commit, and Hub id → how many recipes name it."""
+    import yaml
+
+    folder = git_dir(mirror, RECIPES)
+    commit = (git(folder, "rev-parse", "HEAD") or "").strip() if folder else ""
+    if not folder or not commit:
+        raise SystemExit(f"no snapshot of {RECIPES} under {mirror}")
+    counts: dict[str, int] = {}
+    for path in (git(folder, "ls-tree", "-r", "--name-only", commit, "models/") or "").split():
+        if path.endswith((".yaml", ".yml")):
+            recipe = yaml.safe_load(git(folder, "show", f"{commit}:{path}") or "")
+            for name in set(model_ids(recipe)):
+                if _HUB_ID.match(name):
+                    counts[name] = counts.get(name, 0) + 1
+    return commit, counts
+
+
+def rank(corpus: Path, mirror: Path) -> dict[str, Any]:
+    """The `top` list of the sources file: the TOP ids the corpus and the recipes name most."""
+    deployed = corpus_ids(corpus)
+    commit, recipes = recipe_ids(mirror)
+    names = set(deployed) | set(recipes)
+    order = sorted(
+        names, key=lambda n: (-deployed.get(n, 0) - recipes.get(n, 0), -deployed.get(n, 0), n)
+    )
+    return {
+        "counted": f"{corpus.name} deployments and real configs; {RECIPES} @ {commit}",
+        "ids": [
+            {"id": n, "deployments": deployed.get(n, 0), "recipes": recipes.get(n, 0)}
+            for n in order[:TOP]
+        ],
+    }
+
+
+def top_coverage(sources: dict[str, Any]) -> str:
+    """How many of the committed `top` ids the registry has, and why each other is not."""
+    ids = [entry["id"] for entry in sources["top"]["ids"]]
+    misses = [n for n in ids if n not in sources["models"]]
+    hit = len(ids) - len(misses)
+    sized = sum(1 for n in ids if "total_size" in sources["models"].get(n, {}))
+    lines = [
+        f"{hit} of the {len(ids)} most-named Hub ids ({100 * hit / max(len(ids), 1):.0f} %),"
+        f" {sized} of them with a sourced total_size"
+    ]
+    why = sources.get("unsourced", {})
+    lines += [f"  miss {ids.index(n) + 1:3d}  {n}  {why.get(n, '')}".rstrip() for n in misses]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="compare, do not write")
     parser.add_argument("--refresh", action="store_true", help="re-read the sources' snapshots")
     parser.add_argument("--mirror", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--coverage", type=Path, metavar="CORPUS", help="the shared corpus")
+    parser.add_argument("--rank", type=Path, metavar="CORPUS", help="write the top list")
+    parser.add_argument("--top", action="store_true", help="the top list's coverage")
+    parser.add_argument("--sources", type=Path, default=SOURCES, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    sources = load_sources()
+    sources = load_sources(args.sources)
+    if args.rank:
+        sources["top"] = rank(args.rank, args.mirror)
+        args.sources.write_text(render(sources), encoding="utf-8")
+        print(top_coverage(sources))
+        return 0
+    if args.top:
+        print(top_coverage(sources))
+        return 0
     if args.refresh:
         missing = refresh(sources, args.mirror)
-        SOURCES.write_text(render(sources), encoding="utf-8")
+        args.sources.write_text(render(sources), encoding="utf-8")
         if missing:
             print(f"kept as they were (no snapshot of their source): {', '.join(missing)}")
     registry = build(sources)

@@ -4,12 +4,17 @@ committed tools/model_registry_sources.json, and every entry cites where it was 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from support import REPO
 
 TOOL = REPO / "tools" / "build_model_registry.py"
+sys.path.insert(0, str(TOOL.parent))
+from build_model_registry import corpus_ids  # noqa: E402
 
 
 def test_registry_is_up_to_date_offline() -> None:
@@ -49,4 +54,88 @@ def test_coverage_of_the_corpus_lists_each_miss() -> None:
     sized = int(head.split(", ")[-1].split(" of them")[0])
     assert head.endswith(" of them with a sourced total_size") and 0 <= sized <= hit
     models = json.loads((REPO / "schemas" / "models" / "registry.json").read_text())["models"]
+    assert not [line for line in misses if line.split()[2] in models]
+
+
+def _recipes_mirror(root: Path, recipes: dict[str, str]) -> str:
+    """A bare git snapshot of vllm-project/recipes holding `recipes` (path → YAML text), laid
+    out as the search tool's `fetch` lays it out; its commit."""
+    work = root / "work"
+    for path, text in recipes.items():
+        (work / path).parent.mkdir(parents=True, exist_ok=True)
+        (work / path).write_text(text)
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t"}
+    env |= {"GIT_COMMITTER_EMAIL": "t@t", "PATH": os.environ["PATH"], "HOME": str(root)}
+    for args in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "recipes"]):
+        subprocess.run(["git", "-C", str(work), *args], check=True, env=env)
+    bare = root / "mirror" / "vllm-project+recipes" / "repo"
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(bare)], check=True, env=env)
+    done = subprocess.run(["git", "-C", str(work), "rev-parse", "HEAD"], capture_output=True)
+    return done.stdout.decode().strip()
+
+
+def test_rank_counts_the_corpus_deployments_and_the_recipes(tmp_path: Path) -> None:
+    """`--rank` lists the most-named ids: each corpus mention counts one, and so does each
+    recipe that names the id (as its model or a variant's, once per recipe)."""
+    corpus = corpus_ids(REPO / "tests" / "corpus")
+    once = sorted(name for name, n in corpus.items() if n == 1)[-1]
+    commit = _recipes_mirror(
+        tmp_path,
+        {
+            "models/meta-llama/Llama-3.1-8B-Instruct.yaml": (
+                "model: {model_id: meta-llama/Llama-3.1-8B-Instruct}\n"
+                "variants: {fp8: {model_id: meta-llama/Llama-3.1-8B-Instruct}}\n"
+            ),
+            "models/x/once.yaml": f"model:\n  model_id: {once}\n",
+            "models/x/README.md": f"model_id: {once}\n",
+        },
+    )
+    sources = tmp_path / "sources.json"
+    shutil.copy(REPO / "tools" / "model_registry_sources.json", sources)
+    mirror = tmp_path / "mirror"
+    rank = [
+        "--sources",
+        str(sources),
+        "--mirror",
+        str(mirror),
+        "--rank",
+        str(REPO / "tests" / "corpus"),
+    ]
+    done = subprocess.run(
+        [sys.executable, str(TOOL), *rank], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    top = json.loads(sources.read_text())["top"]
+    assert commit in top["counted"]
+    ids = top["ids"]
+    assert len(ids) == 60
+    scores = [entry["deployments"] + entry["recipes"] for entry in ids]
+    assert scores == sorted(scores, reverse=True)
+    counts = {entry["id"]: (entry["deployments"], entry["recipes"]) for entry in ids}
+    top_count = max(corpus.values())
+    assert counts["meta-llama/Llama-3.1-8B-Instruct"] == (top_count, 1)
+    assert counts[once] == (1, 1)
+    assert done.stdout.startswith(
+        f"{sum(e['id'] in json.loads(sources.read_text())['models'] for e in ids)} of the 60"
+    )
+
+
+def test_the_committed_top_list_is_the_corpus_count_and_its_coverage_is_reported() -> None:
+    """The committed `top` list (the ids most named in the corpus and vLLM's recipes) counts
+    the corpus as the corpus is now, and `--top` says offline how many of them the registry
+    has and names each miss."""
+    sources = json.loads((REPO / "tools" / "model_registry_sources.json").read_text())
+    corpus = corpus_ids(REPO / "tests" / "corpus")
+    ids = sources["top"]["ids"]
+    assert len(ids) == 60
+    assert all(entry["deployments"] == corpus.get(entry["id"], 0) for entry in ids)
+    done = subprocess.run(
+        [sys.executable, str(TOOL), "--top"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    head, *misses = done.stdout.splitlines()
+    hit = int(head.split(" of the ")[0])
+    assert hit + len(misses) == 60
+    models = json.loads((REPO / "schemas" / "models" / "registry.json").read_text())["models"]
+    assert hit == sum(entry["id"] in models for entry in ids)
     assert not [line for line in misses if line.split()[2] in models]
