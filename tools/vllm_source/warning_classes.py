@@ -6,9 +6,10 @@ reading the code around it: the class (STATIC: decidable from the file and vLLM'
 defaults; MODEL: needs the model's files; PLATFORM: needs the hardware, the environment,
 installed packages or the model-runner choice) and what it says happens to a setting
 (ignored, overridden, deprecated, fallback, changed; caution: every setting applies as
-written and vLLM only warns of a risk, which the rules give as information). A site that
-only informs or cautions without a rule to give it, or that runs after
-`create_engine_config()`, is kept as not applicable with its reason.
+written and vLLM only warns of a risk, which the rules give as information). A site kept as
+not applicable says specifically why: it echoes a setting as written, needs runtime state
+(the loaded model, the attention backend, a request, the environment or the hardware), or
+runs after `create_engine_config()`.
 `tools/generate_warning_catalogue.py` refuses a site without an entry and an entry without
 a site, so a new release cannot slip through unjudged.
 """
@@ -31,13 +32,6 @@ class NotApplicable(NamedTuple):
     reason: str
 
 
-INFO = (
-    "information only: vLLM reports what it does as the file asks; no setting is ignored or changed"
-)
-CAUTION = "a caution: every setting is applied as written (performance or correctness advice)"
-RUNTIME = "runs after create_engine_config() (engine core, model runner, model loading or per request), not while the configuration is built"
-DEFAULT = "reports a value vLLM picks for a setting the file leaves unset"
-INTERNAL = "internal code path (plugin registration, a dataclass helper, an error handler), not reached from a setting"
 MODULE = "an import-time notice of a deprecated Python module, not a setting"
 
 
@@ -49,7 +43,10 @@ S, M, P = "STATIC", "MODEL", "PLATFORM"
 
 CLASSES: dict[str, Applies | NotApplicable] = {
     # -- vllm/config/cache.py
-    "vllm/config/cache.py:143": _na(S, INTERNAL),
+    "vllm/config/cache.py:143": _na(
+        S,
+        "plugin registration (`register_kv_cache_dtype` by a KV-cache dtype plugin overwriting a name), not reached from a setting",
+    ),
     # -- vllm/config/compilation.py
     **{
         f"vllm/config/compilation.py:{line}": Applies(
@@ -111,7 +108,10 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("compilation-config.pass_config.fuse_rope_kvcache_cat_mla",),
         "the platform is not CUDA or ROCm",
     ),
-    "vllm/config/compilation.py:317": _na(S, INFO),
+    "vllm/config/compilation.py:317": _na(
+        S,
+        "echoes the fusion passes the file and the optimization level enable (`log_enabled_passes`): nothing is ignored, changed or cautioned",
+    ),
     "vllm/config/compilation.py:1193": Applies(
         "compilation.fuse_rope_kvcache.splitting",
         P,
@@ -153,11 +153,26 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("compilation-config.pass_config.fuse_attn_quant", "compilation-config.cudagraph_mode"),
         "fuse_attn_quant with a piecewise cudagraph_mode and no Inductor graph partition; reached only on platforms with CUDA graphs",
     ),
-    "vllm/config/compilation.py:1355": _na(M, RUNTIME),
-    "vllm/config/compilation.py:1419": _na(P, RUNTIME),
-    "vllm/config/compilation.py:1446": _na(P, RUNTIME),
-    "vllm/config/compilation.py:1466": _na(P, RUNTIME),
-    "vllm/config/compilation.py:1473": _na(M, RUNTIME),
+    "vllm/config/compilation.py:1355": _na(
+        M,
+        "needs the ops of the loaded model (`all_ops_in_model`): logged after the model is compiled in the worker",
+    ),
+    "vllm/config/compilation.py:1419": _na(
+        P,
+        "needs the attention backend the model runner picks and its CUDA-graph support (`resolve_cudagraph_mode_and_sizes` runs in the GPU model runner after model load)",
+    ),
+    "vllm/config/compilation.py:1446": _na(
+        P,
+        "needs the attention backend the model runner picks and its CUDA-graph support (`resolve_cudagraph_mode_and_sizes` runs in the GPU model runner after model load)",
+    ),
+    "vllm/config/compilation.py:1466": _na(
+        P,
+        "needs the attention backend the model runner picks and its CUDA-graph support (`resolve_cudagraph_mode_and_sizes` runs in the GPU model runner after model load)",
+    ),
+    "vllm/config/compilation.py:1473": _na(
+        M,
+        "needs the loaded model (a compiled submodule or breakable CUDA graphs): logged by the model runner after model load",
+    ),
     # -- vllm/config/kernel.py
     "vllm/config/kernel.py:216": Applies(
         "kernel.moe_ep.passthrough",
@@ -196,8 +211,14 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         (),
         "the model is multimodal but has no registered processor: text-only",
     ),
-    "vllm/config/model.py:964": _na(S, INFO),
-    "vllm/config/model.py:1021": _na(S, INFO),
+    "vllm/config/model.py:964": _na(
+        S,
+        "echoes text-only mode when every limit-mm-per-prompt of the model is 0, as the file asks: nothing is ignored, changed or cautioned",
+    ),
+    "vllm/config/model.py:1021": _na(
+        S,
+        "echoes the consequence of limit-mm-per-prompt 0 (mm_prefix attention off because multimodal input is off, as the file asks)",
+    ),
     "vllm/config/model.py:1105": Applies(
         "model.mm_device_do_normalize.rust",
         P,
@@ -212,7 +233,13 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("mm-device-do-normalize",),
         "the model class does not support device normalisation",
     ),
-    "vllm/config/model.py:1186": _na(S, INFO),
+    "vllm/config/model.py:1186": Applies(
+        "model.class_overrides",
+        S,
+        "caution",
+        ("model-class-overrides",),
+        "model-class-overrides maps an architecture to another class (a development hook)",
+    ),
     "vllm/config/model.py:1474": Applies(
         "model.quantization.deprecated",
         S,
@@ -227,7 +254,10 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("enforce-eager",),
         "a model type without ROCm CUDA graphs, on ROCm",
     ),
-    "vllm/config/model.py:1907": _na(M, RUNTIME),
+    "vllm/config/model.py:1907": _na(
+        M,
+        "logged when the API server reads the default sampling parameters (`get_diff_sampling_param`) from generation_config.json, after the engine starts",
+    ),
     "vllm/config/model.py:2100": Applies(
         "model.use_pad_token.deprecated",
         M,
@@ -274,8 +304,13 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         "max-model-len above the derived length with VLLM_ALLOW_LONG_MAX_MODEL_LEN set (without it: the refusal VC604)",
     ),
     # -- vllm/config/multimodal.py
-    "vllm/config/multimodal.py:667": _na(S, INFO),
-    "vllm/config/multimodal.py:730": _na(S, RUNTIME),
+    "vllm/config/multimodal.py:667": _na(
+        S,
+        "echoes the device mm-processor-device chooses for the multi-modal processor: nothing is ignored, changed or cautioned",
+    ),
+    "vllm/config/multimodal.py:730": _na(
+        S, "per request: logged when a request's mm_processor_kwargs carry do_normalize/do_rescale"
+    ),
     # -- vllm/config/offload.py
     "vllm/config/offload.py:119": Applies(
         "offload.prefetch_ignored",
@@ -306,7 +341,10 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("all2all-backend",),
         "all2all-backend pplx or naive",
     ),
-    "vllm/config/parallel.py:750": _na(S, RUNTIME),
+    "vllm/config/parallel.py:750": _na(
+        S,
+        "a retry when the data-parallel port is already taken: needs the machine's ports when the DP group starts",
+    ),
     "vllm/config/parallel.py:1102": Applies(
         "parallel.max_parallel_loading_workers",
         S,
@@ -315,11 +353,25 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         "max-parallel-loading-workers is set",
     ),
     # -- vllm/config/profiler.py, scheduler.py
-    "vllm/config/profiler.py:229": _na(S, CAUTION),
-    "vllm/config/scheduler.py:247": _na(
-        S, "an experimental-interface notice for a custom scheduler class; the class is used"
+    "vllm/config/profiler.py:229": Applies(
+        "profiler.frontend_overhead",
+        S,
+        "caution",
+        (
+            "profiler-config.delay_iterations",
+            "profiler-config.max_iterations",
+            "profiler-config.ignore_frontend",
+        ),
+        "torch profiler with delay_iterations or max_iterations above 0 and the frontend profiled",
     ),
-    "vllm/config/scheduler.py:310": _na(S, INFO),
+    "vllm/config/scheduler.py:247": _na(
+        S,
+        "logged in the engine core when it builds its scheduler (`get_scheduler_cls`, vllm/v1/engine/core.py:167), after create_engine_config()",
+    ),
+    "vllm/config/scheduler.py:310": _na(
+        S,
+        "echoes max-num-batched-tokens with chunked prefill on, as written or defaulted: nothing is ignored, changed or cautioned",
+    ),
     "vllm/config/scheduler.py:348": Applies(
         "scheduler.batched_tokens.unreachable",
         S,
@@ -335,11 +387,24 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("speculative-config.method",),
         "a model-specific MTP method name (deepseek_mtp, …) instead of mtp",
     ),
-    "vllm/config/speculative.py:1338": _na(
-        S, "an experimental-interface notice for a custom proposer class; the class is used"
+    "vllm/config/speculative.py:1338": Applies(
+        "speculative.custom_class",
+        S,
+        "caution",
+        ("speculative-config.method",),
+        "speculative method custom_class (a development hook)",
     ),
-    "vllm/config/speculative.py:1491": _na(M, CAUTION),
-    "vllm/config/speculative.py:1736": _na(S, DEFAULT),
+    "vllm/config/speculative.py:1491": Applies(
+        "speculative.mtp.multi_token",
+        M,
+        "caution",
+        ("speculative-config.method", "speculative-config.num_speculative_tokens"),
+        "MTP with num_speculative_tokens above 1, except the Step-3.5, Step-5 and Inkling drafts",
+    ),
+    "vllm/config/speculative.py:1736": _na(
+        S,
+        "reports the num_speculative_tokens suffix decoding takes from suffix_decoding_max_tree_depth when the file leaves it unset; no setting of the file changes",
+    ),
     "vllm/config/speculative.py:2031": Applies(
         "speculative.fly.lossy",
         S,
@@ -356,7 +421,10 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         "backend lm-format-enforcer",
     ),
     # -- vllm/config/utils.py
-    "vllm/config/utils.py:111": _na(S, INTERNAL),
+    "vllm/config/utils.py:111": _na(
+        S,
+        "a dataclass helper (`get_field`) about vLLM's own field definitions, not reached from a setting",
+    ),
     "vllm/config/utils.py:150": Applies(
         "utils.deprecated_attribute",
         M,
@@ -364,7 +432,10 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         (),
         "the model's config.json names an attribute by a deprecated name",
     ),
-    "vllm/config/utils.py:452": _na(S, INTERNAL + " (no caller in 0.33.0)"),
+    "vllm/config/utils.py:452": _na(
+        S,
+        "the `handle_deprecated` helper has no caller in 0.33.0's config code: not reached from a setting",
+    ),
     "vllm/config/utils.py:477": Applies(
         "utils.deprecated_env", P, "deprecated", (), "a deprecated environment variable is set"
     ),
@@ -386,8 +457,14 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         (),
         "the model-runner choice: features Model Runner V2 lacks",
     ),
-    "vllm/config/vllm.py:848": _na(P, INFO),
-    "vllm/config/vllm.py:858": _na(P, INFO),
+    "vllm/config/vllm.py:848": _na(
+        P,
+        "needs the platform and the model's default for breakable CUDA graphs; sets an environment variable, every setting of the file applies as written",
+    ),
+    "vllm/config/vllm.py:858": _na(
+        P,
+        "needs VLLM_BATCH_INVARIANT from the environment and the platform's breakable-CUDA-graph default; every setting of the file applies as written",
+    ),
     "vllm/config/vllm.py:1079": Applies(
         "vllm.dynamic_sd.piecewise",
         P,
@@ -419,14 +496,36 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("compilation-config.cudagraph_mode", "compilation-config.mode"),
         "a piecewise cudagraph_mode with a compilation mode other than VLLM_COMPILE and no breakable CUDA graphs (chosen per architecture and environment)",
     ),
-    "vllm/config/vllm.py:1351": _na(S, RUNTIME),
-    "vllm/config/vllm.py:1407": _na(S, RUNTIME),
-    "vllm/config/vllm.py:1416": _na(S, RUNTIME),
-    "vllm/config/vllm.py:1435": _na(S, RUNTIME),
-    "vllm/config/vllm.py:1445": _na(S, RUNTIME),
-    "vllm/config/vllm.py:1453": _na(S, RUNTIME),
-    "vllm/config/vllm.py:1490": _na(S, INFO),
-    "vllm/config/vllm.py:1537": _na(S, INFO),
+    "vllm/config/vllm.py:1351": _na(
+        S,
+        "per request: `_check_supports_watermarking(params)` of the input processor (vllm/v1/engine/input_processor.py:122), a request asking for watermarking without a watermark-config",
+    ),
+    "vllm/config/vllm.py:1407": _na(
+        S,
+        "reached at start-up (vllm.py:1543) with watermark-config and speculative decoding; a caution not implemented by a rule yet",
+    ),
+    "vllm/config/vllm.py:1416": _na(
+        S,
+        "reached at start-up (vllm.py:1543) with dual_key_gumbel watermarking, a non-default alpha and speculative decoding; a caution not implemented by a rule yet",
+    ),
+    "vllm/config/vllm.py:1435": _na(
+        S,
+        "per request: a beam-search request while watermarking is on (vllm/v1/engine/input_processor.py:122)",
+    ),
+    "vllm/config/vllm.py:1445": _na(
+        S,
+        "per request: a trace-replay request while watermarking is on (vllm/v1/engine/input_processor.py:122)",
+    ),
+    "vllm/config/vllm.py:1453": _na(
+        S,
+        "per request: a greedy (temperature 0) request while watermarking is on (vllm/v1/engine/input_processor.py:122)",
+    ),
+    "vllm/config/vllm.py:1490": _na(
+        S, "echoes the resolved engram-config: nothing is ignored, changed or cautioned"
+    ),
+    "vllm/config/vllm.py:1537": _na(
+        S, "echoes performance-mode as written: nothing is ignored, changed or cautioned"
+    ),
     "vllm/config/vllm.py:1633": Applies(
         "vllm.deep_gemm.blackwell",
         P,
@@ -434,11 +533,26 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         (),
         "a Blackwell GPU and a model type DeepGEMM is auto-disabled for",
     ),
-    "vllm/config/vllm.py:1698": _na(S, DEFAULT + " (async-scheduling)"),
-    "vllm/config/vllm.py:1705": _na(P, DEFAULT + " (async-scheduling)"),
-    "vllm/config/vllm.py:1712": _na(P, DEFAULT + " (async-scheduling)"),
-    "vllm/config/vllm.py:1726": _na(S, DEFAULT + " (disable-nccl-for-dp-synchronization)"),
-    "vllm/config/vllm.py:1760": _na(P, CAUTION),
+    "vllm/config/vllm.py:1698": _na(
+        S,
+        "every built-in executor supports async scheduling (mp, uni, external_launcher = UniProcExecutor, ray = RayExecutorV2(MultiprocExecutor)); only a user's executor class named by qualname reaches it, and its supports_async_scheduling() is not readable from the file",
+    ),
+    "vllm/config/vllm.py:1705": _na(
+        P,
+        "needs a ROCm target (DeepEP high-throughput with DBO): a default for async-scheduling the file leaves unset, no setting of the file changes (set explicitly, it is refused: VllmConfig.__post_init__ raises)",
+    ),
+    "vllm/config/vllm.py:1712": _na(
+        P,
+        "needs the model-runner choice (VLLM_USE_V2_MODEL_RUNNER, Triton installed, Model Runner V2's unsupported features): a default for async-scheduling the file leaves unset; the file-decided cases (custom_class/suffix speculative methods, external_launcher with pipeline parallelism) are not implemented by a rule yet",
+    ),
+    "vllm/config/vllm.py:1726": _na(
+        S,
+        "reports the default vLLM picks for disable_nccl_for_dp_synchronization (an internal ParallelConfig field the file leaves unset) with async scheduling and data parallelism",
+    ),
+    "vllm/config/vllm.py:1760": _na(
+        P,
+        "needs the GPU's compute capability (7.5, Turing) with float32 and chunked prefill: a caution, read from the device at start-up",
+    ),
     "vllm/config/vllm.py:1772": Applies(
         "vllm.enforce_eager.fault_tolerance",
         S,
@@ -478,7 +592,10 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("compilation-config.mode", "compilation-config.backend", "compilation-config.pass_config"),
         "compilation mode other than VLLM_COMPILE or backend eager, unless breakable CUDA graphs are on (chosen per architecture and environment)",
     ),
-    "vllm/config/vllm.py:1921": _na(S, CAUTION),
+    "vllm/config/vllm.py:1921": _na(
+        S,
+        "HiSparse host-resident KV with a connector other than Nixl/MooncakeStore/Multi: a start-up caution not implemented by a rule yet",
+    ),
     "vllm/config/vllm.py:1957": Applies(
         "vllm.cudagraph.pooling",
         M,
@@ -511,8 +628,17 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ),
         "enforce-eager on a platform with static graphs: capture sizes emptied (the STATIC part is :1778)",
     ),
-    "vllm/config/vllm.py:2030": _na(S, CAUTION),
-    "vllm/config/vllm.py:2040": _na(M, CAUTION),
+    "vllm/config/vllm.py:2030": Applies(
+        "vllm.kv_sharing_fast_prefill",
+        S,
+        "caution",
+        ("kv-sharing-fast-prefill",),
+        "kv-sharing-fast-prefill on without EAGLE-style speculative decoding (refused before)",
+    ),
+    "vllm/config/vllm.py:2040": _na(
+        M,
+        "needs VLLM_WORKER_MULTIPROC_METHOD from the environment with a Whisper checkpoint: a caution about forked workers",
+    ),
     "vllm/config/vllm.py:2052": Applies(
         "vllm.kv_events.prefix_caching",
         S,
@@ -556,7 +682,10 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("compilation-config.debug_dump_path",),
         "VLLM_DEBUG_DUMP_PATH in the environment",
     ),
-    "vllm/config/vllm.py:2334": _na(P, CAUTION),
+    "vllm/config/vllm.py:2334": _na(
+        P,
+        "needs NCCL_GRAPH_REGISTER from the environment and the cumem CUDA-graph pool (CUDA sleep mode)",
+    ),
     "vllm/config/vllm.py:2360": Applies(
         "vllm.spec.scheduled_tokens",
         S,
@@ -585,12 +714,30 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("compilation-config.cudagraph_capture_sizes", "max-num-batched-tokens"),
         "capture sizes above the token budget (reached only with CUDA graphs: not on CPU)",
     ),
-    "vllm/config/vllm.py:2880": _na(S, INFO),
-    "vllm/config/vllm.py:2884": _na(S, INFO),
-    "vllm/config/vllm.py:2941": _na(S, INFO),
-    "vllm/config/vllm.py:2953": _na(S, INFO),
-    "vllm/config/vllm.py:3001": _na(P, INFO),
-    "vllm/config/vllm.py:3009": _na(P, INFO),
+    "vllm/config/vllm.py:2880": _na(
+        S,
+        "echoes what an EC/KV consumer accepts by definition (pre-computed embeddings): nothing is ignored, changed or cautioned",
+    ),
+    "vllm/config/vllm.py:2884": _na(
+        S,
+        "echoes what an EC/KV consumer accepts by definition (embedding tensors may be omitted): nothing is ignored, changed or cautioned",
+    ),
+    "vllm/config/vllm.py:2941": _na(
+        S,
+        "echoes where an EPD encoder instance runs the multi-modal processor, as mm_tensor_ipc leaves it: nothing the file writes is changed",
+    ),
+    "vllm/config/vllm.py:2953": _na(
+        S,
+        "echoes where an EPD encoder instance runs the multi-modal processor: nothing is ignored, changed or cautioned",
+    ),
+    "vllm/config/vllm.py:3001": _na(
+        P,
+        "needs the installed packages (torchcodec with FFmpeg, a CUDA build) for an EPD encoder instance",
+    ),
+    "vllm/config/vllm.py:3009": _na(
+        P,
+        "needs the installed torchcodec and the device; echoes NVDEC video decoding for an EPD encoder instance",
+    ),
     "vllm/config/vllm.py:3043": Applies(
         "vllm.draft_max_len.v2",
         M,
@@ -606,10 +753,17 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         "Model Runner V2 with stock torch.compile (the runner choice)",
     ),
     "vllm/config/vllm.py:3363": _na(
-        S, RUNTIME + " (adjust_dcp_kv_cache_interleave_size: engine core, from the KV cache groups)"
+        S,
+        "logged in the engine core once the KV cache groups are known (`adjust_dcp_kv_cache_interleave_size`, vllm/v1/engine/core.py:293), after create_engine_config()",
     ),
-    "vllm/config/vllm.py:3380": _na(S, RUNTIME + " (adjust_dcp_kv_cache_interleave_size)"),
-    "vllm/config/vllm.py:3601": _na(M, RUNTIME),
+    "vllm/config/vllm.py:3380": _na(
+        S,
+        "logged in the engine core once the KV block size is known (`adjust_dcp_kv_cache_interleave_size`, vllm/v1/engine/core.py:293), after create_engine_config()",
+    ),
+    "vllm/config/vllm.py:3601": _na(
+        M,
+        "needs the model class: logged while the model is constructed in the worker (`set_current_vllm_config(check_compile=True)`)",
+    ),
     # -- vllm/config/watermarking.py
     "vllm/config/watermarking.py:69": Applies(
         "watermarking.deduplication",
@@ -633,7 +787,10 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         S,
         "unreachable from vllm serve: argparse parses --fault-tolerance-config into a FaultToleranceConfig (parse_dataclass), never the dict this checks (only the Python API passes one)",
     ),
-    "vllm/engine/arg_utils.py:1984": _na(P, CAUTION + " (VLLM_ENABLE_V1_MULTIPROCESSING=0)"),
+    "vllm/engine/arg_utils.py:1984": _na(
+        P,
+        "needs VLLM_ENABLE_V1_MULTIPROCESSING from the environment (off): a caution about the process's random state",
+    ),
     "vllm/engine/arg_utils.py:1992": Applies(
         "cli.disable_cascade_attn.deprecated",
         S,
@@ -676,12 +833,39 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("ir-op-priority", "kernel-config.ir_op_priority"),
         "an ir_op_priority op list is given",
     ),
-    "vllm/engine/arg_utils.py:3059": _na(M, CAUTION),
-    "vllm/engine/arg_utils.py:3069": _na(M, CAUTION),
-    "vllm/engine/arg_utils.py:3087": _na(M, CAUTION),
-    "vllm/engine/arg_utils.py:3148": _na(S, INTERNAL),
+    "vllm/engine/arg_utils.py:3059": Applies(
+        "cli.chunked_prefill.disabled",
+        M,
+        "caution",
+        ("enable-chunked-prefill",),
+        "chunked prefill turned off on a generative model that supports it (not encoder-decoder)",
+    ),
+    "vllm/engine/arg_utils.py:3069": Applies(
+        "cli.chunked_prefill.pooling",
+        M,
+        "caution",
+        ("enable-chunked-prefill", "pooler-config"),
+        "chunked prefill turned on for a pooling model whose pooler needs whole prompts (MEAN/CLS sequence, STEP token pooling)",
+    ),
+    "vllm/engine/arg_utils.py:3087": Applies(
+        "cli.prefix_caching.pooling",
+        M,
+        "caution",
+        ("enable-prefix-caching", "pooler-config"),
+        "prefix caching turned on for a pooling model whose pooler needs whole prompts (MEAN/CLS sequence, STEP token pooling)",
+    ),
+    "vllm/engine/arg_utils.py:3148": _na(
+        S,
+        "an exception handler while vLLM estimates multimodal batched tokens from the model's processor: needs the processor, not a setting",
+    ),
     # -- serve and the API server
-    "vllm/entrypoints/common/cli_args.py:544": _na(S, CAUTION),
+    "vllm/entrypoints/common/cli_args.py:544": Applies(
+        "serve.chat_template.hf_parser",
+        S,
+        "caution",
+        ("chat-template", "tool-call-parser", "reasoning-parser"),
+        "chat-template set with the hf tool-call or reasoning parser",
+    ),
     "vllm/entrypoints/openai/api_server.py:24": _na(S, MODULE),
     "vllm/entrypoints/openai/api_server.py:51": _na(S, MODULE),
     "vllm/entrypoints/cli/serve.py:132": Applies(
@@ -721,7 +905,7 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         "one flag given twice (two spellings): the last value wins",
     ),
     # -- platforms: check_and_update_config
-    "vllm/platforms/cpu.py:242": _na(P, INFO),
+    "vllm/platforms/cpu.py:242": _na(P, "needs the installed packages (triton-cpu on an x86 CPU)"),
     "vllm/platforms/cpu.py:293": Applies(
         "platform.cpu.mla_block_size",
         P,
@@ -736,7 +920,10 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("block-size",),
         "CPU, DeepSeek-V4 and block-size other than 256",
     ),
-    "vllm/platforms/cpu.py:313": _na(P, CAUTION),
+    "vllm/platforms/cpu.py:313": _na(
+        P,
+        "needs a CPU target (block-size not a multiple of 32): a performance caution the CPU platform gives",
+    ),
     "vllm/platforms/cpu.py:334": Applies(
         "platform.cpu.ssm_cache_dtype",
         P,
@@ -761,7 +948,9 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("disable-chunked-mm-input",),
         "CUDA and a model with bidirectional multimodal attention",
     ),
-    "vllm/platforms/cuda.py:352": _na(P, CAUTION),
+    "vllm/platforms/cuda.py:352": _na(
+        P, "needs WSL2 (`in_wsl()`) on CUDA with cpu-offload-gb and CUDA graphs"
+    ),
     "vllm/platforms/rocm.py:1180": Applies(
         "platform.rocm.pcp_full_graphs",
         P,
@@ -793,5 +982,8 @@ CLASSES: dict[str, Applies | NotApplicable] = {
     "vllm/platforms/xpu.py:416": Applies(
         "platform.xpu.feature", P, "ignored", (), "a feature XPU lacks"
     ),
-    "vllm/platforms/xpu.py:441": _na(P, INFO),
+    "vllm/platforms/xpu.py:441": _na(
+        P,
+        "needs an XPU target with UVA weight offloading; echoes a launcher change internal to Inductor",
+    ),
 }

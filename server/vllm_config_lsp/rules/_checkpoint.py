@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from vllm_config_lsp.rules._engine import Given, field_value, given_field
+from vllm_config_lsp.rules._engine import Given, field_value, given_field, json_given
 from vllm_config_lsp.rules._model_config import NO_DRAFT
 from vllm_config_lsp.rules.config.speculative.speculative_tokens_without_model import _effective
 from vllm_config_lsp.vllm.config_model import ConfigModel
@@ -317,3 +317,36 @@ def resolve_runner(model: ConfigModel) -> RunnerResolution | None:
         runner_given,
         convert_given,
     )
+
+
+#: Pooler settings with which a pooling model cannot chunk its prefill.
+UNCHUNKED = {"seq_pooling_type": ("MEAN", "CLS"), "tok_pooling_type": ("STEP",)}
+
+
+def pooling_turns_chunked_off(model: ConfigModel) -> Given | None:
+    """The `pooler-config` key that makes vLLM default chunked prefill and prefix
+    caching to off (`ModelConfig.is_chunked_prefill_supported`/`is_prefix_caching_supported`,
+    vllm/config/model.py:2193-2228 and 2239-2272, read by arg_utils.py:3044-3045): MEAN/CLS
+    sequence pooling or STEP token pooling of a model run as a pooling model. Encoder-only
+    pooling models are off whatever the pooler; attention-free ones (Terratorch) chunk. None
+    when the file does not decide it."""
+    resolved = resolve_runner(model)
+    runner = (
+        resolved.runner if resolved is not None else field_value(model, "ModelConfig", "runner")
+    )
+    if runner != "pooling" or field_value(model, "ModelConfig", "model_impl") not in (
+        "auto",
+        "vllm",
+    ):
+        return None
+    if (
+        resolved is not None
+        and registry_flag(model, resolved.arch, "is_attention_free") is not False
+    ):
+        return None
+    for key in ("seq_pooling_type", "tok_pooling_type", "pooling_type"):
+        found = json_given(model, "pooler-config", key)
+        kinds = UNCHUNKED.get(key) or UNCHUNKED["seq_pooling_type"] + UNCHUNKED["tok_pooling_type"]
+        if found is not None and found.value in kinds:
+            return Given(False, found.where, f"{found.label}: {found.value}", found.pair)
+    return None

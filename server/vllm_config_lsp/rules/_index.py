@@ -132,6 +132,10 @@ VC392 nnodes-executor-mp config.parallel.nnodes_executor_mp 0.11.2
 VC393 nnodes-world-size engine.nnodes_world_size 0.28.0
 VC394 pcp-data-parallel config.parallel.pcp_data_parallel 0.28.0
 VC395 hma-connector-off config.vllm.hma_connector_off
+VC396 chunked-prefill-support engine.chunked_prefill_support
+VC397 mtp-multi-token config.speculative.mtp_multi_token
+VC398 kv-sharing-fast-prefill config.vllm.kv_sharing_fast_prefill
+VC399 profiler-frontend-overhead config.profiler.profiler_frontend_overhead
 VC401 compilation-mode-name config.compilation.compilation_mode_name
 VC402 cudagraph-mode-name config.compilation.cudagraph_mode_name
 VC403 custom-ops config.compilation.custom_ops
@@ -247,6 +251,9 @@ VC636 inkling-mtp-weights config.speculative.inkling_mtp_weights
 VC637 inkling-lora config.lora.inkling_lora
 VC638 watermark-candidate-draft config.vllm.watermark_candidate_draft
 VC639 dtype-cast config.model.dtype_cast
+VC640 chat-template-hf-parser entrypoints.chat_template_hf_parser
+VC641 custom-class-proposer config.speculative.custom_class_proposer
+VC642 model-class-overrides config.model.model_class_overrides
 VC680 weights-exceed-gpu-memory v1.core.weights_exceed_gpu_memory
 VC681 kv-cache-exceeds-gpu-memory v1.core.kv_cache_exceeds_gpu_memory
 VC700 unknown-gpu platforms.unknown_gpu
@@ -328,6 +335,8 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC392": (("some", "_engine.given_field", "ParallelConfig", "nnodes"),),
     "VC394": (("some", "_engine.first_given", "ParallelConfig", "prefill_context_parallel_size", "data_parallel_size"),),
     "VC395": (("some", "_engine.json_given", "kv-transfer-config", "kv_connector"), ("some", "model.json_tree", "kv-transfer-config"),),
+    "VC397": (("some", "_engine.speculative_tokens"), ("some", "_model_config.spec"),),
+    "VC398": (("some", "_engine.switched_on", "kv-sharing-fast-prefill"),),
     "VC403": (("some", "_model_config.json_given", "compilation-config", "custom_ops"),),
     "VC404": (("some", "_model_config.json_given", "compilation-config", "mode"), ("some", "_model_config.json_given", "compilation-config", "backend"),),
     "VC405": (("some", "_model_config.json_given", "compilation-config", "decoder_replay_cudagraph_capture_sizes"),),
@@ -415,6 +424,9 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC637": (("some", "_engine.given", "enable-lora"), ("some", "_checkpoint.served"),),
     "VC638": (("some", "_engine.given", "watermark-config"), ("some", "_model_config.spec"),),
     "VC639": (("some", "_engine.given_field", "ModelConfig", "dtype"), ("some", "_checkpoint.served"),),
+    "VC640": (("some", "_engine.given", "chat-template"),),
+    "VC641": (("some", "_model_config.spec"),),
+    "VC642": (("some", "_engine.given_field", "ModelConfig", "model_class_overrides"),),
     "VC701": (("some", "_engine.given_field", "ModelConfig", "dtype"),),
     "VC702": (("some", "_engine.given_field", "ModelConfig", "quantization"),),
     "VC704": (("some", "_engine.given_field", "AttentionConfig", "backend"),),

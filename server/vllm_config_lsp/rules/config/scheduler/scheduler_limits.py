@@ -44,7 +44,7 @@ max-num-batched-tokens: 8192
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
-from vllm_config_lsp.rules._checkpoint import registry_flag, resolve_runner
+from vllm_config_lsp.rules._checkpoint import pooling_turns_chunked_off
 from vllm_config_lsp.rules._engine import (
     Given,
     error,
@@ -52,7 +52,6 @@ from vllm_config_lsp.rules._engine import (
     given,
     given_field,
     is_int,
-    json_given,
 )
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -83,7 +82,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     if model_len is not None and not (is_int(model_len.value) and model_len.value > 0):
         model_len = None  # `auto` / -1: the model decides
     if batched is not None and is_int(batched.value):
-        off = chunked if chunked is not None else _pooling_turns_chunked_off(model)
+        off = chunked if chunked is not None else pooling_turns_chunked_off(model)
         if (
             off is not None
             and off.value is not True
@@ -194,35 +193,3 @@ def _batched_limit(model: ConfigModel, model_len: Given | None) -> int | None:
         bound *= 2
     length: int = model_len.value
     return max(bound, length)
-
-
-#: Pooler settings with which a pooling model cannot chunk its prefill.
-UNCHUNKED = {"seq_pooling_type": ("MEAN", "CLS"), "tok_pooling_type": ("STEP",)}
-
-
-def _pooling_turns_chunked_off(model: ConfigModel) -> Given | None:
-    """The `pooler-config` key that makes vLLM default chunked prefill to off
-    (`ModelConfig.is_chunked_prefill_supported`, vllm/config/model.py:2193-2228, read by
-    arg_utils.py:3044): MEAN/CLS sequence pooling or STEP token pooling of a model run as a
-    pooling model. Encoder-only pooling models are off whatever the pooler; attention-free
-    ones (Terratorch) chunk. None when the file does not decide it."""
-    resolved = resolve_runner(model)
-    runner = (
-        resolved.runner if resolved is not None else field_value(model, "ModelConfig", "runner")
-    )
-    if runner != "pooling" or field_value(model, "ModelConfig", "model_impl") not in (
-        "auto",
-        "vllm",
-    ):
-        return None
-    if (
-        resolved is not None
-        and registry_flag(model, resolved.arch, "is_attention_free") is not False
-    ):
-        return None
-    for key in ("seq_pooling_type", "tok_pooling_type", "pooling_type"):
-        found = json_given(model, "pooler-config", key)
-        kinds = UNCHUNKED.get(key) or UNCHUNKED["seq_pooling_type"] + UNCHUNKED["tok_pooling_type"]
-        if found is not None and found.value in kinds:
-            return Given(False, found.where, f"{found.label}: {found.value}", found.pair)
-    return None
