@@ -84,8 +84,13 @@ HELPERS = {
 ARGS = ("vllm_config_lsp.rules._frontend", "args")
 ARG_FIELD = "_frontend.arg_field"
 ARG_ATTRIBUTES = ("value", "explicit")
-#: Methods of the model (`check`'s parameter) a trigger may call.
-MODEL_METHODS = ("flag", "json_tree", "json_setting")
+#: Methods of the model (`check`'s parameter) a trigger may call (`final.get`: the
+#: lookup in its cached mapping of final values).
+MODEL_METHODS = ("flag", "json_tree", "json_setting", "final.get")
+#: The helper name of a trigger that reads a chain of the model's attributes
+#: (`model.origin.parsed.problems`): a guard's `is None`/`not`, or what a generator's
+#: last statement, a `for` loop, iterates (an empty container: no finding).
+MODEL_ATTRIBUTES = "model"
 #: The rule modules' helpers (and `spec`, which reads the whole speculative config) are
 #: costlier than the model's own lookups: cheap ones first.
 _COSTLY = ("_checkpoint.", "_model_config.spec")
@@ -120,9 +125,15 @@ def discovered() -> list[Discovered]:
 def _helper(module: ModuleType, call: ast.expr, model: str) -> str | None:
     """`_engine.given_field` for a call of an allowed helper, `model.flag` for a method."""
     func = call.func if isinstance(call, ast.Call) else None
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        if func.value.id == model and func.attr in MODEL_METHODS:
-            return f"model.{func.attr}"
+    if isinstance(func, ast.Attribute):
+        chain = [func.attr]
+        owner = func.value
+        while isinstance(owner, ast.Attribute):
+            chain.insert(0, owner.attr)
+            owner = owner.value
+        method = ".".join(chain)
+        if isinstance(owner, ast.Name) and owner.id == model and method in MODEL_METHODS:
+            return f"model.{method}"
         return None
     if not isinstance(func, ast.Name):
         return None
@@ -207,8 +218,10 @@ def _arguments(
 
 
 def _guarded(test: ast.expr) -> list[tuple[str, ast.expr]]:
-    """What a `return` guard's test returns on: `X is None` ("some": X must not be None)
-    and `not X` ("true": X must be truthy), alone or among the operands of an `or`."""
+    """What a `return` guard's test returns on: `X is None` ("some": X must not be None),
+    `not X` ("true": X must be truthy) and a bare `X` ("false": X must be falsy; an
+    attribute or subscript, which `triggers` reads only as a chain of the model's
+    attributes or an `args` field), alone or among the operands of an `or`."""
     either = isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or)
     operands = test.values if isinstance(test, ast.BoolOp) and either else [test]
     out: list[tuple[str, ast.expr]] = []
@@ -223,6 +236,8 @@ def _guarded(test: ast.expr) -> list[tuple[str, ast.expr]]:
             out.append(("some", operand.left))
         elif isinstance(operand, ast.UnaryOp) and isinstance(operand.op, ast.Not):
             out.append(("true", operand.operand))
+        elif isinstance(operand, ast.Attribute):
+            out.append(("false", operand))
     return out
 
 
@@ -276,14 +291,46 @@ def triggers(module: ModuleType) -> tuple[Trigger, ...]:
                     if source is None:
                         continue
                     expression = source
-                call = _call(module, expression, model)
+                call = None if kind == "false" else _call(module, expression, model)
                 if call is None:
                     call = _arg_field(module, expression, model, assigned)
+                if call is None:
+                    call = _attribute(expression, model, assigned)
                 if call is not None and (kind, *call) not in found:
                     found.append((kind, *call))
             continue
+        loop = _last_loop(statement, check.body, generator)
+        if loop is not None:
+            path = _attribute(loop, model, assigned)
+            if path is not None and ("true", *path) not in found:
+                found.append(("true", *path))
         break  # anything else may find something: no guard after it counts
     return tuple(sorted(found, key=lambda t: (t[1].startswith(_COSTLY), found.index(t))))
+
+
+def _last_loop(statement: ast.stmt, body: list[ast.stmt], generator: bool) -> ast.expr | None:
+    """What the generator's last statement, a `for` loop without `else`, iterates: when it
+    is empty (a falsy container) the loop yields nothing and `check` ends with no finding."""
+    if not generator or statement is not body[-1] or not isinstance(statement, ast.For):
+        return None
+    return None if statement.orelse or _yields(statement.iter) else statement.iter
+
+
+def _attribute(node: ast.expr, model: str, assigned: dict[str, ast.expr]) -> Trigger | None:
+    """`("model", "origin", "parsed", "problems")` for `model.origin.parsed.problems`, or
+    for `origin.parsed.problems` after `origin = model.origin`: attributes of the model
+    only, no call, read by `Rule.can_fire` the same way."""
+    path: list[str] = []
+    for _ in range(2):  # the chain, then once more from a name it starts at, as assigned
+        while isinstance(node, ast.Attribute):
+            path.insert(0, node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name) or node.id == model:
+            break
+        node = assigned.get(node.id, node)
+    if not path or not isinstance(node, ast.Name) or node.id != model:
+        return None
+    return (MODEL_ATTRIBUTES, *path)
 
 
 def _assign(assigned: dict[str, ast.expr], target: ast.expr, value: ast.expr | None) -> None:
@@ -310,11 +357,12 @@ def _assign(assigned: dict[str, ast.expr], target: ast.expr, value: ast.expr | N
 
 def _pinned(value: ast.expr | None, assigned: dict[str, ast.expr]) -> ast.expr | None:
     """`a["key"]`, `given.value`: the tracked name's expression put in place now (a later
-    rebinding of `a` does not change what was assigned); None when the name is untracked."""
+    rebinding of `a` does not change what was assigned); None for a subscript of an
+    untracked name, an attribute of one as written."""
     if isinstance(value, (ast.Subscript, ast.Attribute)) and isinstance(value.value, ast.Name):
         base = assigned.get(value.value.id)
-        if base is None:
-            return None
+        if base is None:  # `origin = model.origin` stays as written (`_attribute`)
+            return value if isinstance(value, ast.Attribute) else None
         if isinstance(value, ast.Subscript):
             return ast.Subscript(base, value.slice, ast.Load())
         return ast.Attribute(base, value.attr, ast.Load())
@@ -340,7 +388,8 @@ def render(rules: list[Discovered]) -> str:
 TRIGGERS_HEADER = """
 #: By code: the settings without which the rule's `check` returns before any finding, as
 #: (test, helper, *arguments); `Rule.can_fire` calls each helper on the model, and a rule
-#: whose helper gives None ("some") or an empty value ("true") is not imported.
+#: whose helper gives None ("some"), an empty value ("true") or a true one ("false") is
+#: not imported.
 # fmt: off
 TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
 """

@@ -35,11 +35,6 @@ from typing import Any
 from vllm_config_lsp.sources.association import glob_matches
 from vllm_config_lsp.vllm.plugins import is_catalogued
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
 #: Looked for in each folder, in this order (ruff: `.ruff.toml`, `ruff.toml`, `pyproject.toml`).
 FILE_NAMES = ("vllm-config.toml", ".vllm-config.toml", "pyproject.toml")
 TABLE = "tool.vllm-config"
@@ -221,6 +216,10 @@ def _read(path: Path) -> ProjectSettings | None:
 def _parse(path: Path) -> ProjectSettings | None:
     from vllm_config_lsp.sources.safe_read import read_capped
 
+    if sys.version_info >= (3, 11):  # here: a file without a settings file reads no TOML
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
     pyproject = path.name == "pyproject.toml"
     try:
         text = read_capped(path, _MAX_BYTES).decode("utf-8")

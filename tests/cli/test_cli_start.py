@@ -58,13 +58,17 @@ def test_check_imports_only_the_rules_that_run(tmp_path: Path) -> None:
 
 
 def test_a_rule_whose_setting_the_file_leaves_out_is_not_imported(tmp_path: Path) -> None:
-    """VC254 (tpu-kv-connector) needs `kv-transfer-config.kv_connector` (its trigger in the
-    generated index): a file without it never imports the rule, one with it does."""
+    """VC254 (tpu-kv-connector) needs the TPU plugin (`model.plugin`) and
+    `kv-transfer-config.kv_connector` (its triggers in the generated index): a file without
+    either never imports the rule, one with both does."""
     module = "vllm_config_lsp.rules.plugins.tpu_kv_connector"
     config = tmp_path / "plain.vllm.yaml"
     config.write_text("model: m\nmax-model-len: 4096\n")
     assert module not in _loaded("check", str(config))
-    config.write_text('model: m\nkv-transfer-config: {"kv_connector": "NixlConnector"}\n')
+    connector = 'model: m\nkv-transfer-config: {"kv_connector": "NixlConnector"}\n'
+    config.write_text(connector)
+    assert module not in _loaded("check", str(config))
+    config.write_text("# vllm-config: plugin=tpu-inference@0.32.0\n" + connector)
     assert module in _loaded("check", str(config))
 
 
@@ -96,3 +100,23 @@ def _loaded_for(folder: Path, text: str) -> list[str]:
     config = folder / "probe.vllm.yaml"
     config.write_text(text, encoding="utf-8")
     return _loaded("check", str(config))
+
+
+def test_a_loader_rule_is_imported_only_when_the_file_has_its_problem(tmp_path: Path) -> None:
+    """VC001 (yaml-syntax) loops over the parse's problems as its last statement (trigger
+    `model origin.parsed.problems`), VC241 returns for a `--config` file (`false` trigger on
+    `model.is_config_file`): a clean config file imports neither; broken YAML imports VC001."""
+    syntax = "vllm_config_lsp.rules.loader.yaml_syntax"
+    environ = "vllm_config_lsp.rules.envs.invalid_value"
+    clean = _loaded_for(tmp_path, "model: m\nmax-model-len: 4096\n")
+    assert syntax not in clean and environ not in clean
+    assert syntax in _loaded_for(tmp_path, "model: m\nmax-model-len: [4096\n")
+
+
+def test_no_settings_file_reads_no_toml(tmp_path: Path) -> None:
+    """`tomllib` is imported when a settings file is found, not on every start (nor
+    `fractions`, which only a float `multiple_of` bound needs)."""
+    plain = _loaded_for(tmp_path, "model: m\nmax-model-len: 4096\n")
+    assert "tomllib" not in plain and "fractions" not in plain
+    (tmp_path / "vllm-config.toml").write_text('select = ["VC2"]\n', encoding="utf-8")
+    assert "tomllib" in _loaded_for(tmp_path, "model: m\nmax-model-len: 4096\n")

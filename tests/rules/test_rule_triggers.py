@@ -1,14 +1,15 @@
 """Rule triggers (issue 35): the generated index lists, for a rule whose `check` returns
 before any finding unless the file sets some setting, that setting as the helper call the
 rule makes (`tools/generate_rule_index.py`), and the engine imports the rule only when the
-call finds it. What a trigger hides must be what the rule would not have found: every rule's
-own `## Example` still gets its finding from `check`, and the generator takes a guard only
-where nothing before it can find anything."""
+call finds it. What a trigger hides must be what the rule would not have found: the
+examples of every rule's page (and the test corpus) get the same findings as with every
+rule run, and the generator takes a guard only where nothing before it can find anything."""
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 import textwrap
 import types
@@ -21,31 +22,46 @@ from vllm_config_lsp.rules import all_rules
 sys.path.insert(0, str(REPO / "tools"))
 from generate_rule_index import triggers
 
-TRIGGERED = [rule for rule in all_rules() if rule.triggers]
-
 
 @pytest.fixture(autouse=True)
 def _fixture_models(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VLLM_CONFIG_MODEL_DIRS", str(REPO / "tests" / "fixtures" / "models"))
 
 
-def test_every_triggered_rules_example_still_gets_its_finding(tmp_path: Path) -> None:
-    """One `check` over every example (as a hook runs it): each file that sets what its
-    rule's triggers name gets that rule's finding."""
-    files = {}
-    for rule in TRIGGERED:
-        match = re.search(r"## Example\n```yaml\n(.*?)```", rule.doc, re.S)
-        if match is None:
-            continue
-        path = tmp_path / f"{rule.code}.vllm.yaml"
-        path.write_text(match.group(1), encoding="utf-8")
-        files[str(path)] = rule.code
-    assert len(files) > len(TRIGGERED) // 2
-    done = cli("check", "--format", "json", "--exit-zero", *files)
-    assert done.returncode == 0, done.stderr
-    found = {(f["file"], f["code"]) for f in json.loads(done.stdout)}
-    missing = sorted(code for path, code in files.items() if (path, code) not in found)
-    assert not missing, f"rules whose own example lost its finding: {missing}"
+#: The CLI with every rule run whatever its triggers say: the engine as it was without them.
+WITHOUT_TRIGGERS = (
+    "import sys; from vllm_config_lsp.rules import Rule; "
+    "Rule.can_fire = lambda self, model: True; "
+    "from vllm_config_lsp.cli.main import main; sys.exit(main())"
+)
+
+
+def test_triggers_never_hide_a_finding(tmp_path: Path) -> None:
+    """Every YAML block of every rule's page (the bad example and the fixed one), the
+    examples and the test corpus, checked by one process with the triggers and by one
+    running every rule: the same findings, byte for byte, for every rule."""
+    files, own = [], set()
+    for rule in all_rules():
+        for index, block in enumerate(re.findall(r"```yaml\n(.*?)```", rule.doc, re.S)):
+            path = tmp_path / f"{rule.code}-{index}.vllm.yaml"
+            path.write_text(block, encoding="utf-8")
+            files.append(str(path))
+            own.add((str(path), rule.code))
+    assert len(files) > len(all_rules())
+    files += [str(path) for path in sorted((REPO / "examples").glob("*.yaml"))]
+    files += [str(path) for path in sorted((REPO / "tests" / "corpus").rglob("*.y*ml"))]
+    command = ["check", "--format", "json", "--exit-zero", *files]
+    lazy = cli(*command)
+    every = subprocess.run(
+        [sys.executable, "-c", WITHOUT_TRIGGERS, *command], capture_output=True, text=True
+    )
+    assert lazy.returncode == every.returncode == 0, lazy.stderr + every.stderr
+    found = json.loads(lazy.stdout)
+    assert found == json.loads(every.stdout)
+    examples = {(f["file"], f["code"]) for f in found} & own
+    assert len({code for _, code in examples}) > len(all_rules()) * 3 // 4, (
+        "most rules' own example gets its finding (the comparison compares findings)"
+    )
 
 
 def _triggers_of(tmp_path: Path, source: str) -> tuple[tuple[str, ...], ...]:
@@ -130,8 +146,8 @@ FLAGS = ("a-flag", "b-flag")
 
 def test_a_serve_flag_read_through_args_is_a_trigger(tmp_path: Path) -> None:
     """`a = args(model, …)` then `not a["key"].value` (or through `given = a["key"]`) is
-    read again by `_frontend.arg_field` with the same flags; a guard that returns when the
-    switch is on (`a["b_flag"].value`), or a key not a constant, is no trigger."""
+    read again by `_frontend.arg_field` with the same flags, and so is a guard that returns
+    when the switch is on (`a["b_flag"].value`: "false"); a key not a constant is none."""
     source = f"""{ARGS_HEAD}
 def check(model):
     a = args(model, *FLAGS)
@@ -144,6 +160,7 @@ def check(model):
     yield given
 """
     assert _triggers_of(tmp_path, source) == (
+        ("false", "_frontend.arg_field", "b_flag", "value", "a-flag", "b-flag"),
         ("true", "_frontend.arg_field", "a_flag", "value", "a-flag", "b-flag"),
         ("true", "_frontend.arg_field", "b_flag", "explicit", "a-flag", "b-flag"),
     ), "`given` keeps the `args` call it was read from though `a` is rebound after it"
@@ -164,3 +181,30 @@ def check(model):
         ("some", "_engine.given", "x-flag"),
         ("some", "_model_config.spec"),
     )
+
+
+def test_model_attributes_and_a_last_loop_are_triggers(tmp_path: Path) -> None:
+    """`model.origin is None`, `model.is_config_file` ("false": returns when true) and what a
+    generator's last statement, a `for` loop, iterates (read through a name assigned from
+    the model) are triggers; a loop followed by more code is not, nor anything in a function
+    that is no generator."""
+    source = f"""{HEAD}
+def check(model):
+    if model.origin is None:
+        return
+    origin = model.origin
+    for problem in origin.parsed.problems:
+        yield problem
+"""
+    assert _triggers_of(tmp_path, source) == (
+        ("some", "model", "origin"),
+        ("true", "model", "origin", "parsed", "problems"),
+    )
+    config_file = source.replace(
+        "model.origin is None", "model.origin is None or model.is_config_file"
+    )
+    assert _triggers_of(tmp_path, config_file)[1] == ("false", "model", "is_config_file")
+    followed = source + "    yield model\n"
+    assert _triggers_of(tmp_path, followed) == (("some", "model", "origin"),)
+    returning = source.replace("yield problem", "print(problem)")
+    assert _triggers_of(tmp_path, returning) == (), "no generator: `return` is no finding"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, reduce
 from types import ModuleType
 
 from vllm_config_lsp.findings import Finding
@@ -100,7 +100,7 @@ class Rule:
                 value = _helper(model, helper)(*arguments)
             except Exception:
                 return True
-            if (value is None) if test == "some" else not value:
+            if _RETURNS[test](value):
                 return False
         return True
 
@@ -113,11 +113,24 @@ class Rule:
         return in_release(self.code, found, model.catalogue, load_catalogue(self.transcribes))
 
 
+#: A trigger's test: when the value the rule reads first makes its `check` return.
+_RETURNS: dict[str, Callable[[object], bool]] = {
+    "some": lambda value: value is None,
+    "true": lambda value: not value,
+    "false": bool,
+}
+
+
 def _helper(model: ConfigModel, name: str) -> Callable[..., object]:
-    """`model.flag` → the model's method; `_engine.given` → `given` bound to the model."""
+    """`model.flag` (`model.final.get`) → the model's method (its attribute's);
+    `_engine.given` → `given` bound to the model; `model` → the chain of the model's
+    attributes its arguments name."""
+    if name == "model":
+        return lambda *path: reduce(getattr, path, model)
     home, function = name.rsplit(".", 1)
-    if home == "model":
-        method: Callable[..., object] = getattr(model, function)
+    if home == "model" or home.startswith("model."):
+        owner = reduce(getattr, home.split(".")[1:], model)
+        method: Callable[..., object] = getattr(owner, function)
         return method
     helper = getattr(importlib.import_module(f"{__name__}.{home}"), function)
     return lambda *arguments: helper(model, *arguments)

@@ -12,7 +12,6 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from vllm_config_lsp.document.value_tree import Entry, ValueNode
@@ -553,6 +552,8 @@ def _constraint_issues(
         step = constraints["multiple_of"]
         # int % float converts the int to a float, which overflows past 308 digits
         exact = isinstance(number, int) and not isinstance(step, int)
+        if exact:  # rare (a float step): `fractions` and its regex are not loaded at start
+            from fractions import Fraction
         if step and (Fraction(number) % Fraction(step) if exact else number % step):
             return [
                 FieldIssue(
