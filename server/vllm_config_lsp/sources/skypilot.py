@@ -244,8 +244,8 @@ def _ray_cluster(frame: Frame, root: MappingNode) -> list[Invocation]:
     )
     if script is None or "vllm" not in script.text:
         return []
-    image = text_of(get(get(root, "docker"), "image"))
     claim = _head_gpus(frame, root)
+    image = _head_image(root)
     return [
         replace(
             relocate(invocation, script, image=image),
@@ -253,6 +253,14 @@ def _ray_cluster(frame: Frame, root: MappingNode) -> list[Invocation]:
         )
         for invocation in shell.find_invocations(script.text, source=SOURCE)
     ]
+
+
+def _head_image(root: MappingNode) -> str | None:
+    """The image the head's commands run in: `docker.head_image`, which overrides
+    `docker.image` for the head (Ray's cluster config reference); an empty one is no
+    container."""
+    docker = get(root, "docker")
+    return text_of(get(docker, "head_image")) or text_of(get(docker, "image")) or None
 
 
 def _head_gpus(frame: Frame, root: MappingNode) -> GpuClaim | None:
