@@ -1,5 +1,6 @@
-"""The hosts of issue 28 in the editor: a Makefile recipe, a TOML entrypoint, a Jinja template,
-a kustomize overlay patch (llm-d's, read through its bases on disk), a Dynamo worker.
+"""The hosts of issue 28 in the editor: a Makefile recipe, a TOML entrypoint, a pixi task and
+an anvil-serving recipe (real files), a Jinja template, a kustomize overlay patch (llm-d's,
+read through its bases on disk), a Dynamo worker.
 Each real file is opened as the editor opens it; in one session: its diagnostics, a fix
 applied through the code action (the file stays its host's syntax: the finding is gone and
 the start is still read), a hover and a completion inside the command line."""
@@ -20,6 +21,8 @@ LATENCY = (
     DATA / "kustomize/llm-d/guides/predicted-latency-routing/modelserver/gpu/vllm/base"
 ) / "patch-vllm.yaml"
 DISAGG = DATA / "dynamo" / "ai-dynamo__dynamo__examples__backends__vllm__launch__disagg.sh"
+BLENDERGYM = DATA / "toml" / "blendergym" / "pyproject.toml"
+ANVIL = DATA / "toml" / "anvil-serving" / "tp2-model-campaign-recipes.toml"
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,31 @@ CASES = [
         "    --enable-prefix-ca§ \\\n    --disaggregation-mode prefill",
         "--enforce-eagr",
         hover="--model",
+    ),
+    Case(  # a pixi task's command string
+        "file:///work/issue28/pixi/pyproject.toml",
+        BLENDERGYM.read_text(encoding="utf-8").replace(
+            "Thinking-FP8 --tensor-parallel-size 4", "Thinking-FP8 --task generate -tp 4"
+        ),
+        "toml",
+        "VC101",
+        "Thinking-FP8 -tp 4",
+        "Thinking-FP8 --enable-prefix-ca§ -tp 4",
+        "--task generate",
+        hover="--enable-expert-parallel",
+    ),
+    Case(  # an anvil-serving recipe's `flags` entry
+        "file:///work/issue28/anvil/recipes.toml",
+        ANVIL.read_text(encoding="utf-8").replace(
+            '  "--enable-expert-parallel",\n',
+            '  "--task generate",\n  "--enable-expert-parallel",\n',
+        ),
+        "toml",
+        "VC101",
+        '"--enable-expert-parallel",',
+        '"--enable-prefix-ca§", "--enable-expert-parallel",',
+        "--task generate",
+        hover="--mamba-ssm-cache-dtype",
     ),
 ]
 

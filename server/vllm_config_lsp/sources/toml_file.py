@@ -19,7 +19,8 @@ A task runner's task table (pixi's `[tasks]`/`[feature.*.tasks]`, poe's `[tool.p
 pdm's `[tool.pdm.scripts]`, rye's `[tool.rye.scripts]`, mise's `[tasks.*]`) sets the task's
 environment in an `env` table beside its `cmd`/`run`/`shell`: those variables are the
 start's environment (`Invocation.environ`), and fill the `$NAME`s of a command string, as
-the runner's shell does (`sources.task_env`).
+the runner's shell does (`sources.task_env`). anvil-serving's serve-recipe registries are
+read as the `docker run` their launcher builds (`sources.serve_recipes`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from vllm_config_lsp.sources import gpu_claims, shell, task_env
+from vllm_config_lsp.sources import gpu_claims, serve_recipes, shell, task_env
 from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word
 from vllm_config_lsp.sources.source_map import SourceMap
 
@@ -75,10 +76,14 @@ def find_invocations(text: str) -> list[Invocation]:
         loaded = None
     found: list[Invocation] = []
     scanner = _Scanner(text)
-    entries = scanner.entries()
+    entries = [e for e in scanner.entries() if loaded is None or _agrees(e, loaded)]
     strings = {entry.path: entry.word for entry in entries if entry.word is not None}
+    read: frozenset[tuple[str | int, ...]] = frozenset()
+    if loaded is not None:
+        arrays = {entry.path: entry.items for entry in entries if entry.is_array}
+        found, read = serve_recipes.find_invocations(loaded, strings, arrays)
     for entry in entries:
-        if loaded is not None and not _agrees(entry, loaded):
+        if entry.path in read:
             continue
         environ = _task_env(entry, loaded, strings, scanner) if loaded is not None else ()
         if entry.is_array and _is_command_list(entry.path):
@@ -92,7 +97,7 @@ def find_invocations(text: str) -> list[Invocation]:
         claims = _cerebrium_gpus(loaded, scanner)
         for invocation in found:
             invocation.gpus = claims or invocation.gpus
-    return found
+    return sorted(found, key=lambda invocation: invocation.start)
 
 
 def _command_line(word: Word, environ: tuple[EnvVar, ...]) -> list[Invocation]:
