@@ -147,6 +147,9 @@ FROM_THE_REGISTRY = [
     # TimmyOVO/deepseek-ocr.rs crates/infer-deepseek/tests/fixtures/deepseek_ocr1_config.json
     # @ 14694379: 10 heads, 8192 positions.
     ("deepseek-ai/DeepSeek-OCR", 10, 8192),
+    # alibaba/InferSim hf_configs/qwen3-next-80B-A3B_config.json @ f2293dab: 16 heads,
+    # 262144 positions.
+    ("Qwen/Qwen3-Next-80B-A3B-Instruct", 16, 262144),
 ]
 
 
