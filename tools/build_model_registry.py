@@ -13,7 +13,8 @@ The registry is generated offline from tools/model_registry_sources.json, which 
 committed: for each Hub id, the fields of its config.json (every top-level key; of a
 quantization or compression config only the keys the code names, since those may list
 every quantized layer) and where they were read, `source` (repository, path, commit of a
-public copy), and where a public copy of the safetensors index gives it, `total_size` with
+public copy; `source_check` says how it was checked against another copy where one was
+found), and where a public copy of the safetensors index gives it, `total_size` with
 its own `total_size_source` (and `total_size_note`: why that copy is the Hub's); for a
 ModelOpt checkpoint whose quantization sits in its own `hf_quant_config.json` (read by
 vLLM where config.json has no quantization_config), that file's quantization keys as

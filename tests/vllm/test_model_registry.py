@@ -10,7 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support import REPO
+import pytest
+from support import REPO, cli
 
 TOOL = REPO / "tools" / "build_model_registry.py"
 sys.path.insert(0, str(TOOL.parent))
@@ -139,3 +140,42 @@ def test_the_committed_top_list_is_the_corpus_count_and_its_coverage_is_reported
     models = json.loads((REPO / "schemas" / "models" / "registry.json").read_text())["models"]
     assert hit == sum(entry["id"] in models for entry in ids)
     assert not [line for line in misses if line.split()[2] in models]
+
+
+#: Registry entries and what their config.json decides: (model, heads, positions).
+FROM_THE_REGISTRY = [
+    # TimmyOVO/deepseek-ocr.rs crates/infer-deepseek/tests/fixtures/deepseek_ocr1_config.json
+    # @ 14694379: 10 heads, 8192 positions.
+    ("deepseek-ai/DeepSeek-OCR", 10, 8192),
+    # alibaba/InferSim hf_configs/qwen3-next-80B-A3B_config.json @ f2293dab: 16 heads,
+    # 262144 positions.
+    ("Qwen/Qwen3-Next-80B-A3B-Instruct", 16, 262144),
+]
+
+
+@pytest.mark.parametrize(("model", "heads", "positions"), FROM_THE_REGISTRY)
+def test_an_entry_decides_the_model_checks_without_local_files(
+    tmp_path: Path, model: str, heads: int, positions: int
+) -> None:
+    """With an empty Hugging Face cache the registry's facts decide VC601 (a
+    tensor-parallel size that does not divide the heads) and VC604 (a max-model-len past the
+    model's positions), and a config within both gets neither."""
+    bad_tp = next(n for n in range(2, heads + 2) if heads % n)
+    good_tp = next(n for n in range(2, heads + 1) if heads % n == 0)
+    (tmp_path / "bad.vllm.yaml").write_text(
+        f"model: {model}\ntensor-parallel-size: {bad_tp}\nmax-model-len: {positions * 2}\n"
+    )
+    (tmp_path / "good.vllm.yaml").write_text(
+        f"model: {model}\ntensor-parallel-size: {good_tp}\nmax-model-len: {positions}\n"
+    )
+    drop = ("HF_HOME", "VIRTUAL_ENV", "VLLM_CONFIG_MODEL_DIRS", "VLLM_CONFIG_MODEL_REGISTRY")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env["HF_HUB_CACHE"] = str(tmp_path / "empty-hub")
+    done = cli(
+        "check", "--format", "json", "bad.vllm.yaml", "good.vllm.yaml", cwd=tmp_path, env=env
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    found = {(str(f["file"]), str(f["code"])): str(f["message"]) for f in json.loads(done.stdout)}
+    assert f"attention heads ({heads}) must be divisible" in found["bad.vllm.yaml", "VC601"]
+    assert f"The model's limit is {positions}." in found["bad.vllm.yaml", "VC604"]
+    assert not [key for key in found if key[0] == "good.vllm.yaml"], found
