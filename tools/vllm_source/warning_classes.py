@@ -500,13 +500,19 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         S,
         "per request: `_check_supports_watermarking(params)` of the input processor (vllm/v1/engine/input_processor.py:122), a request asking for watermarking without a watermark-config",
     ),
-    "vllm/config/vllm.py:1407": _na(
+    "vllm/config/vllm.py:1407": Applies(
+        "vllm.watermark.target_only",
         S,
-        "reached at start-up (vllm.py:1543) with watermark-config and speculative decoding; a caution not implemented by a rule yet",
+        "caution",
+        ("watermark-config.allow_target_only_watermarking", "speculative-config"),
+        "allow_target_only_watermarking with an algorithm other than dual_key_gumbel and speculative decoding that passes the watermark checks",
     ),
-    "vllm/config/vllm.py:1416": _na(
+    "vllm/config/vllm.py:1416": Applies(
+        "vllm.watermark.alpha_unused",
         S,
-        "reached at start-up (vllm.py:1543) with dual_key_gumbel watermarking, a non-default alpha and speculative decoding; a caution not implemented by a rule yet",
+        "ignored",
+        ("watermark-config.alpha", "speculative-config"),
+        "dual_key_gumbel with an alpha other than the default and speculative decoding: the alpha is not used",
     ),
     "vllm/config/vllm.py:1435": _na(
         S,
@@ -541,9 +547,17 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         P,
         "needs a ROCm target (DeepEP high-throughput with DBO): a default for async-scheduling the file leaves unset, no setting of the file changes (set explicitly, it is refused: VllmConfig.__post_init__ raises)",
     ),
-    "vllm/config/vllm.py:1712": _na(
+    "vllm/config/vllm.py:1712": Applies(
+        "vllm.async.v1_runner",
         P,
-        "needs the model-runner choice (VLLM_USE_V2_MODEL_RUNNER, Triton installed, Model Runner V2's unsupported features): a default for async-scheduling the file leaves unset; the file-decided cases (custom_class/suffix speculative methods, external_launcher with pipeline parallelism) are not implemented by a rule yet",
+        "caution",
+        (
+            "async-scheduling",
+            "distributed-executor-backend",
+            "pipeline-parallel-size",
+            "speculative-config.method",
+        ),
+        "async-scheduling unset with the V1 model runner and pipeline parallelism or a method V1 cannot schedule asynchronously; reported where the file picks V1 (external_launcher with pipeline parallelism, suffix or custom_class); V1 chosen by the machine (no Triton, VLLM_USE_V2_MODEL_RUNNER=0) is not known",
     ),
     "vllm/config/vllm.py:1726": _na(
         S,
@@ -594,7 +608,7 @@ CLASSES: dict[str, Applies | NotApplicable] = {
     ),
     "vllm/config/vllm.py:1921": _na(
         S,
-        "HiSparse host-resident KV with a connector other than Nixl/MooncakeStore/Multi: a start-up caution not implemented by a rule yet",
+        "HiSparse host-resident KV with a connector other than Nixl/MooncakeStore/Multi: reached only on NVIDIA CUDA (vllm.py:1885 refuses HiSparse elsewhere) with a DSA model that has index_topk; a caution not implemented by a rule yet",
     ),
     "vllm/config/vllm.py:1957": Applies(
         "vllm.cudagraph.pooling",

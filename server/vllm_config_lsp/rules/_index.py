@@ -254,6 +254,7 @@ VC639 dtype-cast config.model.dtype_cast
 VC640 chat-template-hf-parser entrypoints.chat_template_hf_parser
 VC641 custom-class-proposer config.speculative.custom_class_proposer
 VC642 model-class-overrides config.model.model_class_overrides
+VC643 async-scheduling-v1-off config.vllm.async_scheduling_v1_off
 VC680 weights-exceed-gpu-memory v1.core.weights_exceed_gpu_memory
 VC681 kv-cache-exceeds-gpu-memory v1.core.kv_cache_exceeds_gpu_memory
 VC700 unknown-gpu platforms.unknown_gpu

@@ -12,6 +12,11 @@ Draft tokens must be sampled with the same keyed randomness as target tokens, or
 watermark is lost on every accepted draft. A method left unset is detected from the draft
 checkpoint, so the method checks apply only to a method the file names.
 
+A setup that passes gets two start-up notes: with `allow_target_only_watermarking` and an
+algorithm other than `dual_key_gumbel`, information that accepted draft tokens stay
+unwatermarked (vllm.py:1407); with `dual_key_gumbel` and an `alpha` other than the default,
+a warning that the alpha is not used, since the key follows the token's role (vllm.py:1416).
+
 ## Example
 ```yaml
 model: meta-llama/Llama-3.1-8B-Instruct
@@ -40,8 +45,9 @@ speculative-config:
 
 from collections.abc import Iterator
 
-from vllm_config_lsp.findings import Finding
-from vllm_config_lsp.rules._engine import Given, error, given, json_given, replace
+from vllm_config_lsp.findings import Finding, Severity
+from vllm_config_lsp.rules._engine import Given, error, given, json_given, removal, replace, warning
+from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC330"
@@ -53,12 +59,16 @@ CATALOGUE = (
     "vllm.wm.parallel",
     "vllm.wm.method",
     "vllm.wm.algorithm_spec",
+    "warn.vllm.watermark.target_only",
+    "warn.vllm.watermark.alpha_unused",
 )
 
 REJECTION_SOURCE = "vllm/config/vllm.py:1366"
 PARALLEL_SOURCE = "vllm/config/vllm.py:1374"
 METHOD_SOURCE = "vllm/config/vllm.py:1384"
 ALGORITHM_SOURCE = "vllm/config/vllm.py:1397"
+TARGET_ONLY_SOURCE = "vllm/config/vllm.py:1407"
+ALPHA_SOURCE = "vllm/config/vllm.py:1416"
 SPEC = "speculative-config"
 WATERMARK = "watermark-config"
 METHODS = ("dflash", "dspark", "eagle", "eagle3", "mtp")
@@ -140,6 +150,8 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     algorithm = json_given(model, WATERMARK, "algorithm")
     name = algorithm.value if algorithm is not None else "gumbel"
     allow = json_given(model, WATERMARK, "allow_target_only_watermarking")
+    if method is not None and method.value in METHODS:
+        yield from _startup_notes(model, name, allow)
     if name == "dual_key_gumbel" or (allow is not None and allow.value is True):
         return
     yield error(
@@ -153,3 +165,31 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         if algorithm is not None
         else [],
     )
+
+
+def _startup_notes(model: ConfigModel, name: str, allow: Given | None) -> Iterator[Finding]:
+    """What vLLM logs once the combination passes (vllm/config/vllm.py:1403-1424)."""
+    if name != "dual_key_gumbel" and allow is not None and allow.value is True:
+        yield finding(
+            CODE,
+            Severity.INFO,
+            allow.where,
+            "Target-only watermarking leaves accepted draft tokens unwatermarked, weakening "
+            "detectability in proportion to the share of output tokens supplied by accepted "
+            "drafts. Use `algorithm: dual_key_gumbel` to watermark draft tokens too.",
+            source=TARGET_ONLY_SOURCE,
+        )
+    alpha = json_given(model, WATERMARK, "alpha")
+    cls = model.catalogue.classes.get("WatermarkConfig")
+    default = cls.fields["alpha"].default if cls and "alpha" in cls.fields else None
+    if name == "dual_key_gumbel" and alpha is not None and alpha.value != default:
+        yield warning(
+            CODE,
+            alpha,
+            "Speculative decoding selects the watermark key by token role: draft tokens use "
+            "key A, recovery and bonus tokens use key B. The configured "
+            f"alpha={alpha.value} is not used. Remove `alpha`: with speculative decoding "
+            "dual_key_gumbel does not read it.",
+            ALPHA_SOURCE,
+            [removal(model, alpha, "Remove `alpha`")],
+        )
