@@ -1,7 +1,7 @@
 // The languages whose files go to the server: vLLM configs are YAML, and `vllm serve` starts
-// are also found in shell scripts, Dockerfiles, Markdown fences, Compose files, Makefiles, TOML files and templates of them. The server
+// are also found in shell scripts, Dockerfiles, Markdown fences, Compose files, Makefiles, justfiles, TOML files and templates of them. The server
 // decides which documents it reports on and stays silent on the others.
-export const LANGUAGES = ['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'markdown', 'makefile', 'toml', 'jinja', 'jinja-yaml', 'jinja-toml', 'jinja-shell', 'jinja-dockerfile'] as const;
+export const LANGUAGES = ['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'markdown', 'makefile', 'just', 'toml', 'jinja', 'jinja-yaml', 'jinja-toml', 'jinja-shell', 'jinja-dockerfile'] as const;
 
 // JSON files are served only under the name Triton's vLLM backend reads its engine arguments
 // from: every other JSON file of a workspace stays away from the server.

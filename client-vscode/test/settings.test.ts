@@ -140,8 +140,8 @@ test('the palette: every command the client registers, the file ones only for th
   for (const server of [SERVER_FIX_ALL, SERVER_SHOW_COMMAND]) assert.ok(!(CLIENT_COMMANDS as readonly string[]).includes(server), server);
 });
 
-test('the client serves YAML, Compose, shell, Dockerfile, Markdown, Makefiles, TOML files and Jinja templates, saved or untitled, and Triton model.json', () => {
-  const languages = ['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'markdown', 'makefile', 'toml', 'jinja', 'jinja-yaml', 'jinja-toml', 'jinja-shell', 'jinja-dockerfile'];
+test('the client serves YAML, Compose, shell, Dockerfile, Markdown, Makefiles, justfiles, TOML files and Jinja templates, saved or untitled, and Triton model.json', () => {
+  const languages = ['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'markdown', 'makefile', 'just', 'toml', 'jinja', 'jinja-yaml', 'jinja-toml', 'jinja-shell', 'jinja-dockerfile'];
   assert.deepEqual(documentSelector(), [
     ...languages.flatMap((language) => [
       { scheme: 'file', language },

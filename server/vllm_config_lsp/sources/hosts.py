@@ -72,6 +72,7 @@ HOSTS: dict[str, Host] = {
         Host("markdown", "markdown", ("markdown",)),
         Host("python", "python_argv", ("python",)),
         Host("makefile", "makefile", ("makefile",)),
+        Host("justfile", "justfile", ("just",)),
         Host("toml", "toml_file", ("toml",)),
         Host("template", "templates", _JINJA_LANGUAGES, nested=True),
         Host("workflow", "workflow", content_languages=("yaml",)),
@@ -99,6 +100,8 @@ _DOCKERFILE = re.compile(r"(?:^|[._-])(?:docker|container)file(?:[._-]|$)")
 #: `Makefile`, `makefile`, `GNUmakefile`, `Makefile.gpu`, `serve.mk` (a template of one,
 #: `Makefile.j2`, is not one as written).
 _MAKEFILE = re.compile(r"^(?:gnu)?makefile(?:\.[^.]+)?$|\.(?:mk|mak)$")
+#: `justfile`, `Justfile`, `.justfile`, and the modules a justfile imports (`utils.just`).
+_JUSTFILE = re.compile(r"^\.?justfile$|\.just$")
 _SHEBANG = re.compile(r"\A#![^\n]*\b(?:ba|z|k|da)?sh\b")
 _K8S = re.compile(r"^(?:apiVersion|kind):", re.M)
 #: Helm values of charts that map their keys to vLLM flags (production-stack), and KubeAI's
@@ -166,6 +169,8 @@ def host_of(
         return "dockerfile"
     if _MAKEFILE.search(lower):
         return "makefile"
+    if _JUSTFILE.search(lower):
+        return "justfile"
     if suffix in SHELL_SUFFIXES or (not suffix and _SHEBANG.match(text)):
         return "shell"
     if suffix in MARKDOWN_SUFFIXES:
