@@ -47,6 +47,7 @@ def test_a_shebang_recipe_is_one_script_with_its_parameters_unresolved() -> None
     assert words == ["{{model_path}}", "--tensor-parallel-size", "{{tp}}", "${VLLM_SERVE_ARGS}"]
     assert [w.resolved for w in start.args] == [False, True, False, False]
     assert text[start.start : start.end] == "vllm"
+    assert start.pinned_version == "0.8.4"  # the wrapper's `uvx --with 'vllm==0.8.4'`
     assert [(v.name.text, v.value and v.value.text) for v in start.environ] == [
         ("VLLM_USE_FLASHINFER_SAMPLER", "1")
     ]

@@ -751,5 +751,23 @@ def test_a_pinned_tool_pins_the_release() -> None:
     assert only("uvx vllm@0.9.1 serve m\n").pinned_version == "0.9.1"
 
 
+@pytest.mark.parametrize(
+    ("script", "version"),
+    [
+        ("uvx --with setuptools --with 'vllm==0.8.4' vllm serve m", "0.8.4"),
+        ("uv run --with=vllm==0.9.1 vllm serve m", "0.9.1"),
+        ("uvx --from 'vllm[audio]==0.10.0' vllm serve m", "0.10.0"),
+        ("uvx --with vllm vllm serve m", None),
+        ("uvx --with 'vllm>=0.8' vllm serve m", None),
+        ("uvx --with $VLLM vllm serve m", None),
+    ],
+)
+def test_uvs_requirement_pins_the_command_it_runs(script: str, version: str | None) -> None:
+    """`uvx`/`uv run` build the command's environment from `--with`/`--from`: `vllm==X`
+    there is the release it runs (only that command: the environment does not outlive it)."""
+    assert only(script).pinned_version == version
+    assert find_invocations(f"{script}\nvllm serve other\n")[1].pinned_version is None
+
+
 def test_an_interactive_shell_in_a_vllm_image_is_no_start() -> None:
     assert find_invocations("docker run -it quay.io/ascend/vllm-ascend:v0.9.0 bash\n") == []

@@ -56,6 +56,8 @@ _PYTHON = re.compile(r"python(?:\d+(?:\.\d+)*)?")
 #: `uvx vllm@0.8.5`, `vllm==0.8.5` as uv names a tool at a release.
 _TOOL_AT = re.compile(r"vllm(?:\[[^\]]*\])?(?:@|==)([0-9][0-9A-Za-z.+!-]*)")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+#: uv's commands that run a command in an environment they build (`uvx`, `uv run`).
+_UVS = frozenset({"uv", "uvx"})
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash"})
 _DOCKERS = frozenset({"docker", "podman", "nvidia-docker"})
 _APPTAINERS = frozenset({"apptainer", "singularity"})
@@ -422,6 +424,8 @@ class _Matcher:
                 return True, None
             decided, found = self.decide(index, image, depth)
             if decided:
+                if isinstance(found, Start) and found.pinned is None and _name(head) in _UVS:
+                    found = replace(found, pinned=_uv_requirement(words[at + 1 : index]))
                 return True, found
         return False, None
 
@@ -766,6 +770,21 @@ def _gpu_request_count(value: str) -> int | None:
     if devices is not None:
         return len(devices) or None
     return 1 if count is None else (count or None)
+
+
+def _uv_requirement(options: Sequence[Word]) -> str | None:
+    """The release uv's `--with`/`--from` requirement `vllm==X` (the next word, or after
+    `=`) gives the command it runs: `uvx --with 'vllm==0.8.4' vllm serve …`."""
+    for index, word in enumerate(options):
+        name, equals, attached = word.text.partition("=")
+        if name not in ("--with", "--from") or not word.resolved:
+            continue
+        if not equals and index + 1 < len(options) and options[index + 1].resolved:
+            attached = options[index + 1].text
+        tool = _TOOL_AT.fullmatch(attached)
+        if tool is not None and "==" in attached:
+            return tool.group(1)
+    return None
 
 
 def _suffix(word: Word, skip: int) -> Word:

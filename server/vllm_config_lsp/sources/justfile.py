@@ -88,8 +88,7 @@ def _starts(text: str, script: _Script, wrappers: dict[str, _Recipe]) -> list[In
         wrapper = wrappers.get(match.group("name"))
         if wrapper is not None:  # its command is the words after the call
             source = source[: match.start()] + " " * len(match.group(0)) + source[match.end() :]
-            body = "\n".join(text[start:end] for start, end in wrapper.lines)
-            pinned = pinned or shell.pinned_version(body)
+            pinned = pinned or _wrapper_pin(text, wrapper)
     if not any(starter in source for starter in _STARTERS):
         return []
     spans = [m.span() for m in _INTERPOLATION.finditer(source)]
@@ -101,6 +100,20 @@ def _starts(text: str, script: _Script, wrappers: dict[str, _Recipe]) -> list[In
         for invocation in masked.restore(shell.find_invocations(masked_text, source=_SOURCE))
         for start in [to_document.invocation(invocation)]
     ]
+
+
+def _wrapper_pin(text: str, wrapper: _Recipe) -> str | None:
+    """The release the wrapper runs its command with: what its body installs (`pip install
+    vllm==X`), or what a vLLM start in place of its parameter would get (`uvx --with
+    'vllm==X' {{args}}`)."""
+    lines = wrapper.lines[1:] if wrapper.shebang(text) else wrapper.lines
+    body = "\n".join(text[start:end] for start, end in lines)
+    called = re.sub(
+        r"\{\{\s*" + re.escape(wrapper.variadic or "") + r"\s*\}\}", "vllm serve _", body
+    )
+    called = _INTERPOLATION.sub(lambda m: "_" * len(m.group(0)), called)
+    pins = [start.pinned_version for start in shell.find_invocations(called)]
+    return shell.pinned_version(body) or next((pin for pin in pins if pin), None)
 
 
 def _recipes(text: str) -> Iterator[_Recipe]:
