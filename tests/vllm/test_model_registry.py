@@ -179,3 +179,25 @@ def test_an_entry_decides_the_model_checks_without_local_files(
     assert f"attention heads ({heads}) must be divisible" in found["bad.vllm.yaml", "VC601"]
     assert f"The model's limit is {positions}." in found["bad.vllm.yaml", "VC604"]
     assert not [key for key in found if key[0] == "good.vllm.yaml"], found
+
+
+def test_qwen3_next_layers_without_layer_types_follow_the_interval(tmp_path: Path) -> None:
+    """Qwen3-Next's config.json has `full_attention_interval` (4) and no `layer_types`;
+    transformers derives them (Qwen3NextConfig.__post_init__): 12 of its 48 layers are full
+    attention, the others linear attention with no KV cache. Its 262144 positions then need
+    12 layers x K and V x 2 KV heads x 256 x 2 bytes x 262144 = 6.0 GiB of KV cache (plus
+    the linear layers' small state), not the 24 GiB of all 48 layers: one L4 holds it at the
+    default utilization (before, a false VC681), and at 0.25 it does not."""
+    drop = ("HF_HOME", "VIRTUAL_ENV", "VLLM_CONFIG_MODEL_DIRS", "VLLM_CONFIG_MODEL_REGISTRY")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env["HF_HUB_CACHE"] = str(tmp_path / "empty-hub")
+    model = "model: Qwen/Qwen3-Next-80B-A3B-Instruct\nmax-model-len: 262144\n"
+    (tmp_path / "default.vllm.yaml").write_text(model)
+    (tmp_path / "quarter.vllm.yaml").write_text(model + "gpu-memory-utilization: 0.25\n")
+    names = ["default.vllm.yaml", "quarter.vllm.yaml"]
+    done = cli(
+        "check", "--format", "json", "--gpu", "L4", "--gpus", "1", *names, cwd=tmp_path, env=env
+    )
+    found = {(str(f["file"]), str(f["code"])): str(f["message"]) for f in json.loads(done.stdout)}
+    assert ("default.vllm.yaml", "VC681") not in found, found
+    assert "(6.07 GiB KV cache is needed" in found["quarter.vllm.yaml", "VC681"], found

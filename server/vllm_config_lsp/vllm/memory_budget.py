@@ -217,6 +217,17 @@ def layer_kinds(config: HfConfig, disable_sliding_window: bool) -> list[str] | N
         return ["full" if i % period == offset else "mamba" for i in range(layers)]
     window = None if disable_sliding_window else config.sliding_window
     declared = text.get("layer_types")
+    if declared is None and config.text_model_type in GATED_DELTA_NET:
+        # Qwen3NextConfig.__post_init__ (transformers 5.20.2,
+        # models/qwen3_next/configuration_qwen3_next.py:130-135): every
+        # `full_attention_interval`-th layer (4 when unset) is full attention, the rest
+        # linear attention, which holds no KV cache.
+        interval = text.get("full_attention_interval", 4)
+        if not isinstance(interval, int) or isinstance(interval, bool) or interval < 1:
+            return None
+        declared = [
+            "linear_attention" if (i + 1) % interval else "full_attention" for i in range(layers)
+        ]
     if isinstance(declared, list):
         kinds = {"full_attention": "full", "sliding_attention": "sliding" if window else "full"}
         if config.text_model_type in GATED_DELTA_NET:
