@@ -29,7 +29,7 @@ from vllm_config_lsp.sources.association import path_of_uri
 from vllm_config_lsp.sources.config_file import ConfigFile, read_config_file
 from vllm_config_lsp.sources.detect import detect
 from vllm_config_lsp.sources.files import pick
-from vllm_config_lsp.sources.hosts import find_invocations
+from vllm_config_lsp.sources.hosts import document_fixes, find_invocations
 from vllm_config_lsp.sources.invocation import (
     GpuClaim,
     Invocation,
@@ -391,6 +391,7 @@ def lint(
     ran = tuple(rule.code for rule in rules)
     checked = [_command_line_findings(line, rules, ran) for line in lines]
     findings = own_findings([found for found_on, _ in checked for found in found_on], text)
+    findings = document_fixes(host, text, findings)
     document = None
     if lines:  # suppression comments apply to the document as a whole
         document = host_document(text, load_catalogue(version), lines[0].invocation, origin)

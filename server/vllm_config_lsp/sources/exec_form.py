@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from vllm_config_lsp.findings import TextEdit
 from vllm_config_lsp.sources.invocation import Break, Word
 
-__all__ = ["lenient"]
+__all__ = ["decoded_json_string", "lenient"]
 
 #: A JSON-ish string: double-quoted with JSON escapes, or single-quoted.
 _STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'([^\'\\\n"]*)\'')
@@ -103,7 +103,7 @@ def _word(match: re.Match[str], positions: Sequence[int]) -> Word:
         value = match.group(2)
         spans = [(body_start + i, body_start + i + 1) for i in range(len(value))]
     else:
-        value, spans = _decoded(match.group(1), body_start)
+        value, spans = decoded_json_string(match.group(1), body_start)
     return Word(
         value,
         positions[match.start()],
@@ -114,7 +114,7 @@ def _word(match: re.Match[str], positions: Sequence[int]) -> Word:
     )
 
 
-def _decoded(body: str, offset: int) -> tuple[str, list[tuple[int, int]]]:
+def decoded_json_string(body: str, offset: int) -> tuple[str, list[tuple[int, int]]]:
     """A double-quoted body's value with the span each character was written in (an
     escape that does not decode is kept as written)."""
     chars: list[str] = []

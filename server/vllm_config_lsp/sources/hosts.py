@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.sources.association import TEMPLATE_SUFFIXES
 from vllm_config_lsp.sources.invocation import Invocation
 from vllm_config_lsp.sources.safe_read import is_dir, is_file
@@ -29,6 +30,7 @@ from vllm_config_lsp.sources.safe_read import is_dir, is_file
 SHELL_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch", ".pbs", ".job"}
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdx"}
 YAML_SUFFIXES = {".yaml", ".yml", ".tftpl"}
+NOTEBOOK_SUFFIX = ".ipynb"
 #: Triton's `<model>/<version>/model.json`, and copies kept beside it (`llama_model.json`).
 _TRITON_NAME = re.compile(r"(?:^|[._-])model\.json$")
 
@@ -60,6 +62,9 @@ class Host:
     #: Its reader reads the document as another host's (a template as the file it renders
     #: to): it is handed `inner_host` and `find_invocations`.
     nested: bool = False
+    #: Its command lines sit inside strings of the document's own syntax (a notebook's
+    #: cells are JSON strings): its reader's `document_fixes` writes each fix's text there.
+    escapes_fixes: bool = False
 
 
 #: Every host, in the order `host_of` tries them by content; `tests/editors/
@@ -83,6 +88,10 @@ HOSTS: dict[str, Host] = {
         Host("skypilot", "skypilot", content_languages=("yaml",)),
         Host("helm-values", "helm_chart", content_languages=("yaml",), reads_next_to_path=True),
         Host("triton", "triton", content_languages=("json",), keyed=True),
+        Host("notebook", "notebook", content_languages=("json",), escapes_fixes=True),
+        #: One code cell of a notebook, as an editor sends it (VS Code: a `python`
+        #: document whose URI's path is the `.ipynb`).
+        Host("ipython", "ipython", content_languages=("python",)),
     )
 }
 #: Hosts told by their vLLM keys rather than by a command line: they need not name vLLM
@@ -161,6 +170,8 @@ def host_of(
     name = PurePosixPath(path).name
     lower = name.lower()
     suffix = PurePosixPath(lower).suffix
+    if suffix == NOTEBOOK_SUFFIX and language_id != "markdown":
+        return "ipython" if language_id == "python" else "notebook"
     if language_id in LANGUAGES:
         return LANGUAGES[language_id]
     if suffix in TEMPLATE_SUFFIXES and not _yaml_tftpl(lower):
@@ -268,6 +279,18 @@ def _yaml_host(name: str, text: str) -> str | None:
     if _RAY_CLUSTER.search(head) and _RAY_CLUSTER_KEYS.search(head):
         return "skypilot"
     return None
+
+
+def document_fixes(kind: str | None, text: str, findings: list[Finding]) -> list[Finding]:
+    """The findings with their fixes written in the document's syntax: a host whose
+    command lines sit in strings (`Host.escapes_fixes`) escapes each edit's text; the
+    others' fixes are already the document's."""
+    host = HOSTS.get(kind) if kind is not None else None
+    if host is None or not host.escapes_fixes:
+        return findings
+    reader = importlib.import_module(f"vllm_config_lsp.sources.{host.reader}")
+    escaped: list[Finding] = reader.document_fixes(text, findings)
+    return escaped
 
 
 def find_invocations(kind: str, text: str, path: Path | None = None) -> list[Invocation]:

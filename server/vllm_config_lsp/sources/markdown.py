@@ -24,7 +24,14 @@ top-level keys, as `hosts` chooses for a file), and every character the host pla
 block's text is moved to the document through the block's line map.
 
 A ```` ```toml ```` block (a `cerebrium.toml`, a launcher's TOML job shown in a doc) is read
-by the TOML host (`sources.toml_file`) the same way.
+by the TOML host (`sources.toml_file`) the same way, and so are the blocks of the other hosts
+a fence names: ```` ```python ```` (and `py`, `ipython3`, MyST's ```` ```{code-cell} python
+````) by the IPython reader (`sources.ipython`: Python, with `!vllm serve …` lines and
+`%%bash` cells as shell, as a notebook cell is read), ```` ```dockerfile ```` by the
+Dockerfile host, ```` ```makefile ```` by the Makefile host. A shell block with a line
+that starts with `!` (`!pip install vllm`, `!vllm serve …`) is a notebook cell shown as
+shell, and is read as the IPython cell it is. A ```` ```json ```` block is
+not read: Triton's `model.json` is told by vLLM's flag names, which this layer is not given.
 
 A shell block is read as a shell script is (`sources.shell_script`): a manifest in a
 here-document (`kubectl apply -f - <<EOF`) is read by its host, and a `--config` file a
@@ -47,8 +54,11 @@ from vllm_config_lsp.document.text_memo import text_memo
 from vllm_config_lsp.document.yaml_tree import parse_yaml
 from vllm_config_lsp.sources import (
     compose,
+    dockerfile,
     dstack,
+    ipython,
     kubernetes,
+    makefile,
     shell_script,
     skypilot,
     toml_file,
@@ -88,6 +98,18 @@ SHELL_LANGUAGES = frozenset(
 )
 #: Info strings whose blocks a YAML host (Kubernetes, compose, workflow, dstack) reads.
 YAML_LANGUAGES = frozenset({"yaml", "yml"})
+#: Info strings of the blocks another host reads, by the language it reads: Python (as
+#: IPython: a `!vllm serve` line in a notebook-style block is a shell line), Dockerfiles,
+#: Makefiles and TOML.
+_FENCE_LANGUAGES = {
+    "python": ("python", "py", "python3", "ipython", "ipython3", "jupyter"),
+    "dockerfile": ("dockerfile", "docker", "containerfile"),
+    "makefile": ("makefile", "make", "mk"),
+    "toml": ("toml",),
+}
+#: A notebook's shell escape at a line's start (`!vllm serve …`, `!!ls`): a shell block
+#: that has one is a notebook cell (bash reads `! cmd`, with its blank, as negation).
+_IPYTHON_ESCAPE = re.compile(r"^[ \t]*!!?[^\s!=]", re.M)
 #: MyST directives whose body is Markdown (admonitions, tabs, cards, dropdowns).
 _MYST_CONTAINERS = frozenset(
     {
@@ -144,6 +166,15 @@ _TASK_KEY = re.compile(rf"^(?:{'|'.join(sorted(skypilot.TASK_KEYS))}):", re.M)
 _MAX_DEPTH = 8
 
 _PARSER: MarkdownIt | None = None
+_READERS: dict[str, Callable[[str], list[Invocation]]] = {
+    "python": ipython.find_invocations,
+    "dockerfile": dockerfile.find_invocations,
+    "makefile": makefile.find_invocations,
+    "toml": toml_file.find_invocations,
+}
+_FENCE_READERS = {
+    language: _READERS[host] for host, names in _FENCE_LANGUAGES.items() for language in names
+}
 
 
 @dataclass(frozen=True)
@@ -259,10 +290,10 @@ def _chunk(text: str) -> _Chunk:
         host = _yaml_host(block)
         if host is not None:
             invocations.extend(_yaml_invocations(block, host))
-        elif block.language in SHELL_LANGUAGES:
+        elif block.language in SHELL_LANGUAGES and not _IPYTHON_ESCAPE.search(block.text):
             invocations.extend(_block_invocations(block))
-        elif block.language == "toml":
-            found = toml_file.find_invocations(block.text)
+        elif block.language in _FENCE_READERS or block.language in SHELL_LANGUAGES:
+            found = _FENCE_READERS.get(block.language, ipython.find_invocations)(block.text)
             moved = (block.source_map.invocation(invocation) for invocation in found)
             invocations.extend(replace(invocation, source="markdown") for invocation in moved)
     count = len(root.line_starts) - (1 if root.line_ends[-1] == root.line_starts[-1] else 0)
