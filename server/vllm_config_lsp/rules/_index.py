@@ -97,7 +97,12 @@ VC345 nnodes-dp-groups config.parallel.nnodes_dp_groups
 VC346 concurrent-partial-prefill engine.concurrent_partial_prefill 0.11.2
 VC347 custom-ops-base-modes-0-11 config.compilation.custom_ops_base_modes_0_11 0.11.2
 VC348 speculative-tokens-without-model-0-11 config.speculative.speculative_tokens_without_model_0_11 0.11.2
+VC349 ngram-lookup-positive-0-10 config.speculative.ngram_lookup_positive_0_10 0.10.2
+VC350 connector-without-disagg-role-0-10 config.kv_transfer.connector_without_disagg_role 0.10.2
 VC352 unknown-config-format config.model.unknown_config_format
+VC353 cudagraph-mode-exclusive-0-10 config.compilation.cudagraph_mode_exclusive_0_10 0.10.2
+VC355 cuda-graph-sizes-twice-0-12 engine.cuda_graph_sizes_twice_0_12 0.12.0
+VC356 disable-by-batch-size-0-16 config.speculative.disable_by_batch_size_0_16 0.10.2
 VC357 cache-verify-args config.cache.cache_verify_args 0.10.2
 VC358 scheduler-verify-args config.scheduler.scheduler_verify_args 0.10.2
 VC359 lora-config-verify config.lora.lora_config_verify 0.10.2
@@ -341,7 +346,11 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC344": (("some", "_engine.given", "api-server-count"),),
     "VC345": (("some", "_engine.given", "nnodes"),),
     "VC347": (("some", "_model_config.json_given", "compilation-config", "custom_ops"),),
+    "VC349": (("some", "_model_config.spec"),),
     "VC352": (("some", "model.flag", "config-format"),),
+    "VC353": (("some", "_engine.compilation_field", "cudagraph_mode"),),
+    "VC355": (("some", "model.json_tree", "compilation-config"),),
+    "VC356": (("some", "_model_config.spec"),),
     "VC361": (("some", "model.json_tree", "kv-transfer-config"), ("some", "_engine.given", "kv-transfer-config"),),
     "VC363": (("some", "_engine.given_field", "ParallelConfig", "distributed_executor_backend"),),
     "VC364": (("some", "model.json_tree", "model-class-overrides"),),

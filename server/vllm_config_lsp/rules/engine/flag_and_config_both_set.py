@@ -97,7 +97,9 @@ SPEC = (
 SOURCE = "vllm/engine/arg_utils.py:{}"
 
 
-def _given(model: ConfigModel, flag: str) -> Arg | None:
+def set_arg(model: ConfigModel, flag: str) -> Arg | None:
+    """The flag when the file sets it to a value argparse reads (None: unset, or refused
+    first)."""
     try:
         found = arg(model, flag)
     except Unparsed:
@@ -132,7 +134,7 @@ def _report(
 
 
 def _ir_op_priority(model: ConfigModel) -> Iterator[Finding]:
-    flag = _given(model, "ir-op-priority")
+    flag = set_arg(model, "ir-op-priority")
     kernel = model.json_tree("kernel-config")
     nested = kernel.get("ir_op_priority") if kernel is not None else None
     if flag is None or flag.value is None or nested is None or not nested.is_object:
@@ -154,7 +156,7 @@ def _ir_op_priority(model: ConfigModel) -> Iterator[Finding]:
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     for name, json_flag, key, message, line in PAIRS:
-        flag = _given(model, name)
+        flag = set_arg(model, name)
         tree = model.json_tree(json_flag)
         entry = tree.entry(key) if tree is not None else None
         if flag is None or tree is None or entry is None or entry.value.value is None:
@@ -168,7 +170,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     if spec is None or not spec.is_object:
         return
     for name, key in SPEC:
-        flag = _given(model, name)
+        flag = set_arg(model, name)
         entry = spec.entry(key)
         if flag is None or entry is None:
             continue

@@ -26,6 +26,7 @@ kv-transfer-config:
 
 from collections.abc import Iterator
 
+from vllm_config_lsp.document.value_tree import ValueNode
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
@@ -52,16 +53,22 @@ CONFIGS = (
 )
 
 
+def unroled(model: ConfigModel, flag: str, kind: str) -> ValueNode | None:
+    """The `<kind>_connector` value of `flag`'s object when it has no `<kind>_role`."""
+    tree = model.json_tree(flag)
+    if tree is None or not tree.is_object:
+        return None
+    connector = tree.get(f"{kind}_connector")
+    role = tree.get(f"{kind}_role")
+    if connector is None or connector.value is None:
+        return None
+    return connector if role is None or role.value is None else None
+
+
 def check(model: ConfigModel) -> Iterator[Finding]:
     for flag, kind, roles, source in CONFIGS:
-        tree = model.json_tree(flag)
-        if tree is None or not tree.is_object:
-            continue
-        connector = tree.get(f"{kind}_connector")
-        role = tree.get(f"{kind}_role")
-        if connector is None or connector.value is None:
-            continue
-        if role is not None and role.value is not None:
+        connector = unroled(model, flag, kind)
+        if connector is None:
             continue
         yield finding(
             CODE,

@@ -44,7 +44,7 @@ TRANSCRIBES = "0.10.2"
 SOURCE = "vllm/config/scheduler.py:{}"
 VLLM_SOURCE = "vllm/config/scheduler.py:276"
 #: The raise lines of 0.10.2: lookahead, partial below 1, chunked prefill off, long.
-LINES = (276, 282, 287, 298)
+LINES = (276, 282, 287, 299)
 FLAGS = (
     "num-lookahead-slots",
     "max-num-partial-prefills",
@@ -88,7 +88,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         yield _refusal(
             model,
             long,
-            298,
+            299,
             f"max_long_partial_prefills ({long.value}) must be greater than or equal to 1 "
             f"and less than or equal to max_num_partial_prefills ({partials}).",
         )

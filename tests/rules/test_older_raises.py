@@ -1,0 +1,161 @@
+"""Checks only older vLLM releases have (issue 33 item 4), through the real CLI with
+`--vllm-version`: each is an error for the releases whose wheel has the raise
+(docs/catalogue/older-raises.json lists them), none for a release without it, and none for
+the near miss vLLM accepts. Oracle verdicts of 0.10.2: tests/fidelity/cases/releases/0.10.2/.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from support import apply_json_fix, cli
+
+NGRAM = '{"method": "ngram", "num_speculative_tokens": 3, %s}'
+#: (setting, the rule, the releases that refuse it, a release that does not, phrase)
+REFUSED = [
+    (
+        "speculative-config: '%s'" % (NGRAM % '"prompt_lookup_min": 0, "prompt_lookup_max": 3'),
+        "VC349",
+        ("0.8.5", "0.9.2", "0.10.2"),
+        "0.11.2",
+        "prompt_lookup_min=0 must be > 0",
+    ),
+    (
+        "speculative-config: '%s'" % (NGRAM % '"prompt_lookup_min": 2, "prompt_lookup_max": 0'),
+        "VC349",
+        ("0.8.5", "0.10.2"),
+        "0.11.2",
+        "prompt_lookup_max=0 must be > 0",
+    ),
+    (
+        'speculative-config: \'{"model": "ngram", "num_speculative_tokens": 3, '
+        '"prompt_lookup_max": -2}\'',
+        "VC349",
+        ("0.10.2",),
+        "0.11.2",
+        "prompt_lookup_min=-2 must be > 0",
+    ),
+    (
+        'kv-transfer-config: \'{"kv_connector": "SharedStorageConnector"}\'',
+        "VC350",
+        ("0.9.2", "0.10.2"),
+        "0.8.5",
+        "Please specify kv_disagg_role when kv_connector is set",
+    ),
+    (
+        'compilation-config: \'{"full_cuda_graph": true, "cudagraph_mode": "FULL"}\'',
+        "VC353",
+        ("0.10.2",),
+        "0.11.2",
+        "full_cuda_graph and cudagraph_mode are mutually exclusive",
+    ),
+    (
+        'compilation-config: \'{"use_cudagraph": false, "cudagraph_mode": "NONE"}\'',
+        "VC353",
+        ("0.10.2",),
+        "0.11.2",
+        "use_cudagraph and cudagraph_mode are mutually exclusive",
+    ),
+    (
+        "speculative-config: '%s'" % (NGRAM % '"prompt_lookup_max": 3, "disable_by_batch_size": 1'),
+        "VC356",
+        ("0.8.5", "0.9.2", "0.10.2"),
+        "0.11.2",  # the field's bound (ge=2, VC203) refuses it first there
+        "Expect the batch size threshold of disabling speculative decoding is > 1, but got",
+    ),
+    (
+        "cuda-graph-sizes: [1, 2]\ncompilation-config: '{\"cudagraph_capture_sizes\": [1, 2, 4]}'",
+        "VC355",
+        ("0.11.2", "0.12.0"),
+        "0.10.2",
+        "cuda_graph_sizes and compilation_config.cudagraph_capture_sizes are mutually exclusive",
+    ),
+]
+ACCEPTED = [
+    "speculative-config: '%s'" % (NGRAM % '"prompt_lookup_min": 1, "prompt_lookup_max": 1'),
+    'speculative-config: \'{"method": "eagle", "model": "d", "num_speculative_tokens": 3, '
+    '"prompt_lookup_min": 0}\'',
+    'kv-transfer-config: \'{"kv_connector": "SharedStorageConnector", "kv_role": "kv_both"}\'',
+    "compilation-config: '{\"full_cuda_graph\": true}'",
+    'compilation-config: \'{"full_cuda_graph": false, "cudagraph_mode": "PIECEWISE"}\'',
+    'compilation-config: \'{"use_cudagraph": true, "cudagraph_mode": "NONE"}\'',
+    "speculative-config: '%s'" % (NGRAM % '"prompt_lookup_max": 3, "disable_by_batch_size": 2'),
+    "cuda-graph-sizes: [1, 2]",
+]
+OURS = {"VC349", "VC350", "VC353", "VC355", "VC356"}
+
+
+def _codes(tmp_path: Path, text: str, version: str) -> list[dict[str, object]]:
+    path = tmp_path / "serve.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = cli("check", str(path), "--format", "json", "--vllm-version", version)
+    assert result.returncode in (0, 1), result.stderr
+    return [r for r in json.loads(result.stdout) if r["severity"] == "error"]
+
+
+@pytest.mark.parametrize(("setting", "code", "releases", "without", "phrase"), REFUSED)
+def test_refused_by_the_releases_that_have_the_check(
+    tmp_path: Path, setting: str, code: str, releases: tuple[str, ...], without: str, phrase: str
+) -> None:
+    text = f"model: m\n{setting}\n"
+    line = text.count("\n")  # the last setting's line
+    for version in releases:
+        rows = _codes(tmp_path, text, version)
+        assert [(r["code"], r["line"]) for r in rows] == [(code, line)], (version, rows)
+        assert phrase in str(rows[0]["message"]), rows
+        assert f"vLLM {version}" in str(rows[0]["message"]), rows
+    assert code not in [r["code"] for r in _codes(tmp_path, text, without)]
+
+
+@pytest.mark.parametrize("setting", ACCEPTED)
+@pytest.mark.parametrize("version", ["0.9.2", "0.10.2", "0.12.0"])
+def test_near_miss_is_accepted(tmp_path: Path, setting: str, version: str) -> None:
+    rows = _codes(tmp_path, f"model: m\n{setting}\n", version)
+    assert not [r for r in rows if str(r["code"]) in OURS], rows
+
+
+@pytest.mark.parametrize(
+    ("text", "version", "title", "kept"),
+    [
+        (
+            "model: m\n"
+            'compilation-config: \'{"full_cuda_graph": true, "cudagraph_mode": "FULL"}\'\n',
+            "0.10.2",
+            "Remove",
+            '\'{"cudagraph_mode": "FULL"}\'',
+        ),
+        (
+            "model: m\ncuda-graph-sizes: [1, 2]\n"
+            "compilation-config: '{\"cudagraph_capture_sizes\": [1, 2, 4]}'\n",
+            "0.12.0",
+            "Remove `cuda-graph-sizes`",
+            '{"cudagraph_capture_sizes": [1, 2, 4]}',
+        ),
+    ],
+)
+def test_fix_applied_is_accepted(
+    tmp_path: Path, text: str, version: str, title: str, kept: str
+) -> None:
+    """Each fix (as SARIF lists them all), applied, leaves a file the release starts, with
+    the setting kept."""
+    path = tmp_path / "serve.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = cli("check", str(path), "--format", "sarif", "--vllm-version", version)
+    (found,) = [r for r in json.loads(result.stdout)["runs"][0]["results"] if r["ruleId"] in OURS]
+    (fix,) = [f for f in found["fixes"] if f["description"]["text"].startswith(title)]
+    (change,) = fix["artifactChanges"]
+    edits = [
+        {
+            "line": r["deletedRegion"]["startLine"],
+            "column": r["deletedRegion"]["startColumn"],
+            "end_line": r["deletedRegion"]["endLine"],
+            "end_column": r["deletedRegion"]["endColumn"],
+            "new_text": r["insertedContent"]["text"],
+        }
+        for r in change["replacements"]
+    ]
+    fixed = apply_json_fix(text, {"edits": edits})
+    assert kept in fixed, fixed
+    assert not _codes(tmp_path, fixed, version), fixed
