@@ -657,7 +657,7 @@ CLASSES: dict[str, Applies | NotApplicable] = {
     ),
     "vllm/config/vllm.py:2040": _na(
         M,
-        "needs VLLM_WORKER_MULTIPROC_METHOD from the environment with a Whisper checkpoint: a caution about forked workers",
+        "needs the host environment: `vllm serve` sets VLLM_WORKER_MULTIPROC_METHOD=spawn when it is unset (vllm/entrypoints/common/startup.py:149), so only a host that sets fork or forkserver with a Whisper checkpoint gets this caution",
     ),
     "vllm/config/vllm.py:2052": Applies(
         "vllm.kv_events.prefix_caching",
