@@ -58,6 +58,8 @@ CASES = [
         "H200",
     ),
     (HISPARSE, "MI300X", "VC710", "H200"),
+    (HISPARSE, "H200", "VC716", "MI300X"),
+    (DBO + "all2all-backend: deepep_high_throughput\n", "MI300X", "VC717", "H100"),
     (
         "model: m\ncompilation-config:\n  pass_config:\n    fuse_rope_kvcache: true\n",
         "H100",

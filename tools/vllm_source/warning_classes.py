@@ -543,9 +543,12 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         S,
         "every built-in executor supports async scheduling (mp, uni, external_launcher = UniProcExecutor, ray = RayExecutorV2(MultiprocExecutor)); only a user's executor class named by qualname reaches it, and its supports_async_scheduling() is not readable from the file",
     ),
-    "vllm/config/vllm.py:1705": _na(
+    "vllm/config/vllm.py:1705": Applies(
+        "vllm.async.rocm_deepep_dbo",
         P,
-        "needs a ROCm target (DeepEP high-throughput with DBO): a default for async-scheduling the file leaves unset, no setting of the file changes (set explicitly, it is refused: VllmConfig.__post_init__ raises)",
+        "caution",
+        ("async-scheduling", "enable-dbo", "all2all-backend"),
+        "async-scheduling unset on ROCm with enable-dbo and all2all-backend deepep_high_throughput: vLLM turns it off",
     ),
     "vllm/config/vllm.py:1712": Applies(
         "vllm.async.v1_runner",
@@ -606,9 +609,12 @@ CLASSES: dict[str, Applies | NotApplicable] = {
         ("compilation-config.mode", "compilation-config.backend", "compilation-config.pass_config"),
         "compilation mode other than VLLM_COMPILE or backend eager, unless breakable CUDA graphs are on (chosen per architecture and environment)",
     ),
-    "vllm/config/vllm.py:1921": _na(
-        S,
-        "HiSparse host-resident KV with a connector other than Nixl/MooncakeStore/Multi: reached only on NVIDIA CUDA (vllm.py:1885 refuses HiSparse elsewhere) with a DSA model that has index_topk; a caution not implemented by a rule yet",
+    "vllm/config/vllm.py:1921": Applies(
+        "vllm.hisparse.connector",
+        P,
+        "caution",
+        ("kv-transfer-config.kv_connector", "attention-config.hisparse_config"),
+        "HiSparse on NVIDIA CUDA with a top-level kv_connector other than NixlConnector, MooncakeStoreConnector or MultiConnector (HiSparseConnector itself included)",
     ),
     "vllm/config/vllm.py:1957": Applies(
         "vllm.cudagraph.pooling",
@@ -651,7 +657,7 @@ CLASSES: dict[str, Applies | NotApplicable] = {
     ),
     "vllm/config/vllm.py:2040": _na(
         M,
-        "needs VLLM_WORKER_MULTIPROC_METHOD from the environment with a Whisper checkpoint: a caution about forked workers",
+        "needs the host environment: `vllm serve` sets VLLM_WORKER_MULTIPROC_METHOD=spawn when it is unset (vllm/entrypoints/common/startup.py:149), so only a host that sets fork or forkserver with a Whisper checkpoint gets this caution",
     ),
     "vllm/config/vllm.py:2052": Applies(
         "vllm.kv_events.prefix_caching",

@@ -277,6 +277,8 @@ VC712 local-world-above-gpus platforms.local_world_above_gpus
 VC713 auto-dtype-fallback platforms.auto_dtype_fallback
 VC714 rocm-only-fusion platforms.rocm_only_fusion
 VC715 encoder-decoder-rocm-eager platforms.encoder_decoder_rocm_eager
+VC716 hisparse-connector-path platforms.hisparse_connector_path
+VC717 async-rocm-deepep-dbo-off platforms.async_rocm_deepep_dbo_off
 """
 
 #: By code: the settings without which the rule's `check` returns before any finding, as
@@ -480,10 +482,12 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC705": (("some", "_engine.switched_on", "enable-mamba-cache-stochastic-rounding"),),
     "VC706": (("some", "_engine.given", "kda-prefill-backend"),),
     "VC707": (("some", "_engine.json_given", "profiler-config", "profiler"),),
-    "VC709": (("some", "_engine.switched_on", "enable-dbo"), ("some", "_engine.given_field", "ParallelConfig", "all2all_backend"), ("some", "_engine.given_field", "SchedulerConfig", "async_scheduling"),),
+    "VC709": (("some", "_engine.given_field", "SchedulerConfig", "async_scheduling"),),
     "VC711": (("some", "_checkpoint.served"),),
     "VC712": (("some", "model", "target"), ("some", "model", "target", "count"),),
     "VC713": (("some", "_checkpoint.served"),),
     "VC715": (("some", "_checkpoint.served"),),
+    "VC716": (("some", "_engine.json_given", "kv-transfer-config", "kv_connector"),),
+    "VC717": (("some", "_engine.given_field", "ParallelConfig", "all2all_backend"),),
 }
 # fmt: on

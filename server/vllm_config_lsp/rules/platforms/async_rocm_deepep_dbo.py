@@ -5,7 +5,7 @@
 `all2all-backend: deepep_high_throughput`, an explicitly enabled async scheduler is refused:
 `Async scheduling is not compatible with ROCm DeepEP high-throughput DBO. Please use
 --no-async-scheduling or select a different all2all backend.` Left unset, vLLM turns async
-scheduling off itself (with a warning).
+scheduling off itself with a warning (VC717).
 
 ## Example
 ```yaml
@@ -40,11 +40,17 @@ VLLM_SOURCE = "vllm/config/vllm.py:1671"
 CATALOGUE = ("vllm.async.rocm_deepep_dbo",)
 
 
-def check(model: ConfigModel) -> Iterator[Finding]:
+def rocm_deepep_dbo(model: ConfigModel) -> bool:
+    """`uses_rocm_deepep_ht_dbo` (vllm/config/vllm.py:1645): a ROCm target, `enable-dbo`
+    and `all2all-backend: deepep_high_throughput`."""
     if vendor(model) != "amd" or switched_on(model, "enable-dbo") is None:
-        return
+        return False
     backend = given_field(model, "ParallelConfig", "all2all_backend")
-    if backend is None or backend.value != "deepep_high_throughput":
+    return backend is not None and backend.value == "deepep_high_throughput"
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    if not rocm_deepep_dbo(model):
         return
     scheduling = given_field(model, "SchedulerConfig", "async_scheduling")
     if scheduling is None or scheduling.value is not True:
