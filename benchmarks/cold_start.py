@@ -11,6 +11,9 @@ Rows, measured in one run, every sample of ours interleaved with one of the peer
   `publishDiagnostics` (ours against yaml-language-server, as `run.py` starts both);
 * didOpen → diagnostics on a running server: the same process, two seconds later (both have
   finished warming up), a new file of the same shape opened;
+* didChange → diagnostics (a keystroke) on that file: `KEYS` edits as `run.py` makes them
+  (an `x` typed after `max-num-seqs: 256`, then deleted), each sample the median of its
+  edits, CPU the server's over all of them; and the server's RSS after them;
 * with `--before DIR` (another checkout's `server/`, bytecode compiled), that code too,
   interleaved the same way: before and after in one run;
 * `vllm-config-lsp check FILE` against `yamllint FILE` (what a pre-commit hook runs), one
@@ -55,12 +58,14 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from run import OURS, YAML, Client, machine, precompile, servers  # noqa: E402
+from run import OURS, YAML, Client, config_document, machine, precompile, servers  # noqa: E402
 from stress import generate  # noqa: E402
 
 LINES = 286
 SPAWN = "spawn → first diagnostics (LSP)"
 OPEN = "didOpen → diagnostics, running server"
+KEY = "didChange → diagnostics (keystroke), running server"
+KEYS = 10
 CHECK = "`check FILE` (one file per process)"
 MANY = "`check FILES` (all corpus YAML, one process)"
 YAMLLINT = "yamllint"
@@ -96,6 +101,30 @@ def first_diagnostics(
     cpu = process_cpu(client.process.pid) - before
     waited = published.at - (client.started if after is None else sent)
     return waited, len(published.diagnostics), cpu
+
+
+def keystrokes(client: Client, uri: str, text: str) -> tuple[float, float]:
+    """(median seconds from a didChange to its diagnostics over `KEYS` edits of the open
+    document, the server's CPU seconds per edit), the edits as `run.py` types them."""
+    doc = config_document("cold", text, "max-num-seqs: 256")
+    line, column = doc.toggle_position()
+    at = {"line": line, "character": column}
+    waited = []
+    cpu = process_cpu(client.process.pid)
+    for step in range(KEYS):
+        if step % 2 == 0:
+            change = {"range": {"start": at, "end": at}, "text": doc.key(step)}
+        else:
+            after = {"line": line, "character": column + 1}
+            change = {"range": {"start": at, "end": after}, "text": ""}
+        version = step + 2
+        sent = client.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]},
+        )
+        published = client.wait_published(uri, sent, lambda p, v=version: p.version in (None, v))
+        waited.append(published.at - sent)
+    return statistics.median(waited), (process_cpu(client.process.pid) - cpu) / KEYS
 
 
 def yamllint() -> list[str] | None:
@@ -169,6 +198,8 @@ def main() -> int:
 
     cpus: dict[tuple[str, str], list[float]] = {}
 
+    memory: dict[str, list[float]] = {}
+    loads: list[float] = []
     files = corpus_files()
     with tempfile.TemporaryDirectory(prefix="vllm-cold-") as folder:
         workspace = Path(folder)
@@ -186,11 +217,15 @@ def main() -> int:
                     opened, _, open_cpu = first_diagnostics(
                         client, uri, document(1000 + run), after=0.0
                     )
+                    key, key_cpu = keystrokes(client, uri, document(1000 + run))
+                    rss = client.rss_kb()[0] / 1024
                 finally:
                     client.close()
                 if run:
                     add(name, SPAWN, spawn, spawn_cpu)
                     add(name, OPEN, opened, open_cpu)
+                    add(name, KEY, key, key_cpu)
+                    memory.setdefault(name, []).append(rss)
                     found[name] = count
             for tool, command in checks if run % 2 else checks[::-1]:
                 one = timed([*command, str(single)])
@@ -198,10 +233,19 @@ def main() -> int:
                 if run:
                     add(tool, CHECK, *one)
                     add(tool, MANY, *many)
+            loads.append(os.getloadavg()[0])
             print(f"run {run}/{args.runs} done", flush=True)
     info["load_after"] = os.getloadavg()[0]
+    info["load_runs"] = {"min": min(loads), "median": statistics.median(loads), "max": max(loads)}
+    info["rss_mb"] = {name: statistics.median(values) for name, values in memory.items()}
     rows = []
-    for metric, peer in ((SPAWN, YAML), (OPEN, YAML), (CHECK, YAMLLINT), (MANY, YAMLLINT)):
+    for metric, peer in (
+        (SPAWN, YAML),
+        (OPEN, YAML),
+        (KEY, YAML),
+        (CHECK, YAMLLINT),
+        (MANY, YAMLLINT),
+    ):
         ours, theirs = stats(samples[(OURS, metric)]), stats(samples[(peer, metric)])
         ours_cpu, theirs_cpu = stats(cpus[(OURS, metric)]), stats(cpus[(peer, metric)])
         row = {
@@ -214,6 +258,7 @@ def main() -> int:
             "ours_cpu": ours_cpu,
             "theirs_cpu": theirs_cpu,
             "ratio_cpu_min": theirs_cpu["min"] / max(ours_cpu["min"], 1e-3),
+            "ratio_cpu_median": theirs_cpu["median"] / max(ours_cpu["median"], 1e-3),
         }
         if (BEFORE, metric) in samples:
             row["before"] = stats(samples[(BEFORE, metric)])
@@ -232,33 +277,39 @@ def render(
     rows: list[dict[str, Any]], info: dict[str, Any], runs: int, files: int, found: dict[str, int]
 ) -> str:
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    load = info["load_runs"]
     lines = [
         "<!-- GENERATED by benchmarks/cold_start.py; do not edit. -->",
         "# Cold start",
         "",
-        f"{when}, {runs} interleaved samples per row, load average {info['load_before']:.2f} "
-        f"before and {info['load_after']:.2f} after ({info.get('cpu', '?')}, shared). "
-        f"Document: {LINES} lines (`stress.generate({LINES})`); diagnostics published on it: "
+        f"{when}, {runs} interleaved samples per row ({info.get('cpu', '?')}, shared). Load "
+        f"average {info['load_before']:.2f} before, {info['load_after']:.2f} after, over the "
+        f"runs {load['min']:.2f} / {load['median']:.2f} / {load['max']:.2f} (min / median / "
+        f"max). Document: {LINES} lines (`stress.generate({LINES})`); diagnostics published "
+        "on it: "
         + ", ".join(f"{name} {count}" for name, count in found.items())
-        + f". Many files: {files} YAML files of tests/corpus and examples/.",
+        + f". Many files: {files} YAML files of tests/corpus and examples/. Server RSS after "
+        "the keystrokes (median): "
+        + ", ".join(f"{name} {mb:.0f} MB" for name, mb in info["rss_mb"].items())
+        + ".",
         "",
         "| metric | ours: min / median (ms) | before: min / median | peer "
         "| peer: min / median (ms) | peer ÷ ours (min / median) "
-        "| CPU min (ms): ours / before / peer | peer ÷ ours (CPU min) |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| CPU min / median (ms): ours | before | peer | peer ÷ ours (CPU min / median) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
+
+    def pair(row: dict[str, float] | None) -> str:
+        return f"{row['min']:,.0f} / {row['median']:,.0f}" if row else "-"
+
     for row in rows:
-        ours, theirs = row["ours"], row["theirs"]
-        was, was_cpu = row.get("before"), row.get("before_cpu")
-        before = f"{was['min']:,.0f} / {was['median']:,.0f}" if was else "-"
-        before_cpu = f"{was_cpu['min']:,.0f}" if was_cpu else "-"
         lines.append(
-            f"| {row['metric']} | {ours['min']:,.0f} / {ours['median']:,.0f} | {before} "
-            f"| {row['peer']} "
-            f"| {theirs['min']:,.0f} / {theirs['median']:,.0f} "
+            f"| {row['metric']} | {pair(row['ours'])} | {pair(row.get('before'))} "
+            f"| {row['peer']} | {pair(row['theirs'])} "
             f"| {row['ratio_min']:.2f}× / {row['ratio_median']:.2f}× "  # noqa: RUF001
-            f"| {row['ours_cpu']['min']:,.0f} / {before_cpu} / {row['theirs_cpu']['min']:,.0f} "
-            f"| {row['ratio_cpu_min']:.2f}× |"  # noqa: RUF001
+            f"| {pair(row['ours_cpu'])} | {pair(row.get('before_cpu'))} "
+            f"| {pair(row['theirs_cpu'])} "
+            f"| {row['ratio_cpu_min']:.2f}× / {row['ratio_cpu_median']:.2f}× |"  # noqa: RUF001
         )
     return "\n".join(lines) + "\n"
 

@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """Where a fresh process's time goes (issue 35): `python benchmarks/profile_cold_start.py`
 writes `benchmarks/profiles/cold-start.txt`. Every figure is the minimum over `--runs` fresh
-interpreters (the machine is shared; the minimum is the least disturbed run).
+interpreters (the machine is shared; the minimum is the least disturbed run), in CPU time
+(user + system of the process, `time.process_time`) unless it says wall.
 
-* the `check` path: interpreter start, importing the engine, the first check of the
-  286-line document (`cold_start.document`) and a second one; and `-X importtime` of
+* the `check` path as the console command runs it (`cli.main.main`): interpreter start,
+  importing the CLI and the engine, the first `check` of the 286-line document
+  (`cold_start.document`), of which importing rule modules (and the helpers they import)
+  and parsing JSON data files, and a second check of a changed text; `-X importtime` of
   importing the engine, summed per top-level package (self times);
-* the server path: importing `vllm_config_lsp.lsp.server`, summed per package the same way
-  (`lsprotocol.types` alone is most of it);
+* yamllint's path, the same way: importing `yamllint.cli`, and its run on the same file;
+* the server path: importing `vllm_config_lsp.lsp.server` (CPU), and per package the same
+  way (`lsprotocol.types` alone is most of it); node's own start (`node -e 0`) beside it;
 * the catalogue: what loading one release costs in the two forms the issue names, measured
   on the committed store: the whole `shared-definitions.json` parsed (what
-  `load_catalogue` does), only the definitions the release names (a lazy per-release
-  split), and the release pre-joined into one file (a compact pre-built form);
+  `load_catalogue` did before), only the definitions the release names (a lazy per-release
+  split), and the release pre-joined into one file (the pre-built form it reads now);
 * rule modules imported by a first check, per release.
 """
 
@@ -19,7 +23,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,17 +45,55 @@ OUT = HERE / "profiles" / "cold-start.txt"
 
 CHECK_TIMERS = """
 import sys, time
-t0 = time.perf_counter()
+c0 = time.process_time()
+import contextlib, functools, io, json
 from pathlib import Path
+from vllm_config_lsp.cli.main import main
 from vllm_config_lsp.engine import CheckOptions, Document, check
-t1 = time.perf_counter()
-path = Path(sys.argv[1]); text = path.read_text()
-check(Document(text, path=path), CheckOptions())
-t2 = time.perf_counter()
-check(Document(text + "\\n", path=path), CheckOptions())
-t3 = time.perf_counter()
-rules = sum(1 for name in sys.modules if ".rules." in name)
-print(f"{t1 - t0} {t2 - t1} {t3 - t2} {rules}")
+from vllm_config_lsp import rules
+c1 = time.process_time()
+spent = {"rules": 0.0, "json": 0.0}
+module = rules.Rule.module.func
+def timed_module(self):
+    t = time.process_time(); found = module(self); spent["rules"] += time.process_time() - t
+    return found
+prop = functools.cached_property(timed_module); prop.__set_name__(rules.Rule, "module")
+rules.Rule.module = prop
+loads = json.loads
+def timed_loads(*args, **kwargs):
+    t = time.process_time(); found = loads(*args, **kwargs)
+    spent["json"] += time.process_time() - t
+    return found
+json.loads = timed_loads  # json.load reads through it
+path = Path(sys.argv[1])
+with contextlib.redirect_stdout(io.StringIO()):
+    main(["check", str(path)])
+c2 = time.process_time()
+check(Document(path.read_text() + "\\n", path=path), CheckOptions())
+c3 = time.process_time()
+loaded = sum(1 for name in sys.modules if ".rules." in name)
+ran = sum(1 for rule in rules.all_rules() if "module" in rule.__dict__)
+print(json.dumps({"import": c1 - c0, "first": c2 - c1, "second": c3 - c2, "rules": spent["rules"],
+    "json": spent["json"], "modules": loaded, "rule_modules": ran}))
+"""
+
+YAMLLINT_TIMERS = """
+import contextlib, io, json, sys, time
+c0 = time.process_time()
+from yamllint import cli
+c1 = time.process_time()
+with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+    cli.run([sys.argv[1]])
+c2 = time.process_time()
+print(json.dumps({"import": c1 - c0, "run": c2 - c1}))
+"""
+
+SERVER_IMPORT = """
+import json, time
+c0 = time.process_time()
+import vllm_config_lsp.lsp.server
+c1 = time.process_time()
+print(json.dumps({"import": c1 - c0}))
 """
 
 CATALOGUE_FORMS = """
@@ -71,9 +116,14 @@ print(json.dumps({"whole": t1 - t0, "subset": t3 - t2, "joined": t4 - t3,
 """
 
 
-def python(code: str, *args: str, flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+def python(
+    code: str, *args: str, flags: tuple[str, ...] = (), interpreter: str | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, *flags, "-c", code, *args], capture_output=True, text=True, check=True
+        [interpreter or sys.executable, *flags, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        check=True,
     )
 
 
@@ -102,56 +152,112 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     precompile()
-    lines = [f"# {__doc__.splitlines()[0]}", f"# minimum of {args.runs} fresh interpreters", ""]
+    # as `cold_start.py` runs it: Python writes bytecode, so the compiled-code stores are used
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    lines = [
+        f"# {__doc__.splitlines()[0]}",
+        f"# minimum of {args.runs} fresh interpreters; CPU time unless it says wall; "
+        f"load average {os.getloadavg()[0]:.2f} at the start",
+        "",
+    ]
     folder = Path(tempfile.mkdtemp(prefix="vllm-cold-profile-"))
     path = folder / "cold.vllm.yaml"
     path.write_text(document(0), encoding="utf-8")
-    start = min(_wall([sys.executable, "-c", "pass"]) for _ in range(args.runs))
-    timers = [python(CHECK_TIMERS, str(path)).stdout.split() for _ in range(args.runs)]
-    best = [min(float(run[i]) for run in timers) * 1000 for i in range(3)]
+    start = [_cpu([sys.executable, "-c", "pass"]) for _ in range(args.runs)]
+    timers = _best(CHECK_TIMERS, str(path), runs=args.runs)
+    first = python(CHECK_TIMERS, str(path))
+    counts = json.loads(first.stdout)
     lines += [
-        "## check path (286-line config, vLLM 0.33.0)",
-        f"interpreter start (python -c pass, wall):  {start * 1000:6.1f} ms",
-        f"import vllm_config_lsp.engine:             {best[0]:6.1f} ms",
-        f"first check:                               {best[1]:6.1f} ms",
-        f"second check (a changed text):             {best[2]:6.1f} ms",
-        f"rule modules imported by the first check:  {timers[0][3]}",
+        "## check path (286-line config, vLLM 0.33.0), `vllm-config-lsp check FILE`",
+        f"interpreter start (python -c pass, CPU / wall):  {min(c for c, _ in start) * 1000:6.1f}"
+        f" / {min(w for _, w in start) * 1000:.1f} ms",
+        f"import the CLI and the engine:              {timers['import']:6.1f} ms",
+        f"first check (cli.main.main):                {timers['first']:6.1f} ms",
+        f"  of which importing rule modules:          {timers['rules']:6.1f} ms "
+        f"({counts['rule_modules']} rules run, {counts['modules']} modules under rules/)",
+        f"  of which parsing JSON data files:         {timers['json']:6.1f} ms",
+        f"second check (a changed text):              {timers['second']:6.1f} ms",
         "",
-        "## import vllm_config_lsp.engine, -X importtime self times (ms)",
     ]
+    lint = yamllint_command()
+    if lint is not None:
+        theirs = _best(YAMLLINT_TIMERS, str(path), runs=args.runs, python_path=lint)
+        lines += [
+            "## yamllint path, the same file (its default settings)",
+            f"import yamllint.cli:                         {theirs['import']:6.1f} ms",
+            f"its run on the file:                        {theirs['run']:6.1f} ms",
+            "",
+        ]
+    lines += ["## import vllm_config_lsp.engine, -X importtime self times (ms)"]
     lines += [
         f"{name:40} {ms:6.1f}" for name, ms in importtime("vllm_config_lsp.engine", 3).items()
     ]
-    lines += ["", "## import vllm_config_lsp.lsp.server, -X importtime self times (ms)"]
+    server = _best(SERVER_IMPORT, runs=args.runs)
+    lines += [
+        "",
+        f"## import vllm_config_lsp.lsp.server: {server['import']:.1f} ms CPU; "
+        "-X importtime self times (ms)",
+    ]
     lines += [
         f"{name:40} {ms:6.1f}" for name, ms in importtime("vllm_config_lsp.lsp.server", 3).items()
     ]
+    node = shutil.which("node")
+    if node is not None:
+        floor = [_cpu([node, "-e", "0"]) for _ in range(args.runs)]
+        lines.append(
+            f"node -e 0 (node's own start, CPU / wall): {min(c for c, _ in floor) * 1000:.1f}"
+            f" / {min(w for _, w in floor) * 1000:.1f} ms"
+        )
     forms = [json.loads(python(CATALOGUE_FORMS).stdout) for _ in range(args.runs)]
-    first = forms[0]
+    first_form = forms[0]
     lines += [
         "",
-        "## loading one release's catalogue (0.33.0), JSON parse + join",
-        f"whole shared-definitions.json ({first['whole_bytes']:,} bytes, "
-        f"{first['definitions']:,} definitions), today: "
+        "## loading one release's catalogue (0.33.0), JSON parse + join (wall)",
+        f"whole shared-definitions.json ({first_form['whole_bytes']:,} bytes, "
+        f"{first_form['definitions']:,} definitions): "
         f"{min(f['whole'] for f in forms) * 1000:6.1f} ms",
-        f"lazy per release: only the {first['named']:,} it names ({first['subset_bytes']:,} "
-        f"bytes): {min(f['subset'] for f in forms) * 1000:6.1f} ms",
-        f"pre-built, the release joined ({first['joined_bytes']:,} bytes): "
-        f"{min(f['joined'] for f in forms) * 1000:6.1f} ms",
+        f"lazy per release: only the {first_form['named']:,} it names "
+        f"({first_form['subset_bytes']:,} bytes): {min(f['subset'] for f in forms) * 1000:6.1f} ms",
+        f"pre-built, the release joined ({first_form['joined_bytes']:,} bytes, what "
+        f"`load_catalogue` reads): {min(f['joined'] for f in forms) * 1000:6.1f} ms",
     ]
     older = folder / "old.vllm.yaml"
     older.write_text("# vllm-config: version=0.6.6.post1\nmodel: m\n", encoding="utf-8")
-    counts = python(CHECK_TIMERS, str(older)).stdout.split()[3]
-    lines += ["", f"rule modules imported by a first check of a 0.6.6.post1 config: {counts}"]
+    old = json.loads(python(CHECK_TIMERS, str(older)).stdout)
+    lines += [
+        "",
+        f"rules run by a first check of a 0.6.6.post1 two-line config: {old['rule_modules']} "
+        f"({old['modules']} modules under rules/)",
+    ]
     OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
     return 0
 
 
-def _wall(command: list[str]) -> float:
+def yamllint_command() -> str | None:
+    """The interpreter yamllint runs with (its console script's), None when not installed."""
+    found = Path(sys.executable).with_name("yamllint")
+    script = str(found) if found.exists() else shutil.which("yamllint")
+    if script is None:
+        return None
+    first = Path(script).read_text(encoding="utf-8", errors="replace").splitlines()[0]
+    return first[2:].strip() if first.startswith("#!") else sys.executable
+
+
+def _best(code: str, *args: str, runs: int, python_path: str | None = None) -> dict[str, float]:
+    """Each figure's minimum (ms) over `runs` fresh interpreters running `code`."""
+    found = [json.loads(python(code, *args, interpreter=python_path).stdout) for _ in range(runs)]
+    return {key: min(run[key] for run in found) * 1000 for key in found[0]}
+
+
+def _cpu(command: list[str]) -> tuple[float, float]:
+    """(CPU seconds of the child, wall seconds)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(command, check=True)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (now.ru_utime - used.ru_utime) + (now.ru_stime - used.ru_stime), wall
 
 
 if __name__ == "__main__":

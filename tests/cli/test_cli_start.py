@@ -12,14 +12,12 @@ from pathlib import Path
 
 from support import REPO
 
-#: Runs `check` with the arguments given, then prints the modules it had loaded.
+#: Runs the command with the arguments given (as `python -m vllm_config_lsp` does, but
+#: returning: the process entry ends the process), then prints the modules it had loaded.
 PROBE = """
-import json, runpy, sys
-sys.argv = ["vllm-config-lsp", *sys.argv[1:]]
-try:
-    runpy.run_module("vllm_config_lsp", run_name="__main__")
-except SystemExit:
-    pass
+import json, sys
+from vllm_config_lsp.cli.main import main
+main(sys.argv[1:])
 print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 """
 LSP_STACK = ("pygls", "lsprotocol", "cattrs", "vllm_config_lsp.lsp")
