@@ -394,11 +394,12 @@ def run_probe(probe: Probe) -> tuple[Measured, str]:
 def _lsp_cases() -> dict[str, tuple[str, Callable[[str, int], str]]]:
     def big_script(size: int) -> str:
         lines = []
-        n = 0
-        while sum(map(len, lines)) < size:
+        n = written = 0
+        while written < size:
             lines.append(f"echo step {n}; export V{n}=value{n}\n")
             if n % 50 == 0:
                 lines.append(f"vllm serve m --max-num-seqs {n + 1} --port {8000 + n % 1000}\n")
+            written += sum(map(len, lines[-2:])) if n % 50 == 0 else len(lines[-1])
             n += 1
         return "#!/bin/bash\n" + "".join(lines)
 
@@ -417,12 +418,14 @@ def _lsp_cases() -> dict[str, tuple[str, Callable[[str, int], str]]]:
     }
 
 
-def lsp_memory(edits: int = 100) -> list[dict[str, object]]:
+def lsp_memory(edits: int = 100, cases: list[str] | None = None) -> list[dict[str, object]]:
     sys.path.insert(0, str(ROOT / "tests" / "lsp"))
     from raw_client import RawClient, rss_kb  # the tests' stdio client
 
     results = []
     for name, (text, edit) in _lsp_cases().items():
+        if cases is not None and name not in cases:
+            continue
         client = RawClient(memory=ADDRESS_SPACE)
         uri = f"file:///hardening/{name}.sh"
         try:
@@ -472,6 +475,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=None, help="probe names (or 'lsp')")
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
     parser.add_argument("--one", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--lsp-cases", nargs="*", default=None, help="documents of 'lsp'")
     options = parser.parse_args()
     if options.one is not None:
         (probe,) = [probe for probe in PROBES if probe.name == options.one]
@@ -493,7 +497,7 @@ def main() -> None:
         results["cli"].append(row)  # type: ignore[attr-defined]
         print(json.dumps(row), flush=True)
     if options.only is None or "lsp" in options.only:
-        results["lsp"] = lsp_memory()
+        results["lsp"] = lsp_memory(cases=options.lsp_cases)
     if options.json:
         options.json.write_text(json.dumps(results, indent=1) + "\n")
 

@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path
 
 from vllm_config_lsp.document.markers import marker_spans
-from vllm_config_lsp.document.text_memo import WeighedLru
+from vllm_config_lsp.document.text_memo import Memo
 from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_edits
 from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
@@ -423,16 +423,21 @@ class _Checked:
 #: are found here instead of being checked again. (A model folder that appears on disk is
 #: seen at the next edit of that command line, as a `--config` file sees it at its next edit.)
 #: Bounded by what the entries weigh (their lines' text and findings), not their number:
-#: one edited line of 5,000 flags held 13 MB of findings per keystroke (issue 30).
-#: A keystroke reads every command line again: the memo holds them all (40,000 short lines
-#: weigh about 50 MB), else a script longer than the memo misses on every line. An entry
-#: weighs about what it holds in bytes: its lines' text, its key's shape of every word (a
-#: line of 20,000 words keeps 4 MB there) and its findings.
-_CHECKED: WeighedLru[tuple[object, ...], _Checked] = WeighedLru(64_000_000)
+#: one edited line of 5,000 flags held 13 MB of findings per keystroke (issue 30). Its
+#: entries share the one budget of every memo (`text_memo.STORE`), weighed by what they hold
+#: in bytes: their lines' text, their key's shape of every word and their findings. Measured
+#: with tracemalloc against these weights (benchmarks/hardening.md): a line of 5,000 flags
+#: and 4,999 findings holds 4.4 MB (counted 5.4 MB), 20,000 one-letter flags 13.8 MB
+#: (19.2 MB), a Markdown file's 1,500 lines 3.9 MB (4.1 MB), a short line with one finding
+#: 4.3 KB (4.4 KB).
+_CHECKED: Memo[tuple[object, ...], _Checked] = Memo()
 #: What one word's shape weighs in a key (its text, offsets and quoting).
 _WORD_WEIGHT = 200
 #: What a finding weighs besides its message (its fixes, spans and related information).
 _FINDING_WEIGHT = 512
+#: What an entry weighs besides its words and findings (its key tuple, the release, the
+#: rules run, the target).
+_ENTRY_WEIGHT = 2048
 
 
 def forget_checked() -> None:
@@ -515,7 +520,8 @@ def _command_line_findings(
     if all(_within(found, low, high) for found in findings):
         names_line = any(_NAMES_LINE.search(found.message) for found in findings)
         weight = (
-            high
+            _ENTRY_WEIGHT
+            + high
             - low
             + _WORD_WEIGHT * len(invocation.args)
             + sum(len(found.message) + _FINDING_WEIGHT for found in findings)

@@ -40,6 +40,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from vllm_config_lsp import code_cache
+from vllm_config_lsp.document.text_memo import STORE
 from vllm_config_lsp.lsp.plain_text import plain
 from vllm_config_lsp.lsp.positions import Positions
 from vllm_config_lsp.lsp.project_settings import new_problems, project_of, with_project
@@ -320,7 +321,8 @@ class Session:
             self.pop_up(types.MessageType.Warning, f"vllm-config settings: {'; '.join(problems)}")
         options = check_options(settings, self.server.workspace.root_path)
         options = with_project(options, project, path)
-        checked = engine.check(document, options, releases=self.releases())
+        with STORE.versions_of(uri):  # what the memos keep of this document: this version's
+            checked = engine.check(document, options, releases=self.releases())
         if checked.crash is not None:
             self.log(f"engine crashed:\n{checked.crash}", types.MessageType.Error)
         positions = Positions(text, self.encoding)
@@ -469,6 +471,7 @@ class Session:
             pending.cancel()
         self._snapshots.pop(uri, None)
         self._took.pop(uri, None)
+        STORE.forget(uri)
         if uri not in self._checked:
             return
         self._checked.discard(uri)

@@ -92,7 +92,7 @@ def _find(text: str, expand_env: bool) -> list[Invocation]:
     return found
 
 
-@text_memo()
+@text_memo
 def _find_in_document(
     text: str, terraform: bool, expand_env: bool
 ) -> tuple[tuple[Invocation, ...], bool]:

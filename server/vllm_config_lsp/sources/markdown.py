@@ -279,7 +279,7 @@ def _cut_points(text: str) -> list[int]:
     return [0, *(match.end() for match in _CUT.finditer(text)), len(text)]
 
 
-@text_memo()
+@text_memo
 def _chunk(text: str) -> _Chunk:
     """Code blocks and vLLM starts of one chunk (a pure function of its text)."""
     root = _Host(text, None, len(text))

@@ -291,7 +291,7 @@ class _SiteIndex:
     steps: _Spans
 
 
-@text_memo()
+@text_memo
 def _site_index(script: str) -> _SiteIndex:
     exports, commands, steps = _environment_sites(script)
     return _SiteIndex(
@@ -318,7 +318,7 @@ _Sites = tuple[
 ]
 
 
-@text_memo()
+@text_memo
 def _environment_sites(script: str) -> _Sites:
     """The exports of a script, each command's prefix assignments with its span, and each
     `srun` command's `--export` value with its span."""
@@ -419,7 +419,7 @@ def _assignment(analyzer: _Analyzer, node: Node, origin: str) -> EnvVar | None:
     return EnvVar(name, analyzer.word(value_node), origin)
 
 
-@text_memo()
+@text_memo
 def _find_invocations(script: str, source: str) -> tuple[tuple[Invocation, ...], frozenset[int]]:
     """`find_invocations`, cached by text: hosts ask again for the blocks and strings that
     a keystroke elsewhere in the document did not change. A long script is read in
@@ -472,14 +472,19 @@ def _collected_in_chunks(script: str) -> _Collected:
     return units, assignments
 
 
-@text_memo()
 def _placed(text: str, offset: int) -> tuple[_Collected, bool]:
-    """`_chunk` at `offset` in the script (cached too: the chunks before an edit do not
-    move, and moving every word of a long script costs more than reading one chunk)."""
+    """`_chunk` at `offset` in the script (the first chunk is `_chunk`'s own result, not
+    remembered twice)."""
+    return _moved_chunk(text, offset) if offset else _chunk(text)
+
+
+@text_memo
+def _moved_chunk(text: str, offset: int) -> tuple[_Collected, bool]:
+    """`_chunk` moved to `offset` (cached too: the chunks before an edit do not move, and
+    moving every word of a long script costs more than reading one chunk)."""
     (units, assignments), complete = _chunk(text)
-    if offset:
-        units = [_moved(unit, offset) for unit in units]
-        assignments = [(name, word and word.moved(offset)) for name, word in assignments]
+    units = [_moved(unit, offset) for unit in units]
+    assignments = [(name, word and word.moved(offset)) for name, word in assignments]
     return (units, assignments), complete
 
 
@@ -498,7 +503,7 @@ def _moved(unit: list[Word], offset: int) -> list[Word]:
     return _ArrayUnit(words, name=unit.name) if isinstance(unit, _ArrayUnit) else words
 
 
-@text_memo()
+@text_memo
 def _chunk(text: str) -> tuple[_Collected, bool]:
     """A chunk's commands and assignments, and whether it is complete statements: no
     error, and every heredoc the grammar found closed. (A heredoc never closed in the
@@ -541,7 +546,7 @@ def heredocs(script: str) -> list[Heredoc]:
     return list(_heredocs(script)) if "<<" in script else []
 
 
-@text_memo()
+@text_memo
 def _heredocs(script: str) -> tuple[Heredoc, ...]:
     """`heredocs`, cached by text (the script is parsed whole: a keystroke elsewhere asks
     again)."""

@@ -302,7 +302,7 @@ def switched(words: Sequence[str], vllm: str) -> str | None:
     return None
 
 
-@text_memo()
+@text_memo
 def _file_sign(text: str) -> tuple[str, str | None, str, bool] | None:
     """What the file as a whole says of a plugin: (name, version, where, whether the file
     only names the package, the weakest sign). The same for every start of the file, so
