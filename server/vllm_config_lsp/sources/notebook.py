@@ -169,7 +169,7 @@ def _cells(text: str) -> list[_Cell]:
     return cells
 
 
-@text_memo()
+@text_memo
 def _cell_sources(text: str) -> list[tuple[str, list[JsonString]]]:
     """Each cell's type and the strings of its `source`; nothing for a file that is not an
     nbformat 4 notebook."""
