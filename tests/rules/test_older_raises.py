@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support import apply_json_fix, cli
+from support import REPO, apply_json_fix, cli
 
 NGRAM = '{"method": "ngram", "num_speculative_tokens": 3, %s}'
 #: (setting, the rule, the releases that refuse it, a release that does not, phrase)
@@ -72,6 +72,42 @@ REFUSED = [
         "0.10.2",
         "cuda_graph_sizes and compilation_config.cudagraph_capture_sizes are mutually exclusive",
     ),
+    (
+        "num-redundant-experts: 2",
+        "VC368",
+        ("0.9.2",),
+        "0.8.5",
+        "num_redundant_experts should be used with EPLB.2.",
+    ),
+    (
+        'pooler-config: \'{"logit_bias": 0.5, "logit_mean": 0.5}\'',
+        "VC365",
+        ("0.20.2", "0.22.1"),
+        "0.19.1",
+        "Cannot set both `logit_bias` and `logit_mean`.",
+    ),
+    (
+        "pooler-config: '{\"logit_scale\": 0}'",
+        "VC365",
+        ("0.21.0",),
+        "0.19.1",
+        "logit_scale cannot be 0 (division by zero)",
+    ),
+    (
+        'compilation-config: \'{"cudagraph_mm_encoder": true, '
+        '"encoder_cudagraph_max_images_per_batch": -1}\'',
+        "VC366",
+        ("0.19.1",),
+        "0.20.2",
+        "encoder_cudagraph_max_images_per_batch must be non-negative (0 = auto-infer)",
+    ),
+    (
+        'attention-config: \'{"use_fp4_indexer_cache": true, "indexer_kv_dtype": "fp8"}\'',
+        "VC367",
+        ("0.28.0", "0.29.0"),
+        "0.30.0",
+        "use_fp4_indexer_cache=True conflicts with indexer_kv_dtype='fp8'.",
+    ),
 ]
 ACCEPTED = [
     "speculative-config: '%s'" % (NGRAM % '"prompt_lookup_min": 1, "prompt_lookup_max": 1'),
@@ -84,7 +120,29 @@ ACCEPTED = [
     "speculative-config: '%s'" % (NGRAM % '"prompt_lookup_max": 3, "disable_by_batch_size": 2'),
     "cuda-graph-sizes: [1, 2]",
 ]
-OURS = {"VC349", "VC350", "VC353", "VC355", "VC356"}
+OURS = {"VC349", "VC350", "VC353", "VC355", "VC356", "VC365", "VC366", "VC367", "VC368"}
+#: (setting vLLM accepts, a release that has the check)
+ACCEPTED_LATER = [
+    ("pooler-config: '{\"logit_mean\": 0.5}'", "0.22.1"),
+    ("num-redundant-experts: 0", "0.9.2"),
+    ("enable-eplb: true\nenable-expert-parallel: true\nnum-redundant-experts: 2", "0.9.2"),
+    ("pooler-config: '{\"logit_scale\": 2}'", "0.21.0"),
+    (
+        'compilation-config: \'{"cudagraph_mm_encoder": false, '
+        '"encoder_cudagraph_max_images_per_batch": -1}\'',
+        "0.19.1",
+    ),
+    (
+        'compilation-config: \'{"cudagraph_mm_encoder": true, '
+        '"encoder_cudagraph_max_images_per_batch": 0}\'',
+        "0.19.1",
+    ),
+    (
+        'attention-config: \'{"use_fp4_indexer_cache": true, "indexer_kv_dtype": "mxfp4"}\'',
+        "0.29.0",
+    ),
+    ('attention-config: \'{"use_fp4_indexer_cache": false, "indexer_kv_dtype": "fp8"}\'', "0.28.0"),
+]
 
 
 def _codes(tmp_path: Path, text: str, version: str) -> list[dict[str, object]]:
@@ -116,6 +174,14 @@ def test_near_miss_is_accepted(tmp_path: Path, setting: str, version: str) -> No
     assert not [r for r in rows if str(r["code"]) in OURS], rows
 
 
+@pytest.mark.parametrize(("setting", "version"), ACCEPTED_LATER)
+def test_near_miss_of_a_later_release_is_accepted(
+    tmp_path: Path, setting: str, version: str
+) -> None:
+    rows = _codes(tmp_path, f"model: m\n{setting}\n", version)
+    assert not [r for r in rows if str(r["code"]) in OURS], rows
+
+
 @pytest.mark.parametrize(
     ("text", "version", "title", "kept"),
     [
@@ -132,6 +198,19 @@ def test_near_miss_is_accepted(tmp_path: Path, setting: str, version: str) -> No
             "0.12.0",
             "Remove `cuda-graph-sizes`",
             '{"cudagraph_capture_sizes": [1, 2, 4]}',
+        ),
+        (
+            "model: m\n"
+            'attention-config: \'{"use_fp4_indexer_cache": true, "indexer_kv_dtype": "fp8"}\'\n',
+            "0.29.0",
+            "Remove",
+            '\'{"indexer_kv_dtype": "fp8"}\'',
+        ),
+        (
+            'model: m\npooler-config: \'{"logit_bias": 0.5, "logit_mean": 0.5}\'\n',
+            "0.22.1",
+            "Remove",
+            "'{\"logit_mean\": 0.5}'",
         ),
     ],
 )
@@ -159,3 +238,21 @@ def test_fix_applied_is_accepted(
     fixed = apply_json_fix(text, {"edits": edits})
     assert kept in fixed, fixed
     assert not _codes(tmp_path, fixed, version), fixed
+
+
+def test_every_gone_refusal_has_a_rule_or_a_reason() -> None:
+    """docs/catalogue/older-raises.json (tools/generate_older_raises.py): each refusal an
+    older release has and 0.33.0 does not is transcribed by a rule or listed with the reason
+    it is not (docs/catalogue/not-implemented/older-raises.json), and no reason is left for
+    a refusal that is gone from the listing or now has a rule."""
+    listing = json.loads((REPO / "docs/catalogue/older-raises.json").read_text("utf-8"))
+    reasons = json.loads(
+        (REPO / "docs/catalogue/not-implemented/older-raises.json").read_text("utf-8")
+    )
+    rows = {row["id"]: row for row in listing["refusals"]}
+    assert all(row["status"] for row in rows.values()), [
+        i for i, r in rows.items() if not r["status"]
+    ]
+    assert set(reasons) <= set(rows), set(reasons) - set(rows)
+    ruled = [i for i in reasons if rows[i]["status"] != reasons[i]]
+    assert not ruled, f"reasons left for refusals a rule transcribes: {ruled}"

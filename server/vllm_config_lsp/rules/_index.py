@@ -111,6 +111,10 @@ VC361 kv-connector-name config.vllm.kv_connector_name
 VC362 microbatch-all2all config.vllm.microbatch_all2all
 VC363 executor-backend-name config.vllm.executor_backend_name
 VC364 model-class-override-target config.model.model_class_override_target
+VC365 pooler-deprecated-logit-0-22 config.pooler.deprecated_logit_0_22 0.22.1
+VC366 encoder-cudagraph-images-0-19 config.compilation.encoder_cudagraph_images_0_19 0.19.1
+VC367 fp4-indexer-cache-conflict-0-29 config.attention.fp4_indexer_cache_conflict_0_29 0.29.0
+VC368 redundant-experts-without-eplb-0-9 config.parallel.redundant_experts_without_eplb_0_9 0.9.2
 VC370 all2all-backend-removed config.parallel.all2all_backend_removed
 VC371 parallel-loading-workers-ignored config.parallel.parallel_loading_workers_ignored
 VC372 mtp-method-deprecated config.speculative.mtp_method_deprecated
@@ -356,6 +360,8 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC361": (("some", "model.json_tree", "kv-transfer-config"), ("some", "_engine.given", "kv-transfer-config"),),
     "VC363": (("some", "_engine.given_field", "ParallelConfig", "distributed_executor_backend"),),
     "VC364": (("some", "model.json_tree", "model-class-overrides"),),
+    "VC366": (("some", "_engine.compilation_field", "cudagraph_mm_encoder"), ("some", "_engine.compilation_field", "encoder_cudagraph_max_images_per_batch"),),
+    "VC368": (("some", "_engine.given_field", "ParallelConfig", "num_redundant_experts"),),
     "VC370": (("some", "_engine.given_field", "ParallelConfig", "all2all_backend"),),
     "VC371": (("some", "_engine.given_field", "ParallelConfig", "max_parallel_loading_workers"),),
     "VC372": (("some", "_engine.json_given", "speculative-config", "method"),),

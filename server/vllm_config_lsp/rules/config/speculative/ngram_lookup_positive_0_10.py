@@ -46,7 +46,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         return
     low = as_number(config.value("prompt_lookup_min"))
     high = as_number(config.value("prompt_lookup_max"))
-    low = high if low is None else low  # vLLM copies the bound given (__init__.py:2079-2086)
+    low = high if low is None else low  # vLLM copies the bound given (__init__.py:2077-2087)
     high = low if high is None else high
     if low is None or high is None:
         return  # neither given: 5 and 5
