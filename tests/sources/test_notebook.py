@@ -105,7 +105,7 @@ def test_real_notebooks_start_what_their_cells_say() -> None:
 
 def test_markdown_python_blocks_are_read_as_notebook_cells() -> None:
     """The draft of a Colab notebook starts vLLM with `subprocess.Popen(vllm_cmd)` in a
-    ```python block (what Python computes stays unknown); jupyter-ai's doc writes
+    ```python block (its constants known, what Python computes unknown); jupyter-ai's doc writes
     `vllm serve <model_name>` in a ```python block, which is no Python: nothing."""
     draft = _argv(FENCES / "debatelab" / "draft_notebook.md")
     assert [(start["source"], start["line"], start["argv"]) for start in draft] == [
@@ -120,9 +120,9 @@ def test_markdown_python_blocks_are_read_as_notebook_cells() -> None:
                 "--port",
                 "8000",
                 "--max-model-len",
-                "{str(VLLM_MAX_MODEL_LEN)}",
+                "4096",  # `str(VLLM_MAX_MODEL_LEN)`, a constant of the cell
                 "--gpu-memory-utilization",
-                "{str(VLLM_GPU_MEMORY_UTILIZATION)}",
+                "0.9",
                 "--trust-remote-code",
             ],
         )
