@@ -174,7 +174,7 @@ def test_every_fence_a_host_reads_is_read_by_it(tmp_path: Path) -> None:
     path.write_text(GUIDE, encoding="utf-8")
     found = _argv(path)
     assert [start["argv"] for start in found] == [
-        ["{MODEL}", "--max-num-seq", "8"],  # IPython fills `{MODEL}` in: unknown here
+        ["Qwen/Qwen3-4B", "--max-num-seq", "8"],  # IPython fills in `{MODEL}`, a constant
         ["Qwen/Qwen3-4B", "--tensor-parallel-sizes", "2"],
         ["--model", "Qwen/Qwen3-4B", "--swap-spaces", "4"],
         ["Qwen/Qwen3-4B", "--max-model-lens", "4096"],
@@ -199,7 +199,7 @@ def _cell_notebook() -> str:
             _lines(
                 "%env MODEL_ID=Qwen/Qwen3-4B\n"
                 "PORT = 8000\n"
-                '!nohup vllm serve "$MODEL_ID" --port {PORT} \\\n'
+                '!nohup vllm serve "$MODEL_ID" --port {PORT} --host {HOST} \\\n'
                 "    --max-num-seq 4 --swap-space 4 \\\n"
                 "    --dtype half > vllm.log 2>&1 &\n"
             ),
@@ -225,7 +225,8 @@ def test_a_notebooks_cells_are_read_as_the_kernel_runs_them(tmp_path: Path) -> N
     assert [start["argv"] for start in found] == [
         ["Qwen/Qwen3-4B", "--max-num-seq", "8"],  # the Markdown cell's block
         [
-            *("$MODEL_ID", "--port", "{PORT}", "--max-num-seq", "4"),
+            *("$MODEL_ID", "--port", "8000", "--host", "{HOST}"),  # `{PORT}` filled in
+            *("--max-num-seq", "4"),
             *("--swap-space", "4", "--dtype", "half"),
         ],
         ["Qwen/Qwen3-4B", "--max-num-seq", "2"],
