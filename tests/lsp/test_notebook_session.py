@@ -7,9 +7,11 @@ shell."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from lsp_support import Doc, apply_workspace_edit, code_actions, encoding
+from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -63,5 +65,34 @@ async def test_one_code_cell_sent_as_python_reads_its_shell_lines(client: Langua
         [diagnostic] = [d for d in await doc.diagnostics() if str(d.code) == "VC103"]
         assert diagnostic.range.start.line == 1
         assert cell.splitlines()[1][diagnostic.range.start.character :].startswith("--max-num-seq")
+    finally:
+        doc.close()
+
+
+async def test_a_python_block_of_a_doc_gets_no_shell_refactoring(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """ "Move these flags into a --config file" writes shell words: offered for a ```bash
+    block, never for a ```python block's argv list (it would write `--config x.yaml` into
+    the list)."""
+    guide = (
+        "```python\n"
+        'subprocess.Popen(["vllm", "serve", "m", "--max-model-len", "4096", "--port", "1"])\n'
+        "```\n\n"
+        "```bash\nvllm serve m --max-model-len 4096 --port 1\n```\n"
+    )
+    uri = (tmp_path / "guide.md").as_uri()
+    doc = Doc(client, uri, guide, language_id="markdown")
+    try:
+        await doc.diagnostics()
+        kinds = ["refactor.move.vllm-config"]
+        lines = guide.splitlines()
+        for line, offered in ((1, False), (5, True)):
+            at = types.Position(line, lines[line].index("--max-model-len"))
+            where = types.Range(start=at, end=at)
+            moves = await code_actions(client, uri, where, [], only=kinds)
+            if offered and not moves:
+                continue  # a client that cannot create files gets none anywhere
+            assert bool(moves) == offered, line
     finally:
         doc.close()

@@ -105,7 +105,7 @@ def test_real_notebooks_start_what_their_cells_say() -> None:
 
 def test_markdown_python_blocks_are_read_as_notebook_cells() -> None:
     """The draft of a Colab notebook starts vLLM with `subprocess.Popen(vllm_cmd)` in a
-    ```python block (what Python computes stays unknown); jupyter-ai's doc writes
+    ```python block (its constants known, what Python computes unknown); jupyter-ai's doc writes
     `vllm serve <model_name>` in a ```python block, which is no Python: nothing."""
     draft = _argv(FENCES / "debatelab" / "draft_notebook.md")
     assert [(start["source"], start["line"], start["argv"]) for start in draft] == [
@@ -120,9 +120,9 @@ def test_markdown_python_blocks_are_read_as_notebook_cells() -> None:
                 "--port",
                 "8000",
                 "--max-model-len",
-                "{str(VLLM_MAX_MODEL_LEN)}",
+                "4096",  # `str(VLLM_MAX_MODEL_LEN)`, a constant of the cell
                 "--gpu-memory-utilization",
-                "{str(VLLM_GPU_MEMORY_UTILIZATION)}",
+                "0.9",
                 "--trust-remote-code",
             ],
         )
@@ -174,7 +174,7 @@ def test_every_fence_a_host_reads_is_read_by_it(tmp_path: Path) -> None:
     path.write_text(GUIDE, encoding="utf-8")
     found = _argv(path)
     assert [start["argv"] for start in found] == [
-        ["{MODEL}", "--max-num-seq", "8"],  # IPython fills `{MODEL}` in: unknown here
+        ["Qwen/Qwen3-4B", "--max-num-seq", "8"],  # IPython fills in `{MODEL}`, a constant
         ["Qwen/Qwen3-4B", "--tensor-parallel-sizes", "2"],
         ["--model", "Qwen/Qwen3-4B", "--swap-spaces", "4"],
         ["Qwen/Qwen3-4B", "--max-model-lens", "4096"],
@@ -199,7 +199,7 @@ def _cell_notebook() -> str:
             _lines(
                 "%env MODEL_ID=Qwen/Qwen3-4B\n"
                 "PORT = 8000\n"
-                '!nohup vllm serve "$MODEL_ID" --port {PORT} \\\n'
+                '!nohup vllm serve "$MODEL_ID" --port {PORT} --host {HOST} \\\n'
                 "    --max-num-seq 4 --swap-space 4 \\\n"
                 "    --dtype half > vllm.log 2>&1 &\n"
             ),
@@ -225,7 +225,8 @@ def test_a_notebooks_cells_are_read_as_the_kernel_runs_them(tmp_path: Path) -> N
     assert [start["argv"] for start in found] == [
         ["Qwen/Qwen3-4B", "--max-num-seq", "8"],  # the Markdown cell's block
         [
-            *("$MODEL_ID", "--port", "{PORT}", "--max-num-seq", "4"),
+            *("$MODEL_ID", "--port", "8000", "--host", "{HOST}"),  # `{PORT}` filled in
+            *("--max-num-seq", "4"),
             *("--swap-space", "4", "--dtype", "half"),
         ],
         ["Qwen/Qwen3-4B", "--max-num-seq", "2"],

@@ -73,21 +73,22 @@ REAL: dict[str, list[tuple[int, list[str]]]] = {
     "vllm-project__vllm__async_llm_streaming.py": [
         (70, ["--model", "meta-llama/Llama-3.2-1B-Instruct", "--enforce-eager"])
     ],
-    # `subprocess.Popen(" ".join(cmd), shell=True)` of a list built in the function
+    # `subprocess.Popen(" ".join(cmd), shell=True)` of a list built in the function, its
+    # items the module's constants (`MODEL_NAME = "…"`, `str(VLLM_PORT)`)
     "modal-labs__modal-examples__vllm_inference.py": [
         (
             108,
             [
                 "--uvicorn-log-level=info",
-                "{MODEL_NAME}",
+                "neuralmagic/Meta-Llama-3.1-8B-Instruct-quantized.w4a16",
                 "--revision",
-                "{MODEL_REVISION}",
+                "a7c09948d9a632c2c840722f519672cd94af885d",
                 "--host",
                 "0.0.0.0",
                 "--port",
-                "{str(VLLM_PORT)}",
+                "8000",
                 "--api-key",
-                "{API_KEY}",
+                "super-secret-key",
             ],
         )
     ],

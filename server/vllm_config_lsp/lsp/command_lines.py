@@ -155,6 +155,8 @@ def _movable(use: OptionUse) -> bool:
     token = use.token
     if token.word is None or token.dotted or not token.word.resolved:
         return False
+    if token.word.quoting not in SHELL_QUOTINGS:  # a Python list or an exec form in a doc
+        return False
     if use.option_string in use.spec.negatives or use.spec.name in ("config", "model"):
         return False
     return all(value.word is not None and value.word.resolved for value in use.values)

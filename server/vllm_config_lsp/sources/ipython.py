@@ -11,8 +11,10 @@ and the rest of the cell as Python (`sources.python_argv`), each through a map b
 cell's characters.
 
 In a `!` line IPython fills in `{expr}` and `$name` from the Python namespace
-(`InteractiveShell.var_expand`) before the shell runs it: a `{…}` field is unresolved
-(unknown, never checked as written), as a template hole is; `$name` is left to the shell
+(`InteractiveShell.var_expand`) before the shell runs it: a `{NAME}` field of a constant
+the cells' Python assigns before the line (`python_calls.module_constants`: once, to a
+string or number literal) is that text; any other `{…}` field is unresolved (unknown,
+never checked as written), as a template hole is; `$name` is left to the shell
 reader, which takes it for a variable it does not know. `%env NAME=value` (and `%env NAME
 value`, `%set_env`) sets the kernel's environment, which every later command inherits: it
 is read as `export NAME=value`. `%pip`/`%conda` lines are shell lines (a `%pip install
@@ -24,11 +26,13 @@ when a host reads a file of that name (`serve.sh`, `Dockerfile`), the body is re
 
 from __future__ import annotations
 
+import ast
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from vllm_config_lsp.sources import hosts, python_argv, shell_script
+from vllm_config_lsp.sources import hosts, python_argv, python_calls, shell_script
 from vllm_config_lsp.sources.invocation import Invocation
 from vllm_config_lsp.sources.source_map import SourceMap
 from vllm_config_lsp.sources.yaml_hosts import Masked
@@ -72,13 +76,59 @@ class _Shell:
         self.positions.extend(positions)
         self.positions.append(end)
 
-    def invocations(self) -> list[Invocation]:
-        script = "".join(self.text)
+    def invocations(self, constants: dict[str, tuple[str, int]]) -> list[Invocation]:
+        """The starts of the script, with each `{NAME}` field of a Python constant
+        assigned before it (`constants`: name → its text and where it is assigned) filled
+        in, as IPython fills it; the other fields unresolved."""
+        chars: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        kept: list[tuple[int, int]] = []
+        cursor = 0
+        for start, stop in [*self.fields, (len(self.text), len(self.text))]:
+            chars.extend(self.text[cursor:start])
+            starts.extend(self.positions[cursor:start])
+            ends.extend(at + 1 for at in self.positions[cursor:start])
+            if start == len(self.text):
+                break
+            name = "".join(self.text[start + 1 : stop - 1]).strip()
+            value = constants.get(name)
+            if value is not None and value[1] < self.positions[start]:
+                chars.extend(value[0])
+                starts.extend([self.positions[start]] * len(value[0]))
+                ends.extend([self.positions[stop - 1] + 1] * len(value[0]))
+            else:
+                kept.append((len(chars), len(chars) + stop - start))
+                chars.extend(self.text[start:stop])
+                starts.extend(self.positions[start:stop])
+                ends.extend(at + 1 for at in self.positions[start:stop])
+            cursor = stop
+        script = "".join(chars)
         if not any(starter in script for starter in _STARTERS):
             return []
-        found = Masked(script, script, self.fields).restore(shell_script.find_invocations(script))
-        to_cell = SourceMap.of_positions(self.positions)
+        found = Masked(script, script, kept).restore(shell_script.find_invocations(script))
+        to_cell = SourceMap.of_positions(starts, ends)
         return [to_cell.invocation(invocation) for invocation in found]
+
+
+def _constants(python: str) -> dict[str, tuple[str, int]]:
+    """The Python constants of the cells (`python_calls.module_constants`): name → the
+    text IPython puts for `{name}` and the offset of its assignment."""
+    if "=" not in python:
+        return {}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(python)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return {}
+    literals = python_calls.literal_constants(python_calls.module_constants(tree), frozenset())
+    lines = [0, *(at + 1 for at, char in enumerate(python) if char == "\n")]
+    found: dict[str, tuple[str, int]] = {}
+    for name, node in literals.items():
+        if isinstance(node, ast.Constant):
+            found[name] = (str(node.value), lines[node.lineno - 1] + node.col_offset)
+    return found
 
 
 def find_invocations(text: str) -> list[Invocation]:
@@ -108,7 +158,7 @@ def read_cells(cells: Sequence[str]) -> list[Invocation]:
             in_python.extend(inv.moved(offset) for inv in python_argv.find_invocations(python))
             offset += len(python) + 1
     found.extend(in_python)
-    found.extend(shell.invocations())
+    found.extend(shell.invocations(_constants("\n".join(pythons))))
     return sorted(found, key=lambda invocation: invocation.start)
 
 

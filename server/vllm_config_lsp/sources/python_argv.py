@@ -13,7 +13,13 @@ flag's diagnostic lands on the flag and not on the quote. Each literal's text is
 and the decoding is checked against the value `ast` computed; a literal that does not check
 out is still read, with all its characters mapped to the whole literal.
 
-What Python computes is not known: a name, a call or an f-string field becomes a word that
+A module constant is known: a name the module assigns exactly once, at its top level, to a
+string or number literal, that nothing else binds in the module's scope and no function
+declares `global` (`python_calls.module_constants`), used where no function around the use
+binds the name, as an argv item, `str(NAME)`, a `+` operand or a plain f-string field
+(`f"--model={HF_MODEL}"`), is its literal's text, mapped to the literal (a finding on it
+lands there, and its fix edits it). Otherwise, what Python computes is not known: a name, a
+call or an f-string field becomes a word that
 shows the expression in braces (`{str(port)}`) and lists it in `unresolved`; `*args`,
 `cmd.extend(extra)` and a whole unquoted field in a shell string (`f"vllm serve {extra}"`,
 which the shell splits) are splats. `{name}` placeholders in plain strings are `str.format`
@@ -234,6 +240,13 @@ class _Text:
         self.ends.extend(other.ends)
         self.fields.extend((start + shift, end + shift, text) for start, end, text in other.fields)
 
+    def part(self, start: int, end: int) -> _Text:
+        """Characters `[start, end)`, with the fields that lie inside them."""
+        out = _Text(self.chars[start:end], self.shell[start:end])
+        out.starts, out.ends = self.starts[start:end], self.ends[start:end]
+        out.fields = [(a - start, b - start, w) for a, b, w in self.fields if start <= a < end]
+        return out
+
     def text(self) -> str:
         return "".join(self.chars)
 
@@ -381,6 +394,12 @@ class _Reader:
         self.consumed: set[int] = set()
         self.string_chains: dict[int, bool] = {}
         self.list_chains: dict[int, bool] = {}
+        #: The module's string and number constants (`python_calls.module_constants`), and
+        #: the names the scopes around each name bind (there it is not the constant).
+        self.constants = python_calls.literal_constants(
+            python_calls.module_constants(tree), frozenset()
+        )
+        self.bound = python_calls.bound_around(tree, (ast.Name,)) if self.constants else {}
 
     def _strings(self, node: ast.AST) -> bool:
         return _is_string_chain(node, self.string_chains)
@@ -473,6 +492,9 @@ class _Reader:
         text = self._string(node)
         if text is not None:
             return self._word(text, *self.source.span(node))
+        constant = self._constant(node)
+        if constant is not None:  # its characters where the module writes the value
+            return self._word(constant, *self.source.span(node))
         written = self._written(node)
         start, end = self.source.span(node)
         rendered = "{" + written + "}"
@@ -644,6 +666,9 @@ class _Reader:
         return None
 
     def _field(self, node: ast.AST) -> _Text:
+        constant = self._constant(node)
+        if constant is not None:
+            return constant
         text = _Text()
         start, end = self.source.span(node)
         written = self._written(node)
@@ -660,8 +685,52 @@ class _Reader:
                 break
             decoded.extend(piece)
         if _shape(decoded) == _expected_shape(node, value):
-            return decoded
+            return self._filled(decoded, node) if isinstance(node, ast.JoinedStr) else decoded
         return self._approximate(node, start, end)
+
+    def _filled(self, decoded: _Text, node: ast.JoinedStr) -> _Text:
+        """An f-string with each `{NAME}` field of a module constant (no conversion but
+        `!s`, no format spec) filled in with the constant's text."""
+        parts = [part for part in node.values if isinstance(part, ast.FormattedValue)]
+        if len(parts) != len(decoded.fields):
+            return decoded
+        out = _Text()
+        cursor = 0
+        for (start, end, _), part in zip(decoded.fields, parts, strict=True):
+            plain = part.conversion in (-1, ord("s")) and part.format_spec is None
+            constant = self._constant(part.value) if plain else None
+            out.extend(decoded.part(cursor, start))
+            out.extend(constant if constant is not None else decoded.part(start, end))
+            cursor = end
+        out.extend(decoded.part(cursor, len(decoded.chars)))
+        return out
+
+    def _constant(self, node: ast.AST) -> _Text | None:
+        """The text of a module constant (`NAME`, or `str(NAME)`) where the module writes
+        it; None for anything else, or a name the scopes around it bind."""
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "str"
+            and len(node.args) == 1
+            and not node.keywords
+            and "str" not in self.bound.get(id(node.func), ())
+        ):
+            node = node.args[0]
+        if not isinstance(node, ast.Name) or node.id in self.bound.get(id(node), ()):
+            return None
+        literal = self.constants.get(node.id)
+        if not isinstance(literal, ast.Constant):
+            return None
+        if isinstance(literal.value, str):
+            return self._literal(literal, literal.value)
+        start, end = self.source.span(literal)
+        written = str(literal.value)
+        text = _Text()
+        exact = self.source.text[start:end] == written
+        for index, char in enumerate(written):
+            text.add(char, start + index if exact else start, start + index + 1 if exact else end)
+        return text
 
     def _approximate(self, node: ast.Constant | ast.JoinedStr, start: int, end: int) -> _Text:
         """The literal's value from `ast`, every character mapped to the whole literal."""

@@ -37,7 +37,14 @@ from vllm_config_lsp.sources.gpu_claims import RAY_ACCELERATOR
 from vllm_config_lsp.sources.invocation import GpuClaim, Invocation, ModelRef, Word
 from vllm_config_lsp.sources.ray_serve import MODEL_ID_ORIGIN
 
-__all__ = ["Strings", "read", "with_gpus"]
+__all__ = [
+    "Strings",
+    "bound_around",
+    "literal_constants",
+    "module_constants",
+    "read",
+    "with_gpus",
+]
 
 SOURCE = "python"
 _KEY = "python-field"
@@ -122,11 +129,11 @@ def read(
     calls = [(node, imports.class_of(node.func)) for node in nodes if isinstance(node, ast.Call)]
     found: list[Invocation] = []
     if any(name for _, name in calls):
-        constants = _unchanged(nodes, _constants(tree))
-        shadowed = _shadowed(tree)
+        constants = _unchanged(nodes, module_constants(tree))
+        shadowed = bound_around(tree)
         for node, name in calls:
             if name in _VLLM_CLASSES:
-                scalars = _scalars(constants, shadowed.get(id(node), frozenset()))
+                scalars = literal_constants(constants, shadowed.get(id(node), frozenset()))
                 found.append(_engine(node, name, strings, constants, scalars))
             elif name in _RAY_CLASSES:
                 ray = _ray(node, strings, constants)
@@ -157,7 +164,9 @@ def _unchanged(nodes: list[ast.AST], constants: dict[str, ast.expr]) -> dict[str
     return {name: value for name, value in constants.items() if name not in changed}
 
 
-def _scalars(constants: dict[str, ast.expr], shadowed: frozenset[str]) -> dict[str, ast.expr]:
+def literal_constants(
+    constants: dict[str, ast.expr], shadowed: frozenset[str]
+) -> dict[str, ast.expr]:
     """The module's string and number constants a call sees (its functions bind none of
     their names): `MODEL = "Qwen/Qwen3-8B"` … `LLM(model=MODEL)` is that model, read where
     the module writes it."""
@@ -171,17 +180,19 @@ def _scalars(constants: dict[str, ast.expr], shadowed: frozenset[str]) -> dict[s
     }
 
 
-def _shadowed(tree: ast.Module) -> dict[int, frozenset[str]]:
-    """`id(call)` → the names the functions (lambdas, comprehensions) around the call bind
-    (parameters, assignments, loop targets, imports, `global` aside): there a module name is
-    not the module's constant."""
+def bound_around(
+    tree: ast.Module, kinds: tuple[type[ast.AST], ...] = (ast.Call,)
+) -> dict[int, frozenset[str]]:
+    """`id(node)` → the names the functions (lambdas, comprehensions) around each node of
+    `kinds` bind (parameters, assignments, loop targets, imports, `global` aside): there a
+    module name is not the module's constant."""
     out: dict[int, frozenset[str]] = {}
 
     def visit(node: ast.AST, bound: frozenset[str]) -> None:
         scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
         if isinstance(node, (*scopes, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
             bound = bound | _binds(node)
-        if isinstance(node, ast.Call) and bound:
+        if isinstance(node, kinds) and bound:
             out[id(node)] = bound
         for child in ast.iter_child_nodes(node):
             visit(child, bound)
@@ -452,7 +463,7 @@ def modal_gpus(
 ) -> list[tuple[int, int, GpuClaim]]:
     """(start, end, claim) of each function or class a Modal `@app.function(gpu=...)` /
     `@app.cls(gpu=...)` decorates: the GPU the starts inside it run on."""
-    constants = _constants(tree)
+    constants = module_constants(tree)
     scopes: list[tuple[int, int, GpuClaim]] = []
     for node in nodes:
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -464,8 +475,11 @@ def modal_gpus(
     return scopes
 
 
-def _constants(tree: ast.Module) -> dict[str, ast.expr]:
-    """Module-level names assigned exactly once (`GPU_TYPE = "H100"`)."""
+def module_constants(tree: ast.Module) -> dict[str, ast.expr]:
+    """Module-level names assigned exactly once (`GPU_TYPE = "H100"`): one assignment at
+    the top level, and no other binding of the name anywhere in the module's own scope
+    (under an `if`, a loop target, an import, `+=`, `del`, a walrus) nor a `global`
+    declaration of it in any function (which could rebind it)."""
     seen: dict[str, list[ast.expr]] = {}
     for statement in tree.body:
         if isinstance(statement, ast.Assign):
@@ -478,7 +492,47 @@ def _constants(tree: ast.Module) -> dict[str, ast.expr]:
             and statement.value is not None
         ):
             seen.setdefault(statement.target.id, []).append(statement.value)
-    return {name: values[0] for name, values in seen.items() if len(values) == 1}
+    bindings = _module_bindings(tree)
+    declared = {
+        name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names
+    }
+    return {
+        name: values[0]
+        for name, values in seen.items()
+        if len(values) == 1 and bindings.get(name) == 1 and name not in declared
+    }
+
+
+def _module_bindings(tree: ast.Module) -> dict[str, int]:
+    """How many times the module's own scope binds each name (function and class bodies,
+    lambdas and comprehensions are scopes of their own; their names count, a walrus in
+    any of them too)."""
+    counts: dict[str, int] = {}
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+    comprehensions = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        names: list[str] = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.append(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.extend((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            names.append(node.name)
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+        if isinstance(node, (*scopes, *comprehensions)):
+            pending.extend(
+                inner.target
+                for inner in ast.walk(node)
+                if isinstance(inner, ast.NamedExpr) and isinstance(inner.target, ast.Name)
+            )
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+    return counts
 
 
 def _modal_claim(
