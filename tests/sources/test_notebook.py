@@ -214,6 +214,7 @@ def _cell_notebook() -> str:
         ("code", _lines("%%writefile serve.sh\nvllm serve Qwen/Qwen3-4B --max-num-seq 32\n")),
         ("raw", _lines("vllm serve Qwen/Qwen3-4B --max-num-seq 64\n")),
         ("code", _lines("out = !ls\nprint('vllm')\n")),
+        ("code", 'HOST = "0.0.0.0"'),  # after the `!` line that names it: not filled in
     )
 
 
