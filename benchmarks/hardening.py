@@ -269,6 +269,13 @@ PROBES = [
         "repo/vllm_model/1/model.json",
         expect="100000 VC204",
     ),
+    Probe(
+        "triton-100000-keys-walk",
+        "not checked: `check DIR` read 64 KB of the 1.5 MB file and its JSON did not parse",
+        triton_keys,
+        "repo",
+        expect="100000 VC204, as when named",
+    ),
     Probe("command-lines-10000", "16 s", many_command_lines(10_000)),
     Probe("command-lines-40000", "186 s", many_command_lines(40_000)),
     Probe(
