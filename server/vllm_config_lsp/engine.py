@@ -33,6 +33,8 @@ from vllm_config_lsp.sources.hosts import document_fixes, find_invocations
 from vllm_config_lsp.sources.invocation import (
     GpuClaim,
     Invocation,
+    filled_references,
+    on_filled_text,
     on_written_text,
     own_findings,
 )
@@ -510,12 +512,15 @@ def _command_line_findings(
     model = line.model()
     unknown = [(w.start, w.end) for w in invocation.args if not w.resolved]
     made = [w for w in invocation.args if w.generated is not None]  # an operator's words
+    references = filled_references(invocation, text)
     findings = []
     for found in _run_rules(model, rules):
         if any(start < found.end and found.start < end for start, end in unknown):
             continue
         if model.open_ended and found.code >= FIRST_IMPERATIVE_CODE:
             continue  # `$EXTRA_ARGS` may set (or override) what the check needs
+        if references or invocation.fills:
+            found = on_filled_text(found, references, invocation.fills)
         findings.append(on_written_text(found, made) if made else found)
     if all(_within(found, low, high) for found in findings):
         names_line = any(_NAMES_LINE.search(found.message) for found in findings)

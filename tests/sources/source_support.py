@@ -28,6 +28,25 @@ def written_texts(invocation: Invocation) -> list[str]:
     return [word.text for word in invocation.args if word.generated is None]
 
 
+def as_written(invocation: Invocation, text: str) -> list[str]:
+    """The words the document writes, a value filled in for a reference (`$MAX` that the
+    script set) shown as the reference (the corpus records the words as written)."""
+    out = []
+    for word in invocation.args:
+        if word.generated is not None:
+            continue
+        chars: list[str] = []
+        spans = list(zip(word.starts, word.ends, strict=True))
+        for index, (start, end) in enumerate(spans):
+            if end - start > 1 and text[start] == "$" and text[start + 1] != "'":
+                if index == 0 or spans[index - 1] != (start, end):
+                    chars.append(text[start:end])
+            else:
+                chars.append(word.text[index])
+        out.append("".join(chars))
+    return out
+
+
 def generated_texts(invocation: Invocation) -> list[str]:
     """The words the operator or chart adds, with no text in the document."""
     return [word.text for word in invocation.args if word.generated is not None]

@@ -428,7 +428,8 @@ def _argv(*paths: Path) -> list[dict[str, Any]]:
 def test_real_docker_run_of_a_vllm_image_built_under_another_name() -> None:
     (found,) = _argv(REAL / "Hiroaki-Masuzawa__llm_vlm_memo__run_qwen2.5-3b_cpu.sh")
     assert (found["line"], found["source"]) == (8, "shell")  # the image word `vllm-cpu-env`
-    assert found["argv"][:2] == ["--model", "${MODEL}"]
+    # `${MODEL}` holds what the script's `MODEL=` line assigns
+    assert found["argv"][:2] == ["--model", "Qwen/Qwen2.5-VL-3B-Instruct"]
     assert found["argv"][-2:] == ["--max_model_len", "116480"]
 
 

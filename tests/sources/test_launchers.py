@@ -6,7 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from source_support import CORPUS, arg, flags, ground_truth, line_column, single, texts
+from source_support import (
+    CORPUS,
+    arg,
+    as_written,
+    flags,
+    ground_truth,
+    line_column,
+    single,
+    texts,
+)
 from vllm_config_lsp.sources.hosts import host_of
 from vllm_config_lsp.sources.invocation import Invocation
 from vllm_config_lsp.sources.launchers import find_invocations
@@ -329,7 +338,7 @@ def test_corpus_invocation_is_found_with_its_flags_at_their_positions(
     ]
     # every argv element has text in the file here (vec-inf's generated prefix is not
     # in the rows either): the argv itself must agree
-    assert any(texts(inv) == row["argv"] for inv in found)
+    assert any(as_written(inv, text) == row["argv"] for inv in found)
 
 
 def test_corpus_every_launcher_file_is_read() -> None:

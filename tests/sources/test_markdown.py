@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from source_support import (
     CORPUS,
     arg,
+    as_written,
     flags,
     generated_texts,
     ground_truth,
@@ -509,7 +510,7 @@ def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
     assert len(found) == 1
     (invocation,) = found
     assert invocation.source == "markdown"
-    got = written_texts(invocation)
+    got = as_written(invocation, text)
     argv = _written_argv(row)
     if any(flag.get("generated") for flag in row["flags"]):  # and what the operator writes
         assert texts(invocation) == row["argv"]

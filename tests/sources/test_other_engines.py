@@ -75,11 +75,12 @@ def test_more_real_dynamo_launchers_hand_vllm_its_arguments_only() -> None:
         (39, 24),
     ]
     for start in (first, second):
+        # the script's own `MODEL="Qwen/Qwen3-0.6B"` and `BLOCK_SIZE=64`
         assert start["argv"][:5] == [
             "--model",
-            "$MODEL",
+            "Qwen/Qwen3-0.6B",
             "--block-size",
-            "$BLOCK_SIZE",
+            "64",
             "--enforce-eager",
         ]
         assert "--connector" not in start["argv"] and "none" not in start["argv"]

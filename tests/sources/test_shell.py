@@ -7,7 +7,16 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from source_support import CORPUS, arg, flags, ground_truth, line_column, single, texts
+from source_support import (
+    CORPUS,
+    arg,
+    as_written,
+    flags,
+    ground_truth,
+    line_column,
+    single,
+    texts,
+)
 from vllm_config_lsp.sources.invocation import Invocation, Word
 from vllm_config_lsp.sources.shell import command_words, find_invocations
 
@@ -630,7 +639,7 @@ def test_corpus_invocation_is_found_with_its_argv_and_flag_positions(
     ]
     assert len(found) == 1
     (invocation,) = found
-    assert texts(invocation) == row["argv"]
+    assert as_written(invocation, text) == row["argv"]
     written = row["flags"]
     assert isinstance(written, list)
     wanted = [(f["flag"], f["line"], f["column"]) for f in written if f["line"] is not None]

@@ -177,14 +177,15 @@ def test_a_variable_set_in_a_subshell_or_another_function_does_not_reach_the_use
 def test_a_real_command_string_run_by_bash_c() -> None:
     """zaidalyafeai/curator's `start_vllm_server.sh`: `CMD="…vllm serve …"` over six
     lines, run in the background by `bash -c "${CMD}" &`; the start is where the string
-    writes `vllm`, the script's own variables unresolved and reported on by nothing."""
+    writes `vllm`, holding the values the script assigns its variables before (expanded
+    where `CMD` is assigned), and reported on by nothing."""
     path = (
         DATA / "shell_built" / "zaidalyafeai__curator__examples__vllm-online__start_vllm_server.sh"
     )
     (start,) = _run("argv", path)
     assert (start["line"], start["column"]) == (5, 5)
     assert start["argv"] == [
-        *("${MODEL_PATH}", "--host", "${HOST}", "--port", "${PORT}"),
+        *("/path/to/Qwen/Qwen2.5-3B-Instruct", "--host", "localhost", "--port", "8787"),
         *("--api-key", "token-abc123"),
     ]
     assert _run("check", path) == []

@@ -265,7 +265,7 @@ def test_no_group_without_a_launcher_and_the_script_assignment_wins() -> None:
     )
     start = single(find_invocations(text))
     assert _group(start) is None
-    assert texts(start)[2:] == ["$TP", "--pipeline-parallel-size", "2"]
+    assert texts(start)[2:] == ["2", "--pipeline-parallel-size", "2"]
 
 
 def test_a_start_in_setup_is_read_too() -> None:

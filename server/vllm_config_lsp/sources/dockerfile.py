@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 import tree_sitter_containerfile
 from tree_sitter import Node
 
-from vllm_config_lsp.sources import argv, exec_form, shell
+from vllm_config_lsp.sources import argv, exec_form, shell, task_env
 from vllm_config_lsp.sources.invocation import Break, EnvVar, Invocation, Word
 from vllm_config_lsp.sources.parsers import per_thread
 from vllm_config_lsp.sources.source_map import SourceMap
@@ -579,11 +579,16 @@ class _Reader:
         )
 
     def _script(self, stage: _Stage, command: _Command) -> bool:
-        """A shell-form command line, read by the shell source."""
+        """A shell-form command line, read by the shell source. The container's shell
+        expands its `$NAME`s with the stage's `ENV` (an `ARG` is gone by then): a plain
+        value fills them, as a task's `envs:` do (`sources.task_env`)."""
         found = shell.find_invocations(command.script, source="dockerfile")
         to_document = SourceMap.of_positions(command.positions)
+        fills = task_env.fills(tuple(stage.environ), command.script)
         for invocation in found:
-            self.found.append(to_document.invocation(invocation, image=stage.image))
+            args = [task_env.filled(word, fills) for word in invocation.args]
+            moved = to_document.invocation(replace(invocation, args=args), image=stage.image)
+            self.found.append(moved)
         return bool(found)
 
     def _command_words(self, command: _Command) -> list[Word]:

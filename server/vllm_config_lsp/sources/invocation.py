@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from vllm_config_lsp.findings import Finding, TextEdit
+from vllm_config_lsp.findings import Finding, Related, TextEdit
 from vllm_config_lsp.sources.yaml_origin import YamlOrigin
 
 #: Where the words an operator writes sit: past any document's end and past the offsets of
@@ -191,6 +191,80 @@ def on_written_text(found: Finding, made: Sequence[Word]) -> Finding:
         end=word.generated.end,
         message=f"{found.message} [`{word.text}` is written by {word.generated.origin}]",
         fixes=fixes,
+    )
+
+
+@dataclass(frozen=True)
+class Fill:
+    """A `$NAME` of a command line that holds the value the host set (`MAX=8192` earlier in
+    the script): the word has the value, its characters on the reference `start`..`end`;
+    `value_start`..`value_end` is where the value is written."""
+
+    name: str
+    start: int
+    end: int
+    value_start: int
+    value_end: int
+
+    def mapped(self, start_of: Callable[[int], int], end_of: Callable[[int], int]) -> Fill:
+        return replace(
+            self,
+            start=start_of(self.start),
+            end=end_of(self.end),
+            value_start=start_of(self.value_start),
+            value_end=end_of(self.value_end),
+        )
+
+
+def filled_references(invocation: Invocation, text: str) -> tuple[tuple[int, int, Word], ...]:
+    """The references of the command line's words that hold a value filled in (`$MAX` the
+    script set, a task's `envs:`): each with its span in `text` and its word."""
+    return tuple(
+        (at, to, word)
+        for word in invocation.args
+        for at, to in zip(word.starts, word.ends, strict=False)
+        if to - at > 1 and _reference(text, at)
+    )
+
+
+def on_filled_text(
+    found: Finding, references: Sequence[tuple[int, int, Word]], fills: Sequence[Fill]
+) -> Finding:
+    """A finding of a command line whose words hold values filled in for `references`
+    (`filled_references`): one on a reference points at where its value is written
+    (`fills`), and a fix never writes over the reference, which would put a literal in
+    place of the variable unseen: such fixes are dropped (one that deletes whole words,
+    the reference with them, is kept)."""
+    fixes = tuple(
+        fix
+        for fix in found.fixes
+        if not any(
+            edit.start < to
+            and at < edit.end
+            and not (
+                edit.start <= word.start and word.end <= edit.end and not edit.new_text.strip()
+            )
+            for edit in fix.edits
+            for at, to, word in references
+        )
+    )
+    related = tuple(
+        Related(fill.value_start, fill.value_end, f"`${fill.name}` takes its value here")
+        for fill in fills
+        if fill.start < found.end and found.start < fill.end
+    )
+    if fixes == found.fixes and not related:
+        return found
+    return replace(found, fixes=fixes, related=found.related + related)
+
+
+def _reference(text: str, at: int) -> bool:
+    """Whether `text[at]` starts a variable reference (`$NAME`, `${…}`, `$(NAME)`, a
+    Makefile recipe's `$$NAME`), not an ANSI-C string."""
+    if text.startswith("$$", at):
+        at += 1
+    return (
+        at + 1 < len(text) and text[at] == "$" and (text[at + 1] in "{(_" or text[at + 1].isalpha())
     )
 
 
@@ -371,6 +445,8 @@ class Invocation:
     #: Python call), None for a command line: its fields, not argparse, decide which
     #: names exist (`vllm.engine_args`).
     keywords_of: str | None = None
+    #: The `$NAME`s of `args` that hold a value the host itself set (`Fill`).
+    fills: tuple[Fill, ...] = ()
 
     @property
     def environ_complete(self) -> bool:
@@ -405,6 +481,7 @@ class Invocation:
             if self.model is None
             else replace(self.model, start=self.model.start + by, end=self.model.end + by),
             breaks=tuple(found.moved(by) for found in self.breaks),
+            fills=tuple(fill.mapped(by.__add__, by.__add__) for fill in self.fills),
         )
 
 

@@ -22,7 +22,7 @@ them.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -32,8 +32,22 @@ import tree_sitter_bash
 from tree_sitter import Node, Tree
 
 from vllm_config_lsp.document.text_memo import text_memo
-from vllm_config_lsp.sources import argv, gpu_claims, node_groups, shell_breaks
-from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word, assignment
+from vllm_config_lsp.sources import (
+    argv,
+    gpu_claims,
+    node_groups,
+    shell_breaks,
+    shell_certain,
+    task_env,
+)
+from vllm_config_lsp.sources.invocation import (
+    EnvVar,
+    Fill,
+    GpuClaim,
+    Invocation,
+    Word,
+    assignment,
+)
 from vllm_config_lsp.sources.parsers import per_thread
 from vllm_config_lsp.sources.source_map import SourceMap
 
@@ -1052,12 +1066,18 @@ class _Analyzer:
         return _Values(self)
 
     def _analyze(self, words: Sequence[Word], depth: int, image: str | None) -> None:
-        found = argv.match(words, image=image, resolve=self._resolve)
+        # `$NAME`s the script sets certainly hold their value; a string run as a script
+        # (`sh -c "…$NAME…"`) is read as written, since its words map through the string
+        filled = self.values.filled(words) if depth == 0 else words
+        found = argv.match(filled, image=image, resolve=self._resolve)
+        if filled is not words and not isinstance(found, argv.Start):
+            found = argv.match(words, image=image, resolve=self._resolve)
         if found is None:
             return
         before = len(self.scan.invocations)
         if isinstance(found, argv.Start):
-            self.scan.invocations.append(argv.invocation(found, self.scan.source, image=self.image))
+            invocation = argv.invocation(found, self.scan.source, image=self.image)
+            self.scan.invocations.append(self.values.with_fills(invocation))
         else:
             self._nested(found.script, depth, found.image, found.parameters)
         if found.container is None:
@@ -1109,6 +1129,7 @@ class _Analyzer:
         ).run(depth + 1)
         for invocation in inner.invocations:
             relocated = _with_parameters(_relocated(invocation, script), parameters)
+            relocated = self.values.with_fills(relocated)
             self.scan.invocations.append(relocated)
             if invocation.start in inner.containers:
                 self.scan.containers.add(relocated.start)
@@ -1131,7 +1152,13 @@ class _Analyzer:
 _MAX_VALUES = 8
 _SCALAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _ARRAY = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
+#: A reference a certain value may fill: `$NAME`, `${NAME}`, `${NAME:-default}`.
+_FILLABLE = re.compile(
+    r"\$(?:\{(?P<braced>[A-Za-z_]\w*)(?P<default>:?-[^${}`]*)?\}|(?P<bare>[A-Za-z_]\w*))"
+)
 _BLANKS = re.compile(r"[^ \t\n]+")
+#: Statements whose condition may decide whether a use inside them runs.
+_GUARDS = frozenset({"if_statement", "case_statement", "list", "while_statement"})
 #: What a variable holds: a string, an array's words, or nothing known.
 _Value = Word | tuple[Word, ...] | None
 #: Statements whose assignments do not reach the script (a subshell, a pipeline's parts, a
@@ -1156,6 +1183,95 @@ class _Values:
         self.analyzer = analyzer
         #: Whether the script assigns a name at all, by name (most expansions it has not).
         self.assigned: dict[str, bool] = {}
+        #: The top-level statements whose text names it, by name: one pass per name, not
+        #: one per use (a script of 20,000 statements and 400 uses).
+        self.mentioning: dict[str, list[Node]] = {}
+        #: How the script writes each name asked about (`shell_certain`).
+        self.writes: dict[str, shell_certain.Writes] = {}
+        #: Every reference filled with a certain value, by its document offset.
+        self.fills: dict[int, Fill] = {}
+
+    def filled(self, words: Sequence[Word]) -> Sequence[Word]:
+        """`words` with each `$NAME`/`${NAME}` (`${NAME:-x}`) whose value at that place
+        is certain (`certain`) holding it, its characters on the reference; `words`
+        itself when none is."""
+        if not any(word.unresolved for word in words):
+            return words
+        out = [task_env.substituted(word, self.certain) for word in words]
+        return words if all(a is b for a, b in zip(out, words, strict=True)) else out
+
+    def certain(self, part: str, at: int) -> str | None:
+        """The value the reference `part` (at document offset `at`) has for sure: the one
+        value the flow gives, plain and fully known, that nothing the flow does not
+        show may change (`shell_certain`); unquoted, one that does not split or glob."""
+        match = _FILLABLE.fullmatch(part)
+        if match is None:
+            return None
+        name = match.group("braced") or match.group("bare")
+        values = self.at(name, at)
+        value = values[0] if len(values) == 1 else None
+        if not isinstance(value, Word) or not value.resolved or not value.text:
+            return None  # empty: `if [ -n "$X" ]` guards its uses, and unquoted it is no word
+        if name not in self.writes:
+            analyzer = self.analyzer
+            root, data, char = analyzer.tree.root_node, analyzer.data, analyzer.char
+            self.writes[name] = shell_certain.writes_of(root, data, name, char, self.shared)
+        if not self.writes[name].certain(value.start, at):
+            return None
+        if self._guarded(name, at):
+            return None
+        if not self._quoted(at) and (
+            not task_env.PLAIN_VALUE.fullmatch(value.text) or self.at("IFS", at) != [None]
+        ):
+            return None  # word splitting, globbing
+        self.fills[at] = Fill(name, at, at + len(part), value.start, value.end)
+        return value.text
+
+    @cached_property
+    def shared(self) -> shell_certain.Writes:
+        """The `source`/`.`/`eval` commands, which may set any name."""
+        analyzer = self.analyzer
+        return shell_certain.any_name_commands(analyzer.nodes(), analyzer.data, analyzer.char)
+
+    def with_fills(self, invocation: Invocation) -> Invocation:
+        """The start with the fills of its words (`Invocation.fills`)."""
+        if not self.fills:
+            return invocation
+        fills = tuple(
+            {
+                at: self.fills[at]
+                for word in invocation.args
+                for at in word.starts
+                if at in self.fills
+            }.values()
+        )
+        return replace(invocation, fills=fills) if fills else invocation
+
+    def _node(self, at: int) -> tuple[Node | None, int]:
+        """The smallest node at document offset `at`, and its byte offset."""
+        to_char = self.analyzer.byte_to_char
+        byte = at if to_char is None else bisect_left(to_char, at)
+        return self.analyzer.tree.root_node.descendant_for_byte_range(byte, byte + 1), byte
+
+    def _quoted(self, at: int) -> bool:
+        """Whether the expansion at document offset `at` is inside double quotes."""
+        node, _ = self._node(at)
+        while node is not None and node.type not in ("simple_expansion", "expansion"):
+            node = node.parent
+        return node is not None and node.parent is not None and node.parent.type == "string"
+
+    def _guarded(self, name: str, at: int) -> bool:
+        """Whether the use at `at` runs only if a test of the name's value passes (`if [
+        "$TP" -gt 1 ]; then …`, `[ -n "$X" ] && …`): the value it has may be one that
+        never reaches it, so it is not filled."""
+        node, byte = self._node(at)
+        mention = re.compile(rb"\$\{?" + re.escape(name.encode()) + rb"(?!\w)")
+        data = self.analyzer.data
+        while node is not None:
+            if node.type in _GUARDS and mention.search(data, node.start_byte, byte):
+                return True
+            node = node.parent
+        return False
 
     def commands(self, words: Sequence[Word]) -> list[list[Word]]:
         """The command lines `words` may be once `"${ARGS[@]}"` and a leading `$CMD`
@@ -1189,7 +1305,8 @@ class _Values:
         ]
         if not any(starter.decode() in value.text for value in found for starter in _STARTERS):
             return None
-        return found
+        # `CMD="vllm serve $MODEL"` expands `$MODEL` where it is assigned
+        return [task_env.substituted(value, self.certain) for value in found]
 
     def _array(self, word: Word) -> list[tuple[Word, ...]]:
         match = _ARRAY.fullmatch(word.text)
@@ -1204,8 +1321,15 @@ class _Values:
             self.assigned[name] = re.search(pattern, self.analyzer.text) is not None
         if not self.assigned[name]:
             return [None]
+        if name not in self.mentioning:  # the others leave its value as it is
+            data, needle = self.analyzer.data, name.encode()
+            self.mentioning[name] = [
+                node
+                for node in self.analyzer.tree.root_node.children
+                if needle in data[node.start_byte : node.end_byte]
+            ]
         try:
-            return self._run(self.analyzer.tree.root_node.children, [None], name, offset)
+            return self._run(self.mentioning[name], [None], name, offset)
         except RecursionError:  # nesting Python cannot walk: nothing known
             return [None]
 

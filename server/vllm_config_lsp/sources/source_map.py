@@ -102,6 +102,7 @@ class SourceMap:
             insert_at=None if insert_at is None else self.end_of(insert_at),
             gpus=tuple(claim.mapped(self.start_of, self.end_of) for claim in invocation.gpus),
             environ=tuple(var.relocated(self.word) for var in invocation.environ),
+            fills=tuple(fill.mapped(self.start_of, self.end_of) for fill in invocation.fills),
             model=None
             if invocation.model is None
             else replace(

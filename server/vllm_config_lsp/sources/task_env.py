@@ -6,11 +6,12 @@ itself; every other reference stays unresolved."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from vllm_config_lsp.sources.invocation import EnvVar, Word
 
-__all__ = ["PLAIN_VALUE", "REFERENCE", "filled", "fills"]
+__all__ = ["PLAIN_VALUE", "REFERENCE", "filled", "fills", "substituted"]
 
 REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<bare>[A-Za-z_]\w*))")
 #: What a filled-in value may hold: no word splitting, globbing or further expansion.
@@ -38,20 +39,36 @@ def filled(word: Word, fills: dict[str, str]) -> Word:
     characters mapping to the reference; the rest stays unresolved."""
     if not word.unresolved or not fills:
         return word
-    text, starts, ends = word.text, list(word.starts), list(word.ends)
-    left: list[str] = []
-    for part in word.unresolved:
+
+    def value(part: str, _at: int) -> str | None:
         reference = REFERENCE.fullmatch(part)
         name = reference and (reference.group("braced") or reference.group("bare"))
-        at = text.find(part)
-        if not name or name not in fills or at < 0 or len(starts) != len(text):
+        return fills.get(name) if name else None
+
+    return substituted(word, value)
+
+
+def substituted(word: Word, value_of: Callable[[str, int], str | None]) -> Word:
+    """The word with each unresolved part `value_of` gives a value for (given the part's
+    text and the document offset of its first character) replaced by that value, whose
+    characters all map to the part as written; the other parts stay unresolved."""
+    if not word.unresolved or len(word.starts) != len(word.text):
+        return word
+    text, starts, ends = word.text, list(word.starts), list(word.ends)
+    left: list[str] = []
+    cursor = 0
+    for part in word.unresolved:
+        at = text.find(part, cursor)
+        value = value_of(part, starts[at]) if at >= 0 else None
+        if value is None:
             left.append(part)
+            cursor = at + len(part) if at >= 0 else cursor
             continue
-        value = fills[name]
         start, end = starts[at], ends[at + len(part) - 1]
         text = text[:at] + value + text[at + len(part) :]
         starts[at : at + len(part)] = [start] * len(value)
         ends[at : at + len(part)] = [end] * len(value)
+        cursor = at + len(value)
     if len(left) == len(word.unresolved):
         return word
     return replace(
