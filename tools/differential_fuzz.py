@@ -104,9 +104,12 @@ STUB = re.compile(
 )
 
 
-#: Rules whose refusal comes after the step where the oracle stops (oracle.md section 7).
+#: Rules whose refusal comes after the step where the oracle stops (oracle.md section 7), or
+#: in a step the CPU platform skips.
 BEYOND_ORACLE = {
     "VC529": "setup_server's socket bind (vllm/entrypoints/launchers/launcher.py:378)",
+    "VC407": "post_init_cudagraph_sizes, which asserts on CUDA and never runs without CUDA graphs "
+    "(vllm/config/compilation.py:1147; tests/fidelity/cases/model/compile-sizes-bad-word.yaml)",
 }
 
 

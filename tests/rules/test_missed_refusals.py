@@ -149,16 +149,18 @@ def test_checks_of_0_11_2(tmp_path: Path, config: str, code: str | None) -> None
     assert not [r for r in check_file(tmp_path, text.split("\n", 1)[1]) if r["code"] == code]
 
 
-def test_fuzzer_counts_a_refusal_past_the_oracle_as_an_artefact() -> None:
+@pytest.mark.parametrize("code", ["VC529", "VC407"])
+def test_fuzzer_counts_a_refusal_past_the_oracle_as_an_artefact(code: str) -> None:
     """`port: 2147483648` (fuzz seed 7, s7-00208): the oracle stops before setup_server
-    binds the socket, so its acceptance is no proof that VC529's error is false."""
+    binds the socket; `compile_sizes: [auto]` (seed 21, s21-01190): the CPU oracle never
+    finalises CUDA graph sizes. Its acceptance is no proof that the error is false."""
     sys.path.insert(0, str(REPO / "tools"))
     import differential_fuzz
 
     verdict = {
         "vllm_ok": True,
         "vllm_message": None,
-        "product_errors": [{"code": "VC529", "line": 1, "message": "bind(): port must be"}],
+        "product_errors": [{"code": code, "line": 1, "message": "refused past the oracle"}],
         "model_substituted": True,
         "stage": "config",
         "oracle_notes": [],

@@ -375,6 +375,12 @@ def _validate(model: ConfigModel, validator: Validator, flag_value: FlagValue) -
     class_name = spec.dataclass_name
     if flag_value.tree is not None and class_name in model.catalogue.classes:
         tree = flag_value.tree
+        if spec.parse == "json" and tree.value is None:
+            # `optional_type(json.loads)` flags (speculative, watermark, diffusion config):
+            # the text `null` loads as None, and `create_*_config` builds no config for it
+            # (vllm/engine/arg_utils.py:1864, 2122, 2183, 2191); only the `dataclass:` flags'
+            # `TypeAdapter.validate_json` (arg_utils.py:371) refuses a null.
+            return []
         if class_name == "SpeculativeConfig" and tree.entries is not None:
             # EngineArgs.create_speculative_config folds `-` into `_` in top-level keys
             # (vllm/engine/arg_utils.py:2127).

@@ -311,7 +311,7 @@ class Validator:
         return []
 
     def lax_values(self, spec: ClassSpec, node: ValueNode) -> None:
-        """Put in the tree the numbers pydantic's lax mode makes of texts (`"512"` in a
+        """Put in the tree the numbers and booleans pydantic's lax mode makes of texts (`"512"` in a
         `list[int]`, as every `--a.b+ x,y` item is), so that rules mirroring
         `__post_init__` see what it sees. Call it only on a tree that validated."""
         for entry in node.entries or ():
@@ -337,6 +337,9 @@ class Validator:
             number = _number_of_text(node.value, kind)
             if number is not None:
                 node.value = number
+        elif kind == "bool" and isinstance(node.value, str):
+            # `"False"` is False to an after-validator (`disable_any_whitespace`, VC524)
+            node.value = _BOOL_STRINGS.get(node.value.strip().lower(), node.value)
         elif kind in ("list", "set", "tuple") and node.items is not None:
             fixed = list(tree.get("items") or []) if kind == "tuple" else []
             default = tree.get("item") or {"kind": "any"}
