@@ -226,7 +226,8 @@ def test_a_notebooks_cells_are_read_as_the_kernel_runs_them(tmp_path: Path) -> N
     assert [start["argv"] for start in found] == [
         ["Qwen/Qwen3-4B", "--max-num-seq", "8"],  # the Markdown cell's block
         [
-            *("$MODEL_ID", "--port", "8000", "--host", "{HOST}"),  # `{PORT}` filled in
+            # `$MODEL_ID` from `%env` (the shell's certain value), `{PORT}` filled in
+            *("Qwen/Qwen3-4B", "--port", "8000", "--host", "{HOST}"),
             *("--max-num-seq", "4"),
             *("--swap-space", "4", "--dtype", "half"),
         ],
