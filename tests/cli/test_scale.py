@@ -28,11 +28,18 @@ def count(event, args):
         listed[os.path.abspath(os.fsdecode(args[0]))] += 1
 sys.addaudithook(count)
 sys.argv = ["vllm-config-lsp", *sys.argv[2:]]
+def dump():
+    with open(os.environ["LISTINGS_OUT"], "w") as out:
+        json.dump(listed, out)
+exit_now = os._exit
+def dumped_exit(status):  # the CLI ends its process with os._exit, past any `finally`
+    dump()
+    exit_now(status)
+os._exit = dumped_exit
 try:
     runpy.run_module("vllm_config_lsp", run_name="__main__", alter_sys=True)
 finally:
-    with open(os.environ["LISTINGS_OUT"], "w") as out:
-        json.dump(listed, out)
+    dump()
 """
 
 

@@ -13,6 +13,7 @@ from lsp_support import (
     Doc,
     change_doc,
     diagnostics_for,
+    document_info,
     encoding,
     open_doc,
     position_of,
@@ -196,7 +197,11 @@ async def test_a_skypilot_task_named_vllm_gets_no_diagnostics(client: LanguageCl
     truss = NOT_CONFIG / "baseten" / "truss-examples" / "config.yaml"
     open_doc(client, "file:///work/s/vllm.sky.yaml", sky.read_text(encoding="utf-8"))
     open_doc(client, "file:///work/s/vllm.yaml", truss.read_text(encoding="utf-8"))
-    # a document after them, checked on the same thread: by then both were decided
+    # Checks of different documents run on a pool of threads, in no set order: wait until
+    # the Baseten file's check is over (documentInfo answers from its finished check) and
+    # for the SkyPilot task's publication, then for a later document's.
+    await document_info(client, "file:///work/s/vllm.yaml")
+    assert await diagnostics_for(client, "file:///work/s/vllm.sky.yaml", 1) == []
     await Doc(client, "file:///work/s/after.vllm.yaml", "max-num-seqs: 4\n").diagnostics()
     assert [p.diagnostics for p in published(client, "file:///work/s/vllm.sky.yaml")] == [[]]
     assert published(client, "file:///work/s/vllm.yaml") == []
