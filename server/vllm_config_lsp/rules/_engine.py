@@ -313,6 +313,16 @@ def connector(model: ConfigModel, name: str) -> Given | None:
     return children if name in names else None
 
 
+def hisparse_on(model: ConfigModel) -> Given | None:
+    """Where the file turns HiSparse on: an `attention-config.hisparse_config`, or a
+    `HiSparseConnector`, for which `VllmConfig.__post_init__` fills one in
+    (vllm/config/vllm.py:1876-1881)."""
+    found = given_field(model, "AttentionConfig", "hisparse_config")
+    if found is not None and found.value is not None:
+        return found
+    return connector(model, "HiSparseConnector")
+
+
 def compilation_field(model: ConfigModel, field_name: str) -> Given | None:
     """A `CompilationConfig` field the file sets (in `compilation-config` or by the plain
     flag that fills it, such as `max-cudagraph-capture-size`)."""

@@ -42,7 +42,7 @@ kv-transfer-config:
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
-from vllm_config_lsp.rules._engine import connector, json_given
+from vllm_config_lsp.rules._engine import hisparse_on, json_given
 from vllm_config_lsp.rules._platform import on_target, vendor
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
@@ -61,10 +61,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     name = json_given(model, "kv-transfer-config", "kv_connector")
     if name is None or name.value in VALIDATED or not isinstance(name.value, str):
         return
-    hisparse = json_given(model, "attention-config", "hisparse_config")
-    if (hisparse is None or hisparse.value is None) and connector(
-        model, "HiSparseConnector"
-    ) is None:
+    if hisparse_on(model) is None:
         return
     yield finding(
         CODE,

@@ -32,7 +32,7 @@ kv-transfer-config:
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
-from vllm_config_lsp.rules._engine import connector, error, json_given
+from vllm_config_lsp.rules._engine import error, hisparse_on
 from vllm_config_lsp.rules._platform import on_target, vendor
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -45,10 +45,7 @@ CATALOGUE = ("vllm.hisparse.cuda",)
 def check(model: ConfigModel) -> Iterator[Finding]:
     if vendor(model) != "amd":
         return
-    hisparse = json_given(model, "attention-config", "hisparse_config")
-    if hisparse is not None and hisparse.value is None:
-        hisparse = None
-    where = hisparse or connector(model, "HiSparseConnector")
+    where = hisparse_on(model)
     if where is None:
         return
     yield error(

@@ -31,13 +31,11 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import (
-    Given,
     above_one,
     compilation_field,
-    connector,
     error,
     given,
-    given_field,
+    hisparse_on,
     removal,
     replace,
 )
@@ -60,16 +58,8 @@ RESERVE_SOURCE = "vllm/config/vllm.py:1902"
 HMA_SOURCE = "vllm/config/vllm.py:2300"
 
 
-def _hisparse(model: ConfigModel) -> Given | None:
-    """Where the file turns HiSparse on (a hisparse_config or a HiSparseConnector)."""
-    found = given_field(model, "AttentionConfig", "hisparse_config")
-    if found is not None and found.value is not None:
-        return found
-    return connector(model, "HiSparseConnector")
-
-
 def check(model: ConfigModel) -> Iterator[Finding]:
-    if _hisparse(model) is None:
+    if hisparse_on(model) is None:
         return
     pp = above_one(model, "ParallelConfig", "pipeline_parallel_size")
     if pp is not None:
