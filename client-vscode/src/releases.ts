@@ -15,7 +15,7 @@ export function knownReleases(fileNames: string[]): string[] {
 
 /** Languages whose comments start with `#`, where the marker comment can be written (in
  * Markdown it would be a heading, JSON has no comments). */
-export const COMMENT_LANGUAGES = ['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'makefile', 'toml'] as const;
+export const COMMENT_LANGUAGES = ['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'makefile', 'toml', 'python'] as const;
 
 export function canHoldMarker(languageId: string): boolean {
   return (COMMENT_LANGUAGES as readonly string[]).includes(languageId);
@@ -32,8 +32,9 @@ export interface LineEdit {
 /** Lines searched for the marker (document/markers.py: MARKER_LINES). */
 const MARKER_LINES = 10;
 const MARKER = /^(\s*#\s*vllm-config\b)(?::(\s*)(.*))?/;
-/** Lines that must stay first: a shebang, Dockerfile parser directives. */
-const MUST_BE_FIRST = /^(#!|#\s*(syntax|escape|check)\s*=)/i;
+/** Lines that must stay first: a shebang, Dockerfile parser directives, Python's source
+ * encoding declaration (PEP 263: only on line 1 or 2). */
+const MUST_BE_FIRST = /^(#!|#\s*(syntax|escape|check)\s*=|[ \t\f]*#.*?coding[:=])/i;
 
 /**
  * The edit that makes the file's marker comment say `version=<release>`: its version

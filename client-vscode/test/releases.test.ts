@@ -39,6 +39,8 @@ test('the shebang and Dockerfile parser directives stay first', () => {
   assert.equal(applied(script, markerEdit(script, '0.10.2')), '#!/bin/sh\n# vllm-config: version=0.10.2\nvllm serve x\n');
   const dockerfile = '# syntax=docker/dockerfile:1\n# escape=`\nFROM vllm/vllm-openai\n';
   assert.equal(markerEdit(dockerfile, '0.10.2').line, 2);
+  const python = '#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\nimport subprocess\n';
+  assert.equal(markerEdit(python, '0.10.2').line, 2); // PEP 263: the encoding line stays on line 2
   const only = '#!/bin/sh';
   assert.equal(applied(only, markerEdit(only, '0.10.2')), '#!/bin/sh\n# vllm-config: version=0.10.2');
 });
@@ -65,5 +67,5 @@ test('a comment below the first ten lines is not the marker: a new one is writte
 });
 
 test('only languages with # comments can hold the comment', () => {
-  assert.deepEqual(['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'makefile', 'toml', 'markdown', 'json'].map(canHoldMarker), [true, true, true, true, true, true, false, false]);
+  assert.deepEqual(['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'makefile', 'toml', 'python', 'markdown', 'json'].map(canHoldMarker), [true, true, true, true, true, true, true, false, false]);
 });

@@ -140,13 +140,14 @@ test('the palette: every command the client registers, the file ones only for th
   for (const server of [SERVER_FIX_ALL, SERVER_SHOW_COMMAND]) assert.ok(!(CLIENT_COMMANDS as readonly string[]).includes(server), server);
 });
 
-test('the client serves YAML, Compose, shell, Dockerfile, Markdown, Makefiles, justfiles, TOML files and Jinja templates, saved or untitled, and Triton model.json', () => {
-  const languages = ['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'markdown', 'makefile', 'just', 'toml', 'jinja', 'jinja-yaml', 'jinja-toml', 'jinja-shell', 'jinja-dockerfile'];
+test('the client serves YAML, Compose, shell, Dockerfile, Markdown, Makefiles, justfiles, TOML files, Python and Jinja templates, saved or untitled, notebook code cells, and Triton model.json', () => {
+  const languages = ['yaml', 'dockercompose', 'shellscript', 'dockerfile', 'markdown', 'makefile', 'just', 'toml', 'python', 'jinja', 'jinja-yaml', 'jinja-toml', 'jinja-shell', 'jinja-dockerfile'];
   assert.deepEqual(documentSelector(), [
     ...languages.flatMap((language) => [
       { scheme: 'file', language },
       { scheme: 'untitled', language },
     ]),
+    { scheme: 'vscode-notebook-cell', language: 'python' },
     { scheme: 'file', language: 'json', pattern: '**/model.json' },
   ]);
   assert.deepEqual(manifest.activationEvents, [
@@ -155,6 +156,7 @@ test('the client serves YAML, Compose, shell, Dockerfile, Markdown, Makefiles, j
   ]);
   assert.deepEqual(manifest.activationEvents, activationEvents());
   assert.equal(isServed('shellscript'), true);
+  assert.equal(isServed('python', '/repo/launch.py'), true);
   assert.equal(isServed('json', '/repo/vllm_model/1/model.json'), true);
   assert.equal(isServed('json', '/repo/package.json'), false);
   assert.equal(isServed('json'), false);
