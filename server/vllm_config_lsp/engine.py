@@ -24,6 +24,7 @@ from vllm_config_lsp.document.text_memo import Memo
 from vllm_config_lsp.findings import Finding, Severity, apply_edits, safe_fix_edits
 from vllm_config_lsp.rules import FIRST_IMPERATIVE_CODE, Rule, all_rules
 from vllm_config_lsp.rules.suppression import apply as apply_suppressions
+from vllm_config_lsp.sources import compose_env
 from vllm_config_lsp.sources.association import AssociationSettings as AssociationSettings
 from vllm_config_lsp.sources.association import path_of_uri
 from vllm_config_lsp.sources.config_file import ConfigFile, read_config_file
@@ -593,6 +594,12 @@ def _shape(invocation: Invocation, low: int) -> tuple[object, ...]:
             for var in invocation.environ
         ),
         tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("VLLM_"))),
+        # where a filled reference takes its value (a compose file's `.env` line): the
+        # related information of the findings on it
+        tuple(
+            (fill.start - low, fill.end - low, fill.value_start - low, fill.place)
+            for fill in invocation.fills
+        ),
     )
 
 
@@ -673,9 +680,10 @@ class CheckOptions:
     plugins: tuple[str, ...] = ()
 
 
-#: LSP glob patterns of every file a release choice reads: an editor watching them tells
-#: the server when a choice is stale (`Releases.forget`).
-RELEASE_FILES = WATCHED_GLOBS
+#: LSP glob patterns of every file a release choice reads, and of the `.env` files compose
+#: interpolates from: an editor watching them tells the server when a choice or a compose
+#: file's command line is stale (`Releases.forget`).
+RELEASE_FILES = (*WATCHED_GLOBS, f"**/{compose_env.ENV_FILE}")
 
 
 class Releases:
@@ -717,7 +725,9 @@ class Releases:
         """Drop the choices `changed` files may alter; the test of a file's staleness."""
 
         def stale(path: Path | None) -> bool:
-            return path is not None and any(depends_on(file, path) for file in changed)
+            return path is not None and any(
+                depends_on(file, path) or compose_env.reads(file, path) for file in changed
+            )
 
         # a copy of the keys: the language server's other lint threads add choices meanwhile
         for key in [key for key in list(self._choices) if stale(Path(key[1]) if key[1] else None)]:

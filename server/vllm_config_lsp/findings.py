@@ -41,14 +41,30 @@ class Fix:
 
 
 @dataclass(frozen=True)
+class Place:
+    """A span in another file than the document (the `.env` line a compose file's
+    `${VAR}` takes its value from): the file, the 0-based line, the code-point columns on
+    it, and the line's text, so that a front end counts columns in its own units without
+    reading the file again."""
+
+    path: str
+    line: int
+    start: int
+    end: int
+    line_text: str
+
+
+@dataclass(frozen=True)
 class Related:
     """Another setting that takes part in a finding (LSP `relatedInformation`): the
     finding sits on the setting vLLM ignores or overrides, and this points at the one
-    that makes it so."""
+    that makes it so. With a `place`, that setting is in another file, and `start`..`end`
+    is the text of the document that reads it (the reference)."""
 
     start: int
     end: int
     message: str
+    place: Place | None = None
 
 
 @dataclass(frozen=True)

@@ -100,8 +100,12 @@ async def test_dockerfile_checked_against_its_image_release(client: LanguageClie
     doc = Doc(client, "file:///work/cl/Dockerfile", DOCKERFILE.format(tag="v0.10.2"))
     [note] = await doc.diagnostics()
     assert note.code == "VC120" and note.severity == types.DiagnosticSeverity.Information
-    # a `#` after an instruction is no Dockerfile comment: no "disable for this line"
-    assert isinstance(note.data, dict) and note.data.get("disable") is None
+    # a `#` after an instruction is no Dockerfile comment: "disable for this line" writes
+    # a comment line of its own above the instruction
+    assert isinstance(note.data, dict)
+    disable = note.data["disable"]
+    assert disable["newText"] == "# vllm-config: disable-next-line=VC120\n"
+    assert disable["range"]["start"] == {"line": note.range.start.line, "character": 0}
     [diagnostic] = await doc.replace(DOCKERFILE.format(tag="v0.33.0"))
     assert diagnostic.code == "VC101"
     assert _text_of(doc, diagnostic, encoding(client)) == "--swap-space"

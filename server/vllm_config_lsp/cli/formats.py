@@ -22,7 +22,7 @@ from urllib.parse import quote_from_bytes
 
 from vllm_config_lsp import __version__
 from vllm_config_lsp.document.text_index import TextIndex
-from vllm_config_lsp.findings import Finding, Fix, Suppressed
+from vllm_config_lsp.findings import Finding, Fix, Related, Suppressed
 from vllm_config_lsp.rules import RULE_DOCS_URL, all_rules
 
 #: The tool's own page, SARIF's `informationUri`.
@@ -111,15 +111,27 @@ def render_json(reports: list[FileReport]) -> str:
                     "code": f.code,
                     "message": f.message,
                     "fix": _fix_json(report, chosen_fix(f)),
-                    "related": [
-                        {"line": at[0], "column": at[1], "message": r.message}
-                        for r in f.related
-                        for at in [report.position(r.start)]
-                    ],
+                    "related": [_related_json(report, r) for r in f.related],
                     "suppression": _suppression_json(f.suppressed),
                 }
             )
     return _json_text(rows)
+
+
+def _related_at(report: FileReport, related: Related) -> tuple[str | None, int, int]:
+    """Where a related setting is, 1-based: in another file (its path) or in this one."""
+    if related.place is not None:
+        return related.place.path, related.place.line + 1, related.place.start + 1
+    line, column = report.position(related.start)
+    return None, line, column
+
+
+def _related_json(report: FileReport, related: Related) -> dict[str, Any]:
+    path, line, column = _related_at(report, related)
+    row: dict[str, Any] = {"line": line, "column": column, "message": related.message}
+    if path is not None:
+        row["file"] = path
+    return row
 
 
 def _suppression_json(suppressed: Suppressed | None) -> dict[str, Any] | None:
@@ -177,8 +189,9 @@ def text_lines(report: FileReport, show_source: bool = True) -> Iterator[str]:
         if show_source:
             yield from _excerpt(report, f, line)
         for related in f.related:
-            at_line, at_column = report.position(related.start)
-            yield f"    note: {at_line}:{at_column}: {printable(related.message)}"
+            at = _related_at(report, related)
+            place = f"{printable(at[0])}:" if at[0] is not None else ""
+            yield f"    note: {place}{at[1]}:{at[2]}: {printable(related.message)}"
         if f.suppressed is not None:
             yield _suppression_text(f.suppressed)
         for fix in f.fixes:

@@ -14,11 +14,12 @@ generated documentation), at the address the project declares (`pyproject.toml`
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from vllm_config_lsp.findings import Finding, Fix, Severity
+from vllm_config_lsp.findings import Finding, Fix, Related, Severity
 from vllm_config_lsp.lsp.plain_text import plain
 from vllm_config_lsp.lsp.positions import Positions
 from vllm_config_lsp.lsp.settings import Settings
@@ -87,16 +88,33 @@ def related_information(
     analysis: Snapshot, finding: Finding
 ) -> list[types.DiagnosticRelatedInformation] | None:
     """The other settings a finding involves, in this document (a chart template's text
-    lies past the values file's end: not shown)."""
+    lies past the values file's end: not shown) or in the file its `place` names (the
+    `.env` line a compose `${VAR}` takes its value from)."""
     places = [
         types.DiagnosticRelatedInformation(
-            location=types.Location(analysis.uri, analysis.positions.range(r.start, r.end)),
+            location=_location(analysis, r)
+            if r.place is not None
+            else types.Location(analysis.uri, analysis.positions.range(r.start, r.end)),
             message=plain(r.message),
         )
         for r in finding.related
-        if r.end <= len(analysis.text)
+        if r.place is not None or r.end <= len(analysis.text)
     ]
     return places or None
+
+
+def _location(analysis: Snapshot, related: Related) -> types.Location:
+    """A place in another file, its columns counted in the session's position encoding."""
+    place = related.place
+    assert place is not None
+    line = Positions(place.line_text, analysis.positions.encoding).range(place.start, place.end)
+    return types.Location(
+        Path(place.path).absolute().as_uri(),
+        types.Range(
+            start=types.Position(line=place.line, character=line.start.character),
+            end=types.Position(line=place.line, character=line.end.character),
+        ),
+    )
 
 
 def rule_page(code: str) -> types.CodeDescription | None:

@@ -1,6 +1,7 @@
 """The files a document's vLLM release is read from (image tags beside it, the installed
-vLLM's METADATA: `versions.WATCHED_GLOBS`), watched through the client: when one changes,
-the documents whose choice it may alter are checked again, as `check` would read them now.
+vLLM's METADATA: `versions.WATCHED_GLOBS`) and the `.env` file a compose file interpolates
+from, watched through the client: when one changes, the documents whose choice or command
+lines it may alter are checked again, as `check` would read them now.
 
 Clients that can (VS Code, Emacs) are asked to watch with dynamic registration of
 `workspace/didChangeWatchedFiles`; a saved document counts as a change too (Neovim cannot

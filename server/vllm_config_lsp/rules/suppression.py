@@ -30,7 +30,7 @@ from weakref import WeakKeyDictionary
 from vllm_config_lsp.document.markers import MARKER_LINES
 from vllm_config_lsp.document.text_index import TextIndex
 from vllm_config_lsp.findings import Finding, Fix, Severity, Suppressed, TextEdit
-from vllm_config_lsp.sources.config_layout import comment_layout
+from vllm_config_lsp.sources.config_layout import comment_layout, host_layout
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 UNUSED_CODE = "VC008"
@@ -43,6 +43,9 @@ _ITEM = re.compile(
     r"(?P<codes>[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*)?"
 )
 _CODE = re.compile(r"[A-Za-z]+[0-9]+")
+#: A Dockerfile's parser directive (`# syntax=…`, `# escape=\\`): only at the very top, and
+#: a comment line before it makes it a comment (BuildKit's `directives.go`).
+_PARSER_DIRECTIVE = re.compile(r"#[ \t]*[A-Za-z][A-Za-z0-9]*[ \t]*=[^\n]*\n")
 #: ` -- reason` after the directives, up to the line end (no directive is read in it).
 _REASON = re.compile(r"(?:^|(?<=\s))--(?:\s+(?P<reason>.*?))?\s*$")
 
@@ -87,12 +90,36 @@ class Layout:
     scalars: list[tuple[int, int]]
     #: (key line, entry start, entry end) for entries whose value spans several lines.
     entries: list[tuple[int, int, int]]
+    #: How the document's syntax takes a comment (`config_layout.COMMENTS`): `line` at a
+    #: line's end, `above` on a line of its own, None not at all.
+    style: str | None = "line"
+    #: A host's YAML literal blocks (`run: |`): a `#` in one is a comment where a shell
+    #: reads the block as a script, text where compose splits it.
+    literal: list[tuple[int, int]] = field(default_factory=list)
+    #: Lines holding a word the shell read (of the document's first start), and the spans
+    #: of those words: where a literal block is known to be a script.
+    shell_lines: frozenset[int] = frozenset()
+    shell_words: list[tuple[int, int]] = field(default_factory=list)
 
     def line(self, offset: int) -> int:
         return self.index.lsp_position(offset)[0]
 
     def in_scalar(self, offset: int) -> bool:
-        return any(start <= offset < end for start, end in self.scalars)
+        """Whether a `#` at `offset` is text (a literal block's lines are taken as a
+        script's, comments included: what a `run: |` holds)."""
+        return any(start <= offset < end for start, end in self.scalars) and not any(
+            start <= offset < end for start, end in self.literal
+        )
+
+    def comment_fits(self, line: int, line_end: int) -> bool:
+        """Whether a `#` comment written at the end of `line` is one: the line break is in
+        no string, or in a literal block the shell reads as a script, outside its words."""
+        if not any(start < line_end < end for start, end in self.scalars):
+            return True
+        in_script = line in self.shell_lines and any(
+            start < line_end < end for start, end in self.literal
+        )
+        return in_script and not any(start < line_end < end for start, end in self.shell_words)
 
     def covering_lines(self, offset: int) -> list[int]:
         """Lines whose line-end comment covers `offset`: its own line first, then the key
@@ -120,8 +147,12 @@ def layout(model: ConfigModel) -> Layout:
 
 def _layout(model: ConfigModel) -> Layout:
     origin = model.origin
-    if origin is None:  # a host's command line: no YAML of a `--config` file
-        return Layout(model.index, [], [])
+    if origin is None:  # a host's command line: its host says how it takes comments
+        style, (scalars, entries), literal = host_layout(model.invocation.source, model.text)
+        words = [w for w in model.invocation.args if w.quoting == "shell" and w.end > w.start]
+        lines = frozenset(model.index.lsp_position(word.start)[0] for word in words)
+        spans = [(word.start, word.end) for word in words]
+        return Layout(model.index, scalars, entries, style, literal, lines, spans)
     return Layout(model.index, *comment_layout(origin, model.text, model.index))
 
 
@@ -270,20 +301,6 @@ def _remove_directive(text: str, directive: Directive) -> TextEdit:
     return TextEdit(start, end, "")
 
 
-def _takes_line_comments(model: ConfigModel) -> bool:
-    """Where `# …` at a line's end is a comment: YAML, shell and Makefiles; not a Dockerfile
-    (comments only at a line's start), Markdown prose or Python strings."""
-    return model.is_config_file or model.invocation.source in (
-        "shell",
-        "makefile",
-        "kubernetes",
-        "compose",
-        "workflow",
-        "helm",
-        "dstack",
-    )
-
-
 def disable_edit(
     model: ConfigModel,
     code: str,
@@ -292,15 +309,18 @@ def disable_edit(
     found: list[Comment] | None = None,
 ) -> TextEdit | None:
     """The edit behind "Disable CODE for this line": extend the line's `disable=` list or
-    append a comment, on the first line covering `offset` that can take a comment.
-    (`where`/`found` let a caller with many findings compute the layout once.)"""
-    if not _takes_line_comments(model):
-        return None
+    append a comment, on the first line covering `offset` that can take a comment; in a
+    host whose comments stand on their own lines (a Dockerfile), a `disable-next-line=`
+    line above. (`where`/`found` let a caller with many findings compute the layout once.)"""
     where = where or layout(model)
+    if where.style is None:
+        return None
     found = comments(model, where) if found is None else found
+    if where.style == "above":
+        return _line_above(model.text, where, found, code, where.line(offset))
     for line in where.covering_lines(offset):
         line_end = where.index.offset_of_lsp(line, 1 << 30)
-        if any(start < line_end < end for start, end in where.scalars):
+        if not where.comment_fits(line, line_end):
             continue  # the line break is inside a string: a `#` there would be text
         if model.text[:line_end].rstrip(" \t").endswith("\\"):
             continue  # a shell continuation: a comment after `\` would end the command
@@ -316,6 +336,28 @@ def disable_edit(
     return None
 
 
+def _line_above(
+    text: str, where: Layout, found: list[Comment], code: str, line: int
+) -> TextEdit | None:
+    """A `# vllm-config: disable-next-line=CODE` line above `line`, indented as it (or the
+    code added to the one there)."""
+    for comment in found:
+        if comment.line == line - 1:
+            for directive in comment.directives:
+                if directive.kind == "disable-next-line" and directive.codes:
+                    return TextEdit(directive.codes[-1].end, directive.codes[-1].end, f",{code}")
+    start = where.index.offset_of_lsp(line, 0)
+    if where.in_scalar(start):
+        return None
+    indent = len(text[start:]) - len(text[start:].lstrip(" \t"))
+    newline = "\r\n" if "\r\n" in text else "\n"
+    return TextEdit(
+        start,
+        start,
+        f"{text[start : start + indent]}# vllm-config: disable-next-line={code}{newline}",
+    )
+
+
 def disable_file_edit(
     model: ConfigModel, code: str, found: list[Comment] | None = None
 ) -> TextEdit | None:
@@ -323,7 +365,7 @@ def disable_file_edit(
     add the item to the marker comment of the first lines (a second `# vllm-config:` line
     above it would hide its `version=` from `markers`), else write a comment line at the
     top (after a `#!` line)."""
-    if not _takes_line_comments(model):
+    if layout(model).style is None:
         return None
     text = model.text
     found = comments(model) if found is None else found
@@ -339,6 +381,11 @@ def disable_file_edit(
             return TextEdit(end, end, f" disable-file={code}")
     at = 1 if text.startswith("\ufeff") else 0
     newline = "\r\n" if "\r\n" in text else "\n"
+    if layout(model).style == "above":  # a Dockerfile: after its parser directives
+        while (parser_directive := _PARSER_DIRECTIVE.match(text, at)) is not None:
+            at = parser_directive.end()
+    if layout(model).in_scalar(at):
+        return None  # the top is text (Markdown prose): no comment can stand there
     if text.startswith("#!", at):
         at = index.offset_of_lsp(1, 0)
         if at == len(text) and not text.endswith(("\n", "\r")):

@@ -9,8 +9,10 @@ A string `command:`/`entrypoint:` goes through two layers before the container s
 and both are emulated here with every character's position kept:
 
 1. compose interpolation, on the loaded YAML string: `$$` is a literal `$` (for the
-   container's shell), `${VAR}`, `${VAR:-default}` and `$VAR` are replaced by compose's
-   environment, which this file does not hold: they stay as written and unresolved;
+   container's shell), `${VAR}`, `${VAR:-default}`, `$VAR`… are replaced from the shell's
+   environment, then from the `.env` file beside the compose file (`compose_env`): a
+   reference the `.env` file settles holds its value (its characters on the reference,
+   an `invocation.Fill` at the `.env` line), any other stays as written and unresolved;
 2. splitting into argv by compose-go (`types/command.go` → `shellwords.Parse` from
    github.com/mattn/go-shellwords), not by a shell: a backslash escapes any next character
    even inside double quotes (so a folded `\\`+newline of a plain scalar becomes a space),
@@ -22,13 +24,15 @@ any exec-form argv, the script by the shell source.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from vllm_config_lsp.sources import dockerfile, gpu_claims, shell
-from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word, assignment
+from vllm_config_lsp.sources import compose_env, dockerfile, gpu_claims, shell
+from vllm_config_lsp.sources.compose_env import Setting, reference_end, resolve
+from vllm_config_lsp.sources.invocation import EnvVar, Fill, Invocation, Word, assignment
 from vllm_config_lsp.sources.safe_read import read_text
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
@@ -57,16 +61,20 @@ _MAX_DOCKERFILE_BYTES = 1 << 20
 def find_invocations(text: str, path: Path | None = None) -> list[Invocation]:
     """Every vLLM start among the services of a compose file, in document order, with
     document offsets. `path` is where the file is on disk: a service `build:` from a
-    Dockerfile there runs what that Dockerfile's image runs (`FROM vllm/vllm-openai`)."""
+    Dockerfile there runs what that Dockerfile's image runs (`FROM vllm/vllm-openai`),
+    and the `.env` file there fills the references it sets."""
     try:
         found: list[Invocation] = []
         frame = Frame(text)
         folder = path.parent if path is not None else None
+        settings = compose_env.read(folder) if folder is not None and "$" in text else {}
         for root in documents(text):
             for _name, service in distinct_pairs(pairs(get(root, "services"))):
                 if isinstance(service, MappingNode):
+                    fills: list[Fill] = []
+                    env = _Env(settings, fills)
                     claims = gpu_claims.compose(frame, service)
-                    environ = _environment(frame, service)
+                    environ = _environment(frame, service, env)
                     is_open = get(service, "env_file") is not None
                     found.extend(
                         replace(
@@ -74,21 +82,33 @@ def find_invocations(text: str, path: Path | None = None) -> list[Invocation]:
                             gpus=claims,
                             environ=environ + inv.environ,
                             environ_open=is_open or inv.environ_open,
+                            fills=inv.fills + tuple(fills),
                         )
-                        for inv in _service(frame, service, folder)
+                        for inv in _service(frame, service, folder, env)
                     )
         return sorted(found, key=lambda invocation: invocation.start)
     except RecursionError:  # a MemoryError is reported (engine), never "no start"
         return []
 
 
-def _service(frame: Frame, service: MappingNode, folder: Path | None) -> list[Invocation]:
+@dataclass
+class _Env:
+    """What interpolation reads (the `.env` settings) and what it filled (`fills`, one per
+    reference and setting it read)."""
+
+    settings: dict[str, Setting]
+    fills: list[Fill]
+
+
+def _service(
+    frame: Frame, service: MappingNode, folder: Path | None, env: _Env
+) -> list[Invocation]:
     """One service: its own entrypoint + command, or the command after the image's (the
     image it builds, when it names a Dockerfile beside the file)."""
     image_node = get(service, "image")
-    image = _image(image_node)
-    entrypoint = _argv(frame, get(service, "entrypoint"))
-    command = _argv(frame, get(service, "command"))
+    image = _image(image_node, env)
+    entrypoint = _argv(frame, get(service, "entrypoint"), env)
+    command = _argv(frame, get(service, "command"), env)
     anchor = node_span(frame, image_node) if image_node is not None else None
     runs: str | None = None
     build_node = get(service, "build")
@@ -123,67 +143,53 @@ def _built(build: Node, folder: Path) -> tuple[str, str] | None:
     return dockerfile.built_image(text) if text is not None else None
 
 
-def _environment(frame: Frame, service: MappingNode) -> tuple[EnvVar, ...]:
+def _environment(frame: Frame, service: MappingNode, env: _Env) -> tuple[EnvVar, ...]:
     """`environment:` as a mapping (`NAME: value`; no value passes the shell's through) or
     a list (`- NAME=value`, `- NAME`), values interpolated like `command:`."""
     node = get(service, "environment")
+
+    def value_of(word: Word) -> Word:
+        return interpolate(word, env.settings, fills=env.fills)
+
     if isinstance(node, MappingNode):
-        return env_mapping(frame, node, "environment", value_of=interpolate)
+        return env_mapping(frame, node, "environment", value_of=value_of)
     found: list[EnvVar] = []
     for item in items(node):
         word = scalar_word(frame, item, _VALUE)
         if word is not None and word.text:
-            found.append(assignment(interpolate(word), "environment"))
+            found.append(assignment(value_of(word), "environment"))
     return tuple(found)
 
 
-def _image(node: Node | None) -> str | None:
-    """The image as compose resolves it when the variables are unset: `${TAG:-latest}`
-    becomes its default (other variables stay as written)."""
+def _image(node: Node | None, env: _Env) -> str | None:
+    """The image as compose resolves it when the shell sets none of its variables: from
+    the `.env` file, else `${TAG:-latest}` becomes its default (other variables stay as
+    written)."""
     if not isinstance(node, ScalarNode):
         return None
-    word = interpolate(Word(node.value, 0, len(node.value), (), ()), defaults=True)
-    return word.text
+    word = Word(node.value, 0, len(node.value), (), ())
+    return interpolate(word, env.settings, defaults=True).text
 
 
-def _argv(frame: Frame, node: Node | None) -> list[Word] | None:
+def _argv(frame: Frame, node: Node | None, env: _Env) -> list[Word] | None:
     """`command:`/`entrypoint:` as an argv: a list's items one per element (interpolated),
     a string split like compose splits it; None when the key is absent (`null` too)."""
     if node is None or (isinstance(node, ScalarNode) and node.tag.endswith(":null")):
         return None
     if isinstance(node, ScalarNode):
         word = scalar_word(frame, node, _SPLIT)
-        return shellwords(interpolate(word)) if word is not None else []
+        if word is None:
+            return []
+        return shellwords(interpolate(word, env.settings, fills=env.fills))
     words: list[Word] = []
     for item in items(node):
         word = scalar_word(frame, item, _LIST)
         if word is not None:
-            words.append(interpolate(word))
+            words.append(interpolate(word, env.settings, fills=env.fills))
     return words
 
 
 # -- interpolation -----------------------------------------------------------------------
-
-
-def _reference_end(text: str, at: int) -> int:
-    """End of the variable reference starting at `text[at] == "$"` (not `$$`), or -1."""
-    n = len(text)
-    if at + 1 < n and text[at + 1] == "{":
-        depth = 0
-        index = at + 1
-        while index < n:
-            if text[index] == "{":
-                depth += 1
-            elif text[index] == "}":
-                depth -= 1
-                if depth == 0:
-                    return index + 1
-            index += 1
-        return -1
-    index = at + 1
-    while index < n and (text[index].isalnum() or text[index] == "_"):
-        index += 1
-    return index if index > at + 1 and not text[at + 1].isdigit() else -1
 
 
 def _default(reference: str) -> str | None:
@@ -202,10 +208,18 @@ def _default(reference: str) -> str | None:
     return None
 
 
-def interpolate(word: Word, *, defaults: bool = False) -> Word:
+def interpolate(
+    word: Word,
+    settings: Mapping[str, Setting] | None = None,
+    *,
+    defaults: bool = False,
+    fills: list[Fill] | None = None,
+) -> Word:
     """Compose's interpolation of one string: `$$` → `$` (mapped to both characters);
-    each `${…}`/`$VAR` kept as written and listed as unresolved (or, with `defaults`,
-    replaced by its `:-`/`-` default, for the image name)."""
+    each `${…}`/`$VAR` the `.env` `settings` settle replaced by their value (each
+    character on the whole reference; a `Fill` per setting read appended to `fills`),
+    any other kept as written and listed as unresolved (or, with `defaults`, replaced by
+    its `:-`/`-` default, for the image name)."""
     text = word.text
     if "$" not in text:
         return word
@@ -232,16 +246,23 @@ def interpolate(word: Word, *, defaults: bool = False) -> Word:
             take(index, "$", index + 1)
             index += 2
             continue
-        end = _reference_end(text, index)
+        end = reference_end(text, index)
         if end == -1:
             take(index)
             index += 1
             continue
         reference = text[index:end]
-        default = _default(reference) if defaults else None
-        if default is not None and "$" not in default:
-            for char in default:
+        used: list[Setting] = []
+        value = resolve(reference, settings, used) if settings else None
+        if value is None and defaults:
+            value = _default(reference)
+            value = value if value is not None and "$" not in value else None
+        if value is not None:
+            for char in value:
                 take(index, char, end - 1)
+            if fills is not None and mapped:
+                at, to = word.starts[index], word.ends[end - 1]
+                fills.extend(_fill(setting, at, to) for setting in dict.fromkeys(used))
         else:
             for at in range(index, end):
                 take(at)
@@ -257,6 +278,11 @@ def interpolate(word: Word, *, defaults: bool = False) -> Word:
         quoting=word.quoting,
         splat=word.splat,
     )
+
+
+def _fill(setting: Setting, start: int, end: int) -> Fill:
+    """The reference `start`..`end` holding the value of a `.env` setting."""
+    return Fill(setting.name, start, end, start, end, setting.place)
 
 
 # -- go-shellwords -----------------------------------------------------------------------

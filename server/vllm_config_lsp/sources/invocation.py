@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from vllm_config_lsp.findings import Finding, Related, TextEdit
+from vllm_config_lsp.findings import Finding, Place, Related, TextEdit
 from vllm_config_lsp.sources.yaml_origin import YamlOrigin
 
 #: Where the words an operator writes sit: past any document's end and past the offsets of
@@ -198,13 +198,15 @@ def on_written_text(found: Finding, made: Sequence[Word]) -> Finding:
 class Fill:
     """A `$NAME` of a command line that holds the value the host set (`MAX=8192` earlier in
     the script): the word has the value, its characters on the reference `start`..`end`;
-    `value_start`..`value_end` is where the value is written."""
+    `value_start`..`value_end` is where the value is written, or, when that is another
+    file (a compose file's `.env`), `place` is, and they are the reference's span."""
 
     name: str
     start: int
     end: int
     value_start: int
     value_end: int
+    place: Place | None = None
 
     def mapped(self, start_of: Callable[[int], int], end_of: Callable[[int], int]) -> Fill:
         return replace(
@@ -218,10 +220,12 @@ class Fill:
 
 def filled_references(invocation: Invocation, text: str) -> tuple[tuple[int, int, Word], ...]:
     """The references of the command line's words that hold a value filled in (`$MAX` the
-    script set, a task's `envs:`): each with its span in `text` and its word."""
+    script set, a task's `envs:`, a compose file's `.env`; in the args and the values of
+    the environment): each with its span in `text` and its word."""
+    values = (var.value for var in invocation.environ if var.value is not None)
     return tuple(
         (at, to, word)
-        for word in invocation.args
+        for word in (*invocation.args, *values)
         for at, to in zip(word.starts, word.ends, strict=False)
         if to - at > 1 and _reference(text, at)
     )
@@ -233,29 +237,51 @@ def on_filled_text(
     """A finding of a command line whose words hold values filled in for `references`
     (`filled_references`): one on a reference points at where its value is written
     (`fills`), and a fix never writes over the reference, which would put a literal in
-    place of the variable unseen: such fixes are dropped (one that deletes whole words,
-    the reference with them, is kept)."""
+    place of the variable unseen: such fixes are dropped (one that deletes every word the
+    reference holds, the reference with them, is kept)."""
+    held: dict[tuple[int, int], dict[int, Word]] = {}
+    if found.fixes:
+        for at, to, word in references:
+            held.setdefault((at, to), {})[id(word)] = word
     fixes = tuple(
         fix
         for fix in found.fixes
         if not any(
-            edit.start < to
-            and at < edit.end
-            and not (
-                edit.start <= word.start and word.end <= edit.end and not edit.new_text.strip()
-            )
+            _writes_over(edit, at, to, words)
             for edit in fix.edits
-            for at, to, word in references
+            for (at, to), words in held.items()
         )
     )
     related = tuple(
-        Related(fill.value_start, fill.value_end, f"`${fill.name}` takes its value here")
+        Related(fill.value_start, fill.value_end, _takes_value(fill), fill.place)
         for fill in fills
         if fill.start < found.end and found.start < fill.end
     )
     if fixes == found.fixes and not related:
         return found
     return replace(found, fixes=fixes, related=found.related + related)
+
+
+def _writes_over(edit: TextEdit, at: int, to: int, words: dict[int, Word]) -> bool:
+    """Whether `edit` changes the reference `at`..`to` other than by deleting all the words
+    on it: it overlaps it, inserts inside it, or is an empty deletion at its start (a
+    deletion of characters that all lie on the reference, such as one of the two words
+    a compose `${ARGS}` holds)."""
+    if edit.start == edit.end:
+        touches = at < edit.start < to or (edit.start == at and not edit.new_text)
+    else:
+        touches = edit.start < to and at < edit.end
+    if not touches:
+        return False
+    return bool(edit.new_text.strip()) or not all(
+        edit.start <= word.start and word.end <= edit.end for word in words.values()
+    )
+
+
+def _takes_value(fill: Fill) -> str:
+    if fill.place is None:
+        return f"`${fill.name}` takes its value here"
+    return f"`{fill.name}` takes its value here, unless the shell that runs compose sets it"
 
 
 def _reference(text: str, at: int) -> bool:
