@@ -15,8 +15,10 @@ included, and the values file reports only what falls on its own values; the tem
 checked as a document of its own, reports the rest. Only references that Helm renders the
 same whatever the rest of the chart does are substituted: `.Values.a.b` (or `$.Values…`)
 alone or piped to `quote`, `squote`, `default LITERAL` (or `default .Chart.AppVersion`, when
-the value is set), and `default LITERAL .Values.a.b`;
-any other action (`include`, `toYaml`, `if`, `range`) stays a template, unresolved.
+the value is set), and `default LITERAL .Values.a.b`; a list of scalars put in whole,
+`toYaml .Values.a.b | nindent N` (or `indent N`, how charts write a container's `command:`
+and `args:` from values), as the block sequence Helm prints, each item quoted;
+any other action (`include`, `if`, `range`, `toYaml` of a map) stays a template, unresolved.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from yaml.nodes import MappingNode, Node
+from yaml.nodes import MappingNode, Node, SequenceNode
 
 from vllm_config_lsp.sources import kubernetes
 from vllm_config_lsp.sources.hosts import chart_folder
@@ -71,6 +73,10 @@ _DEFAULT_FIRST = re.compile(rf"default\s+({_LITERAL})\s+")
 _STAGE = re.compile(
     rf"\s*\|\s*(?:(quote|squote)|default\s+({_LITERAL})|default\s+(\$?\.Chart\.AppVersion)\b)"
 )
+#: `toYaml .Values.a.b | nindent 8`: the value printed as YAML at that indentation.
+_TO_YAML_BODY = rf"toYaml\s+(\$?\.Values(?:\.{_NAME})+)\s*\|\s*(n?indent)\s+(\d+)"
+_TO_YAML = re.compile(_TO_YAML_BODY)
+_LISTED_ACTION = re.compile(rf"\{{\{{-?\s*{_TO_YAML_BODY}\s*-?\}}\}}")
 _TRIM_SPACE = " \t\r\n"
 _VALUE = "yaml-value"
 
@@ -140,7 +146,8 @@ def _render(
 
     done = 0
     read: dict[int, Frame | None] = {}  # each value node's characters, read once
-    for start, end in mask_templates(template, is_terraform_template(template)).spans:
+    masked = mask_templates(template, is_terraform_template(template)).spans
+    for start, end in sorted({*masked, *_listed(template)}):
         value = _value(template, start, end, values, values_text, read, keys)
         if value is None or value.starts is None or value.ends is None:
             continue
@@ -162,6 +169,13 @@ def _render(
     return Frame("".join(chars), tuple(starts), tuple(ends), elsewhere(values_text, len(template)))
 
 
+def _listed(template: str) -> Iterator[tuple[int, int]]:
+    """The `toYaml .Values.a.b | nindent N` actions, which sit alone on their lines (so
+    `mask_templates` blanks them rather than holding their place)."""
+    for found in _LISTED_ACTION.finditer(template):
+        yield found.start(), found.end()
+
+
 def _value(
     template: str,
     start: int,
@@ -176,6 +190,13 @@ def _value(
     template adds from the action."""
     body = template[start + 2 : end - 2].strip(_TRIM_SPACE)
     body = body.removeprefix("-").removesuffix("-").strip(_TRIM_SPACE)
+    listed = _TO_YAML.fullmatch(body)
+    if listed is not None:
+        action = (elsewhere(values_text, start), elsewhere(values_text, end))
+        path = listed.group(1).split(".Values.", 1)[1]
+        node = _lookup(values, path.split("."))
+        indent = int(listed.group(3))
+        return _sequence(node, values_text, action, indent, listed.group(2) == "nindent")
     stages: list[tuple[str, str | None]] = []
     first = _DEFAULT_FIRST.match(body)
     if first is not None:
@@ -224,6 +245,42 @@ def _value(
             )
             loaded = printed.text
     return printed
+
+
+def _sequence(
+    node: Node | None,
+    values_text: str,
+    action: tuple[int, int],
+    indent: int,
+    newline: bool,
+) -> Frame | None:
+    """A list of scalars as `toYaml | nindent` prints it: one `- "item"` line each at
+    `indent` spaces (after a line break for `nindent`), each item's characters on its
+    scalar and the rest on the action; None for anything else (a map, a nested list, a
+    value Go would escape), which stays a template."""
+    if not isinstance(node, SequenceNode) or not node.value or indent > 200:
+        return None
+    chars: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+
+    def written(text: str) -> None:  # characters the action writes
+        chars.extend(text)
+        starts.extend([action[0]] * len(text))
+        ends.extend([action[1]] * len(text))
+
+    for index, item in enumerate(node.value):
+        printed = _from_values(item, value_of(item), values_text)
+        if printed is None or printed.starts is None or printed.ends is None:
+            return None
+        if '"' in printed.text or "\\" in printed.text or not printed.text.isprintable():
+            return None
+        written(("\n" if newline or index else "") + " " * indent + '- "')
+        chars.extend(printed.text)
+        starts.extend(printed.starts)
+        ends.extend(printed.ends)
+        written('"')
+    return Frame("".join(chars), tuple(starts), tuple(ends), action[1])
 
 
 def _lookup(values: Node | None, keys: list[str]) -> Node | None:

@@ -660,6 +660,45 @@ def _positional(word: Word) -> bool:
     return bool(_POSITIONAL.fullmatch(word.text)) and word.unresolved == (word.text,)
 
 
+def _expanded_before(invocation: Invocation, script: Word) -> Invocation:
+    """A script string's expansions happened before the shell reads it as a script:
+    `CMD="vllm serve --tp '$TP'"` then `eval $CMD` runs `--tp` with the value of `$TP`,
+    the single quotes it sits in being read after. A word of the script that holds an
+    expansion of the string is as unknown as it (`invocation` is in the string's offsets)."""
+    expanded: dict[int, list[str]] = {}  # script character -> the expansions covering it
+    room = 4 * len(script.text) + 64  # linear work, whatever the string repeats
+    for piece in dict.fromkeys(script.unresolved):
+        for at in _occurrences(script.text, piece):
+            room -= len(piece)
+            if room < 0:
+                return invocation
+            for index in range(at, at + len(piece)):
+                expanded.setdefault(index, []).append(piece)
+    if not expanded:
+        return invocation
+
+    def kept(word: Word) -> Word:
+        pieces = [
+            piece
+            for index in word.starts
+            for piece in expanded.get(index, ())
+            if piece not in word.unresolved
+        ]
+        if not pieces:
+            return word
+        return replace(word, unresolved=word.unresolved + tuple(dict.fromkeys(pieces)))
+
+    return replace(invocation, args=[kept(word) for word in invocation.args])
+
+
+def _occurrences(text: str, piece: str) -> Iterator[int]:
+    """Where `piece` occurs in `text`, left to right, not overlapping (none if empty)."""
+    at = text.find(piece) if piece else -1
+    while at >= 0:
+        yield at
+        at = text.find(piece, at + len(piece))
+
+
 def _relocated(invocation: Invocation, script: Word, image: str | None = None) -> Invocation:
     """An invocation found in a script string, with the document offsets of the string's
     characters; the container image is filled in when the script named none."""
@@ -749,13 +788,19 @@ class _Analyzer:
             stack.extend(reversed(node.children))
 
     def _runs_variable(self, node: Node) -> bool:
-        """`$CMD …`, `eval "$CMD"`, `sh -c "$CMD"`: a command that may run a command line
-        the script built in a variable (`_Values`)."""
+        """`$CMD …`, `eval "$CMD"`, `sh -c "$CMD"`, `exec $CMD`: a command that may run a
+        command line the script built in a variable (`_Values`). A wrapper in front
+        (`exec`, `nohup`, `srun`: `argv.WRAPPERS`) runs its tail, so the variable may be
+        any of its words; `argv` decides which one starts."""
         name = node.child_by_field_name("name")
         if name is None or b"$" not in self.data[node.start_byte : node.end_byte]:
             return False
         head = self.data[name.start_byte : name.end_byte].rsplit(b"/", 1)[-1]
-        return head.lstrip(b'"').startswith(b"$") or head in _RUNNERS
+        return (
+            head.lstrip(b'"').startswith(b"$")
+            or head in _RUNNERS
+            or head.decode(errors="replace") in argv.WRAPPERS
+        )
 
     def _mentions(self, node: Node, needles: Sequence[bytes]) -> bool:
         """Whether the node's source holds any of `needles` (a fast, conservative filter)."""
@@ -1128,6 +1173,7 @@ class _Analyzer:
             image=image if image is not None else self.image,
         ).run(depth + 1)
         for invocation in inner.invocations:
+            invocation = _expanded_before(invocation, script)
             relocated = _with_parameters(_relocated(invocation, script), parameters)
             relocated = self.values.with_fills(relocated)
             self.scan.invocations.append(relocated)
@@ -1166,6 +1212,20 @@ _Value = Word | tuple[Word, ...] | None
 _OPAQUE = frozenset(
     {"command", "function_definition", "subshell", "pipeline", "command_substitution"}
 )
+
+
+def _command_position(words: Sequence[Word], index: int) -> bool:
+    """Whether the shell runs `words[index]` as a command: it is the first word, or the
+    first expansion after a wrapper that runs its tail (`exec $CMD`, `nohup $CMD`,
+    `srun -N1 $CMD`: `argv.WRAPPERS`), which `argv` then looks through."""
+    if index == 0:
+        return True
+    head = words[0]
+    return (
+        head.resolved
+        and head.text.rsplit("/", 1)[-1] in argv.WRAPPERS
+        and not any(word.splat for word in words[1:index])
+    )
 
 
 class _Values:
@@ -1284,7 +1344,7 @@ class _Values:
                 arrays = self._array(word)
                 if arrays:
                     choices = [list(value) for value in arrays]
-                elif index == 0:
+                elif _command_position(words, index):
                     built = self.strings(word)
                     if built:
                         choices = [_fields(value) for value in built]
