@@ -283,6 +283,8 @@ VC714 rocm-only-fusion platforms.rocm_only_fusion
 VC715 encoder-decoder-rocm-eager platforms.encoder_decoder_rocm_eager
 VC716 hisparse-connector-path platforms.hisparse_connector_path
 VC717 async-rocm-deepep-dbo-off platforms.async_rocm_deepep_dbo_off
+VC800 async-scheduling-speculative config.vllm.async_scheduling_speculative 0.32.0
+VC801 async-scheduling-v0-11 config.vllm.async_scheduling_v0_11 0.14.1
 """
 
 #: By code: the settings without which the rule's `check` returns before any finding, as

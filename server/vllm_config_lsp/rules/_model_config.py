@@ -148,6 +148,43 @@ def _path_to(tree: ValueNode, target: ValueNode) -> list[str] | None:
 #: Methods that need no draft checkpoint (vllm/config/speculative.py:1296-1374).
 NO_DRAFT = ("ngram", "ngram_gpu", "suffix", "custom_class", "extract_hidden_states")
 
+#: `SpeculativeConfig.use_eagle()`, "speculative decoding using target model hidden states"
+#: (vllm/config/speculative.py:2120 in 0.33.0; watermarking's own list, vllm/config/vllm.py:1377,
+#: is the same five). Every release's tuple is these less the methods it does not have, which
+#: pydantic refuses before (tests/rules/test_speculative_methods.py reads each wheel).
+USE_EAGLE = frozenset({"eagle", "eagle3", "mtp", "dflash", "dspark"})
+#: The methods async scheduling runs with, as `VllmConfig.__post_init__` settles them: the
+#: `EagleModelTypes` (MTP names become `mtp`), `NgramGPUTypes`, and draft_model, dspark,
+#: dflash (vllm/config/vllm.py:1654-1658 in 0.33.0, where the V1 model runner decides;
+#: vllm.py:1563-1575 in 0.32.0). Each is accepted from the release that has it, except the
+#: ones in `ASYNC_SINCE`.
+ASYNC_METHODS = USE_EAGLE | {"extract_hidden_states", "ngram_gpu", "draft_model"}
+#: Methods a release had before its async-scheduling check accepted them: 0.11.2-0.15.1 test
+#: `EagleModelTypes` alone (vllm.py:553 in 0.13.0); 0.16.0 added `!= "draft_model"`.
+ASYNC_SINCE = {"draft_model": (0, 16)}
+#: What a `draft_model` (written, or left to the default) becomes from its draft's name, in
+#: the order vLLM looks (speculative.py:1441-1468 in 0.33.0; a release without the method
+#: does not look for it). A name without any leaves the method to the draft's architecture.
+DETECTED_BY_NAME: tuple[tuple[str, str], ...] = (
+    ("eagle-", "eagle"),
+    ("eagle3", "eagle3"),
+    ("dflash", "dflash"),
+    ("dspark", "dspark"),
+)
+#: What the draft's architecture or `model_type` can still make of a `draft_model`.
+DETECTED_BY_ARCHITECTURE = ("draft_model", "mtp", "dflash", "dspark")
+
+
+def async_scheduled(method: str, version: str) -> bool:
+    """Whether vLLM `version`'s async-scheduling check accepts the (settled) `method`."""
+    since = ASYNC_SINCE.get(method)
+    return method in ASYNC_METHODS and (since is None or release_tuple(version) >= since)
+
+
+def release_tuple(version: str) -> tuple[int, ...]:
+    """`0.16.0` → (0, 16, 0); a `.post1` or other suffix aside."""
+    return tuple(int(part) for part in version.split(".")[:3] if part.isdigit())
+
 
 @dataclass
 class Spec:
@@ -158,6 +195,23 @@ class Spec:
     method: str | None
     #: Where to report something the file leaves out: the `speculative-config` key.
     anchor: Span = (0, 0)
+    #: The methods vLLM may settle on after looking at the draft checkpoint: `method` alone,
+    #: unless a `draft_model` with a draft is re-detected (`settled`).
+    candidates: frozenset[str] = frozenset()
+
+    @property
+    def settled(self) -> str | None:
+        """The method `SpeculativeConfig` ends with, or None when the draft checkpoint's
+        architecture decides it (a `draft_model` whose draft's name says nothing)."""
+        return next(iter(self.candidates)) if len(self.candidates) == 1 else None
+
+    @property
+    def where_method(self) -> Span:
+        """Where the file decides the method: its `method` key, else the draft's `model`."""
+        for key in ("method", "model"):
+            if self.has(key):
+                return self.span(key)
+        return self.anchor
 
     def value(self, key: str, default: Any = None) -> Any:
         found = self.given.get(key)
@@ -214,7 +268,20 @@ def spec(model: ConfigModel) -> Spec | None:
     flag = model.flag("speculative-config") or model.flag("spec-method")
     flag = flag or model.flag("spec-tokens") or model.flag("spec-model")
     anchor = token_span(model, flag.use.token) if flag is not None else (0, 0)
-    return Spec(given, method, anchor)
+    known = set(methods.values) if methods is not None else set(ASYNC_METHODS)
+    return Spec(given, method, anchor, _candidates(method, draft, known))
+
+
+def _candidates(method: str | None, draft: Any, known: set[str]) -> frozenset[str]:
+    """The methods a `draft_model` with a draft can become in a release that has the
+    methods `known` (speculative.py:1433-1476 in 0.33.0)."""
+    if method != "draft_model" or not isinstance(draft, str):
+        return frozenset({method} if method is not None else ())
+    name = draft.lower()
+    for part, detected in DETECTED_BY_NAME:
+        if detected in known and part in name:
+            return frozenset({detected})
+    return frozenset(m for m in DETECTED_BY_ARCHITECTURE if m in known or m == "draft_model")
 
 
 def _is_custom_proposer_path(model: Any) -> bool:

@@ -40,7 +40,7 @@ from vllm_config_lsp.rules._engine import (
     given,
     given_field,
 )
-from vllm_config_lsp.rules._model_config import spec
+from vllm_config_lsp.rules._model_config import ASYNC_METHODS, spec
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -48,12 +48,6 @@ CODE = "VC643"
 NAME = "async-scheduling-v1-off"
 VLLM_SOURCE = "vllm/config/vllm.py:1712"
 CATALOGUE = ("warn.vllm.async.v1_runner",)
-#: Speculative methods the V1 runner schedules asynchronously (vllm.py:1654-1658:
-#: `EagleModelTypes`, `NgramGPUTypes`, draft_model, dspark, dflash; MTP names become `mtp`).
-ASYNC_METHODS = frozenset(
-    {"eagle", "eagle3", "extract_hidden_states", "mtp", "dflash", "ngram_gpu", "draft_model"}
-    | {"dspark"}
-)
 #: Methods Model Runner V2 lacks (vllm.py:3067).
 V1_METHODS = ("suffix", "custom_class")
 

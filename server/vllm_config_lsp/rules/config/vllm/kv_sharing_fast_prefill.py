@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules._engine import removal, switched_on
-from vllm_config_lsp.rules._model_config import spec
+from vllm_config_lsp.rules._model_config import USE_EAGLE, spec
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -31,15 +31,13 @@ CODE = "VC398"
 NAME = "kv-sharing-fast-prefill"
 VLLM_SOURCE = "vllm/config/vllm.py:2030"
 CATALOGUE = ("warn.vllm.kv_sharing_fast_prefill",)
-#: `SpeculativeConfig.use_eagle()` (vllm/config/speculative.py:2120): refused with fast prefill.
-EAGLE_LIKE = ("eagle", "eagle3", "mtp", "dflash", "dspark")
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     fast = switched_on(model, "kv-sharing-fast-prefill")
     config = spec(model)
-    if fast is None or (config is not None and config.method in EAGLE_LIKE):
-        return
+    if fast is None or (config is not None and config.settled in USE_EAGLE):
+        return  # VC342: refused (the method as VC342 reads it)
     fix = removal(model, fast, "Remove `kv-sharing-fast-prefill`")
     yield finding(
         CODE,

@@ -47,6 +47,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules._engine import Given, error, given, json_given, removal, replace, warning
+from vllm_config_lsp.rules._model_config import USE_EAGLE
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -71,7 +72,6 @@ TARGET_ONLY_SOURCE = "vllm/config/vllm.py:1407"
 ALPHA_SOURCE = "vllm/config/vllm.py:1416"
 SPEC = "speculative-config"
 WATERMARK = "watermark-config"
-METHODS = ("dflash", "dspark", "eagle", "eagle3", "mtp")
 
 
 def _speculative_anchor(model: ConfigModel) -> Given | None:
@@ -138,7 +138,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             PARALLEL_SOURCE,
         )
         return
-    if method is not None and method.value not in METHODS:
+    if method is not None and method.value not in USE_EAGLE:  # vllm.py:1377, use_eagle()'s five
         yield error(
             CODE,
             method,
@@ -150,7 +150,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     algorithm = json_given(model, WATERMARK, "algorithm")
     name = algorithm.value if algorithm is not None else "gumbel"
     allow = json_given(model, WATERMARK, "allow_target_only_watermarking")
-    if method is not None and method.value in METHODS:
+    if method is not None and method.value in USE_EAGLE:
         yield from _startup_notes(model, name, allow)
     if name == "dual_key_gumbel" or (allow is not None and allow.value is True):
         return
