@@ -140,13 +140,19 @@ COMMAND_LINE_ONLY = {
     "which the argv oracle stubs: transcribed from the source, not recorded",
 }
 #: Older releases' own refusals (issue 33 item 4) whose releases have no oracle here (the
-#: recipes build 0.10.2, 0.11.2, 0.15.1, 0.28.0 and 0.33.0): transcribed from each wheel's
+#: recipes build 0.9.2, 0.10.2, 0.11.2, 0.15.1, 0.28.0 and 0.33.0): transcribed from each wheel's
 #: raise, and tested through the CLI for every release in range and one outside it
 #: (tests/rules/test_older_raises.py).
 NO_ORACLE_FOR_THEIR_RELEASES = {
     "VC365": "vLLM 0.20.2-0.22.1 (PoolerConfig logit_bias/logit_scale)",
     "VC366": "vLLM 0.19.1 (encoder_cudagraph_max_images_per_batch)",
     "VC368": "vLLM 0.9.2 (num_redundant_experts without EPLB)",
+    "VC840": "vLLM 0.6.6.post1 (worker-use-ray with the mp backend)",
+    "VC841": "vLLM 0.6.6.post1-0.7.3 (tokenizer pool type and extra config)",
+    "VC842": "vLLM 0.6.6.post1-0.7.3 (bitsandbytes quantization and load format)",
+    "VC843": "vLLM 0.6.6.post1-0.8.5.post1 (collect-detailed-traces modules; 0.9.2 has "
+    "argparse choices, so its oracle cannot reach the check)",
+    "VC846": "vLLM 0.6.6.post1-0.7.3 (typical acceptance sampler flags)",
 }
 
 

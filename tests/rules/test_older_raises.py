@@ -157,7 +157,14 @@ def _codes(tmp_path: Path, text: str, version: str) -> list[dict[str, object]]:
 def test_refused_by_the_releases_that_have_the_check(
     tmp_path: Path, setting: str, code: str, releases: tuple[str, ...], without: str, phrase: str
 ) -> None:
-    text = f"model: m\n{setting}\n"
+    assert_refused(tmp_path, f"model: m\n{setting}\n", code, releases, without, phrase)
+
+
+def assert_refused(
+    tmp_path: Path, text: str, code: str, releases: tuple[str, ...], without: str, phrase: str
+) -> None:
+    """The only error of each release in `releases` is `code` on the file's last line, in
+    that release's name, saying `phrase`; `without` does not report `code`."""
     line = text.count("\n")  # the last setting's line
     for version in releases:
         rows = _codes(tmp_path, text, version)

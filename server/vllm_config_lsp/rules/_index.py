@@ -285,6 +285,14 @@ VC716 hisparse-connector-path platforms.hisparse_connector_path
 VC717 async-rocm-deepep-dbo-off platforms.async_rocm_deepep_dbo_off
 VC800 async-scheduling-speculative config.vllm.async_scheduling_speculative 0.32.0
 VC801 async-scheduling-v0-11 config.vllm.async_scheduling_v0_11 0.14.1
+VC840 worker-use-ray-backend-0-6 config.parallel.worker_use_ray_backend_0_6 0.6.6.post1
+VC841 tokenizer-pool-config-0-7 config.parallel.tokenizer_pool_config_0_7 0.7.3
+VC842 bitsandbytes-load-format-0-7 config.quantization.bitsandbytes_load_format_0_7 0.7.3
+VC843 detailed-trace-modules-0-8 config.observability.detailed_trace_modules_0_8 0.8.5.post1
+VC844 scheduler-steps-0-9 config.scheduler.scheduler_steps_0_9 0.9.2
+VC845 prompt-adapter-config-0-9 config.lora.prompt_adapter_config_0_9 0.9.2
+VC846 typical-acceptance-flags-0-7 config.speculative.typical_acceptance_flags_0_7 0.7.3
+VC847 typical-acceptance-config-0-9 config.speculative.typical_acceptance_config_0_9 0.9.2
 """
 
 #: By code: the settings without which the rule's `check` returns before any finding, as
@@ -497,5 +505,10 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC715": (("some", "_checkpoint.served"),),
     "VC716": (("some", "_engine.json_given", "kv-transfer-config", "kv_connector"),),
     "VC717": (("some", "_engine.given_field", "ParallelConfig", "all2all_backend"),),
+    "VC840": (("true", "_frontend.arg_field", "distributed_executor_backend", "explicit", "worker-use-ray", "distributed-executor-backend"),),
+    "VC841": (("true", "_frontend.arg_field", "tokenizer_pool_size", "value", "tokenizer-pool-size", "tokenizer-pool-type", "tokenizer-pool-extra-config"),),
+    "VC843": (("true", "_frontend.arg_field", "collect_detailed_traces", "explicit", "collect-detailed-traces"),),
+    "VC844": (("true", "_frontend.arg_field", "num_scheduler_steps", "explicit", "num-scheduler-steps"),),
+    "VC847": (("some", "_model_config.spec"),),
 }
 # fmt: on
