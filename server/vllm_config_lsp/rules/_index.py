@@ -283,6 +283,16 @@ VC714 rocm-only-fusion platforms.rocm_only_fusion
 VC715 encoder-decoder-rocm-eager platforms.encoder_decoder_rocm_eager
 VC716 hisparse-connector-path platforms.hisparse_connector_path
 VC717 async-rocm-deepep-dbo-off platforms.async_rocm_deepep_dbo_off
+VC810 dcp-divides-tp-parallel-config config.parallel.dcp_divides_tp_0_25 0.25.1
+VC811 dcp-a2a-needs-dcp config.parallel.dcp_a2a_needs_dcp 0.28.0
+VC812 pcp-unsupported-0-12 config.parallel.pcp_unsupported_0_12 0.12.0
+VC813 nnodes-executor-mp-uni config.parallel.nnodes_executor_mp_uni 0.12.0
+VC814 eplb-tp-dp config.parallel.eplb_tp_dp 0.25.1
+VC815 eplb-cuda-0-10 config.parallel.eplb_cuda_0_10 0.10.2
+VC816 pcp-needs-v2-runner config.vllm.pcp_needs_v2_runner 0.28.0
+VC817 kv-connector-expandable-segments config.vllm.kv_connector_expandable_segments 0.21.0
+VC818 return-routed-experts-0-21 config.vllm.return_routed_experts_0_21 0.21.0
+VC819 v2-runner-unsupported config.vllm.v2_runner_unsupported 0.22.1
 """
 
 #: By code: the settings without which the rule's `check` returns before any finding, as
@@ -379,8 +389,6 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC387": (("some", "_engine.given_field", "SchedulerConfig", "max_num_batched_tokens"), ("some", "_engine.given_field", "SchedulerConfig", "max_num_seqs"),),
     "VC388": (("some", "_model_config.spec"),),
     "VC389": (("some", "model.flag", "watermark-config"),),
-    "VC391": (("some", "_engine.first_given", "ParallelConfig", "decode_context_parallel_size", "tensor_parallel_size"),),
-    "VC392": (("some", "_engine.given_field", "ParallelConfig", "nnodes"),),
     "VC394": (("some", "_engine.first_given", "ParallelConfig", "prefill_context_parallel_size", "data_parallel_size"),),
     "VC395": (("some", "_engine.json_given", "kv-transfer-config", "kv_connector"), ("some", "model.json_tree", "kv-transfer-config"),),
     "VC397": (("some", "_engine.speculative_tokens"), ("some", "_model_config.spec"),),
@@ -495,5 +503,12 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC715": (("some", "_checkpoint.served"),),
     "VC716": (("some", "_engine.json_given", "kv-transfer-config", "kv_connector"),),
     "VC717": (("some", "_engine.given_field", "ParallelConfig", "all2all_backend"),),
+    "VC811": (("some", "_engine.given_field", "ParallelConfig", "dcp_comm_backend"),),
+    "VC812": (("some", "_engine.above_one", "ParallelConfig", "prefill_context_parallel_size"),),
+    "VC813": (("some", "_engine.given_field", "ParallelConfig", "distributed_executor_backend"),),
+    "VC815": (("some", "_engine.switched_on", "enable-eplb"),),
+    "VC816": (("some", "_engine.above_one", "ParallelConfig", "prefill_context_parallel_size"),),
+    "VC817": (("some", "_engine.json_given", "kv-transfer-config", "kv_connector"),),
+    "VC818": (("some", "_engine.switched_on", "enable-return-routed-experts"),),
 }
 # fmt: on
