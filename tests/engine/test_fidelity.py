@@ -147,6 +147,19 @@ NO_ORACLE_FOR_THEIR_RELEASES = {
     "VC365": "vLLM 0.20.2-0.22.1 (PoolerConfig logit_bias/logit_scale)",
     "VC366": "vLLM 0.19.1 (encoder_cudagraph_max_images_per_batch)",
     "VC368": "vLLM 0.9.2 (num_redundant_experts without EPLB)",
+    "VC810": "vLLM 0.16.0-0.25.1 (tp_size not divisible by dcp_size in ParallelConfig)",
+    "VC812": "vLLM 0.12.0 (prefill_context_parallel_size above 1)",
+    "VC813": "vLLM 0.12.0 (nnodes > 1 with a backend other than mp or uni)",
+    "VC814": "vLLM 0.11.2-0.25.1 (EPLB with TP x DP = 1): behind EPLB's CUDA/ROCm check, "
+    "which the CPU oracles of 0.11.2 and 0.15.1 cannot pass",
+    "VC815": "vLLM 0.9.2-0.10.2 (EPLB's checks): behind EPLB's CUDA-only check, which the "
+    "CPU oracle of 0.10.2 cannot pass",
+    "VC816": "vLLM 0.27.1-0.28.0 (prefill context parallelism with VLLM_USE_V2_MODEL_RUNNER=0): "
+    "the environment, whose recordings (tests/fidelity/environ/) are 0.33.0's only",
+    "VC817": "vLLM 0.21.0 (a KV connector with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True)",
+    "VC818": "vLLM 0.21.0 (enable-return-routed-experts with PP, PCP, DCP or async scheduling)",
+    "VC819": "vLLM 0.20.2-0.30.0 (VLLM_USE_V2_MODEL_RUNNER=1 with unsupported features): the "
+    "environment, whose recordings (tests/fidelity/environ/) are 0.33.0's only",
     "VC840": "vLLM 0.6.6.post1 (worker-use-ray with the mp backend)",
     "VC841": "vLLM 0.6.6.post1-0.7.3 (tokenizer pool type and extra config)",
     "VC842": "vLLM 0.6.6.post1-0.7.3 (bitsandbytes quantization and load format)",

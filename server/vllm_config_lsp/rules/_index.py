@@ -285,6 +285,16 @@ VC716 hisparse-connector-path platforms.hisparse_connector_path
 VC717 async-rocm-deepep-dbo-off platforms.async_rocm_deepep_dbo_off
 VC800 async-scheduling-speculative config.vllm.async_scheduling_speculative 0.32.0
 VC801 async-scheduling-v0-11 config.vllm.async_scheduling_v0_11 0.14.1
+VC810 dcp-divides-tp-parallel-config config.parallel.dcp_divides_tp_0_25 0.25.1
+VC811 dcp-a2a-needs-dcp config.parallel.dcp_a2a_needs_dcp 0.28.0
+VC812 pcp-unsupported-0-12 config.parallel.pcp_unsupported_0_12 0.12.0
+VC813 nnodes-executor-mp-uni config.parallel.nnodes_executor_mp_uni 0.12.0
+VC814 eplb-tp-dp config.parallel.eplb_tp_dp 0.25.1
+VC815 eplb-cuda-0-10 config.parallel.eplb_cuda_0_10 0.10.2
+VC816 pcp-needs-v2-runner config.vllm.pcp_needs_v2_runner 0.28.0
+VC817 kv-connector-expandable-segments config.vllm.kv_connector_expandable_segments 0.21.0
+VC818 return-routed-experts-0-21 config.vllm.return_routed_experts_0_21 0.21.0
+VC819 v2-runner-unsupported config.vllm.v2_runner_unsupported 0.22.1
 VC840 worker-use-ray-backend-0-6 config.parallel.worker_use_ray_backend_0_6 0.6.6.post1
 VC841 tokenizer-pool-config-0-7 config.parallel.tokenizer_pool_config_0_7 0.7.3
 VC842 bitsandbytes-load-format-0-7 config.quantization.bitsandbytes_load_format_0_7 0.7.3
@@ -389,8 +399,6 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC387": (("some", "_engine.given_field", "SchedulerConfig", "max_num_batched_tokens"), ("some", "_engine.given_field", "SchedulerConfig", "max_num_seqs"),),
     "VC388": (("some", "_model_config.spec"),),
     "VC389": (("some", "model.flag", "watermark-config"),),
-    "VC391": (("some", "_engine.first_given", "ParallelConfig", "decode_context_parallel_size", "tensor_parallel_size"),),
-    "VC392": (("some", "_engine.given_field", "ParallelConfig", "nnodes"),),
     "VC394": (("some", "_engine.first_given", "ParallelConfig", "prefill_context_parallel_size", "data_parallel_size"),),
     "VC395": (("some", "_engine.json_given", "kv-transfer-config", "kv_connector"), ("some", "model.json_tree", "kv-transfer-config"),),
     "VC397": (("some", "_engine.speculative_tokens"), ("some", "_model_config.spec"),),
@@ -505,6 +513,13 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC715": (("some", "_checkpoint.served"),),
     "VC716": (("some", "_engine.json_given", "kv-transfer-config", "kv_connector"),),
     "VC717": (("some", "_engine.given_field", "ParallelConfig", "all2all_backend"),),
+    "VC811": (("some", "_engine.given_field", "ParallelConfig", "dcp_comm_backend"),),
+    "VC812": (("some", "_engine.above_one", "ParallelConfig", "prefill_context_parallel_size"),),
+    "VC813": (("some", "_engine.given_field", "ParallelConfig", "distributed_executor_backend"),),
+    "VC815": (("some", "_engine.switched_on", "enable-eplb"),),
+    "VC816": (("some", "_engine.above_one", "ParallelConfig", "prefill_context_parallel_size"),),
+    "VC817": (("some", "_engine.json_given", "kv-transfer-config", "kv_connector"),),
+    "VC818": (("some", "_engine.switched_on", "enable-return-routed-experts"),),
     "VC840": (("true", "_frontend.arg_field", "distributed_executor_backend", "explicit", "worker-use-ray", "distributed-executor-backend"),),
     "VC841": (("true", "_frontend.arg_field", "tokenizer_pool_size", "value", "tokenizer-pool-size", "tokenizer-pool-type", "tokenizer-pool-extra-config"),),
     "VC843": (("true", "_frontend.arg_field", "collect_detailed_traces", "explicit", "collect-detailed-traces"),),

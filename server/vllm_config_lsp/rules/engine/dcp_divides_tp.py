@@ -30,7 +30,7 @@ decode-context-parallel-size: 4
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
-from vllm_config_lsp.rules._engine import error, field_value, first_given, is_int
+from vllm_config_lsp.rules._engine import Given, error, field_value, first_given, is_int
 from vllm_config_lsp.rules.config.parallel.context_parallel_sizes import dcp_sizes
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -45,16 +45,20 @@ CLASS = "ParallelConfig"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
+    found = not_dividing(model)
+    if found is not None:
+        yield error(CODE, *found, VLLM_SOURCE)
+
+
+def not_dividing(model: ConfigModel) -> tuple[Given, str] | None:
+    """Where the file sets a decode context parallel size that does not divide the
+    tensor-parallel size, and vLLM's words for it (the same in the EngineArgs assert and
+    in the ParallelConfig raise that replaced it, VC810)."""
     tp = field_value(model, CLASS, "tensor_parallel_size")
     dcp = field_value(model, CLASS, "decode_context_parallel_size")
     if not (is_int(tp) and is_int(dcp)) or min(tp, dcp) < 1 or tp % dcp == 0:
-        return
+        return None
     anchor = first_given(model, CLASS, "decode_context_parallel_size", "tensor_parallel_size")
     if anchor is None:
-        return
-    yield error(
-        CODE,
-        anchor,
-        f"tp_size={tp} must be divisible bydcp_size={dcp}. {dcp_sizes(tp)}",
-        VLLM_SOURCE,
-    )
+        return None
+    return anchor, f"tp_size={tp} must be divisible bydcp_size={dcp}. {dcp_sizes(tp)}"

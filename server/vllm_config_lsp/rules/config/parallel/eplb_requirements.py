@@ -33,6 +33,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import (
+    Given,
     add_flag,
     error,
     field_value,
@@ -71,18 +72,9 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             [removal(model, redundant)],
         )
         return
-    expert = given_field(model, CLASS, "enable_expert_parallel")
-    if expert is None or expert.value is not True:
-        fix = add_flag(model, eplb, "enable-expert-parallel", "true") if expert is None else None
-        yield error(
-            CODE,
-            eplb,
-            "enable_expert_parallel must be True to use EPLB. Add "
-            "`enable-expert-parallel: true` (EPLB balances experts across expert-parallel "
-            "ranks).",
-            VLLM_SOURCE,
-            [fix, removal(model, eplb)],
-        )
+    without = without_expert_parallel(CODE, model, eplb, VLLM_SOURCE)
+    if without is not None:
+        yield without
         return
     tp = field_value(model, CLASS, "tensor_parallel_size")
     pcp = field_value(model, CLASS, "prefill_context_parallel_size")
@@ -98,4 +90,23 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         "or remove EPLB.",
         PARALLEL_SOURCE,
         [removal(model, eplb)],
+    )
+
+
+def without_expert_parallel(
+    code: str, model: ConfigModel, eplb: Given, source: str
+) -> Finding | None:
+    """EPLB turned on (`eplb`) with expert parallelism off: every release's words."""
+    expert = given_field(model, CLASS, "enable_expert_parallel")
+    if expert is not None and expert.value is True:
+        return None
+    fix = add_flag(model, eplb, "enable-expert-parallel", "true") if expert is None else None
+    return error(
+        code,
+        eplb,
+        "enable_expert_parallel must be True to use EPLB. Add "
+        "`enable-expert-parallel: true` (EPLB balances experts across expert-parallel "
+        "ranks).",
+        source,
+        [fix, removal(model, eplb)],
     )

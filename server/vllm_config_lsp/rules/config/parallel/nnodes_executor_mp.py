@@ -31,7 +31,7 @@ distributed-executor-backend: mp
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
-from vllm_config_lsp.rules._engine import error, field_value, given_field, is_int
+from vllm_config_lsp.rules._engine import Given, error, field_value, given_field, is_int
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC392"
@@ -45,18 +45,11 @@ CLASS = "ParallelConfig"
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    nnodes = given_field(model, CLASS, "nnodes")
-    if nnodes is None or not is_int(nnodes.value) or nnodes.value <= 1:
+    nnodes = several_nodes(model)
+    if nnodes is None:
         return
-    sizes = [
-        field_value(model, CLASS, name)
-        for name in ("data_parallel_size", "pipeline_parallel_size", "tensor_parallel_size")
-    ]
-    if not all(is_int(size) and size >= 1 for size in sizes):
-        return
-    dp, pp, tp = sizes
-    if (dp * pp * tp) % nnodes.value:
-        return  # EngineArgs asserts the world size first (VC390)
+    pp = field_value(model, CLASS, "pipeline_parallel_size")
+    tp = field_value(model, CLASS, "tensor_parallel_size")
     backend = given_field(model, CLASS, "distributed_executor_backend")
     if backend is None:
         if pp * tp > 1:
@@ -74,3 +67,19 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         "set `distributed-executor-backend: mp`, or drop `nnodes`.",
         VLLM_SOURCE,
     )
+
+
+def several_nodes(model: ConfigModel) -> Given | None:
+    """`nnodes` above 1 where the world (DP x PP x TP) splits evenly over the nodes (else
+    `EngineArgs` asserts first, VC390)."""
+    nnodes = given_field(model, CLASS, "nnodes")
+    if nnodes is None or not is_int(nnodes.value) or nnodes.value <= 1:
+        return None
+    sizes = [
+        field_value(model, CLASS, name)
+        for name in ("data_parallel_size", "pipeline_parallel_size", "tensor_parallel_size")
+    ]
+    if not all(is_int(size) and size >= 1 for size in sizes):
+        return None
+    dp, pp, tp = sizes
+    return None if (dp * pp * tp) % nnodes.value else nnodes
