@@ -230,3 +230,17 @@ def test_reads_only_the_env_file_beside_the_document(tmp_path: Path) -> None:
     assert not compose_env.reads(tmp_path / "x.env", compose)
     (tmp_path / ".env").mkdir()  # not a regular file: nothing read
     assert compose_env.read(tmp_path) == {}
+
+
+def test_a_link_out_of_the_folder_is_not_followed(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "secrets.env").write_text("MODEL=m\n", encoding="utf-8")
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / ".env").symlink_to(elsewhere / "secrets.env")
+    assert compose_env.read(folder) == {}
+    (folder / "local.env").write_text("MODEL=m\n", encoding="utf-8")
+    (folder / ".env").unlink()
+    (folder / ".env").symlink_to("local.env")  # a link inside the folder is compose's too
+    assert compose_env.read(folder)["MODEL"].value == "m"

@@ -72,9 +72,14 @@ class _Malformed(ValueError):
 
 
 def read(folder: Path) -> dict[str, Setting]:
-    """The settings of `folder/.env` (empty when there is none, or compose would refuse
-    it)."""
+    """The settings of `folder/.env` (empty when there is none, it leads out of the folder,
+    or compose would refuse it)."""
     path = folder / ENV_FILE
+    try:
+        if path.resolve().parent != folder.resolve():
+            return {}  # a link out of the folder: nothing is read outside it
+    except (OSError, RuntimeError):  # a loop of links
+        return {}
     text = read_text(path, _MAX_BYTES)
     return parse(text, str(path)) if text is not None else {}
 
