@@ -4,9 +4,11 @@
 puts a value into it. So the words vLLM receives from a values file are found where Helm
 puts them: each template of the chart (`*.yaml`/`*.tpl` under the `templates/` folder next
 to the values file, on disk; nothing is fetched or run) is rendered as far as plain value
-references go, then read by the Kubernetes/Helm reader like any template. Rendering keeps
-Helm's order, text first and YAML after, so a value lands the same way in a list item, a
-`--flag=` word, a `sh -c` script, an env variable that `$(VAR)` names, or the image tag.
+references go, then read by the Kubernetes/Helm reader like any template, all of them as
+one stream (as `helm template` prints them: a Deployment of one template runs the script a
+ConfigMap of another holds). Rendering keeps Helm's order, text first and YAML after, so a
+value lands the same way in a list item, a `--flag=` word, a `sh -c` script, an env
+variable that `$(VAR)` names, or the image tag.
 
 Every character of the rendered text remembers who wrote it: a value's characters point at
 the values file's scalar, the template's at offsets past the values file's end
@@ -92,14 +94,41 @@ def find_invocations(text: str, path: Path | None) -> list[Invocation]:
     found: list[Invocation] = []
     room = MAX_RENDERED_CHARS
     keys: dict[tuple[int, int], str] = {}
+    frames: list[Frame] = []
     for template in _templates(folder / "templates"):
         rendered = _render(template, values, text, room, keys)
         room = max(0, room - len(rendered.text))
-        for invocation in kubernetes.find_invocations(rendered.text, expand_env=True):
-            on_values = _on_values(relocate(invocation, rendered), text, keys)
-            if on_values is not None:
-                found.append(on_values)
+        frames.append(rendered)
+    # one stream, as `helm template` prints it: a container runs the script a ConfigMap
+    # of another template holds (`sources.kubernetes`, mounted scripts)
+    rendered = _joined(frames, elsewhere(text, 0))
+    for invocation in kubernetes.find_invocations(rendered.text, expand_env=True):
+        on_values = _on_values(relocate(invocation, rendered), text, keys)
+        if on_values is not None:
+            found.append(on_values)
     return found
+
+
+#: Between two rendered templates: a line that ends one YAML document and starts the next.
+_SEPARATOR = "\n---\n"
+
+
+def _joined(frames: list[Frame], at: int) -> Frame:
+    """The rendered templates as one text, each character still mapped to who wrote it;
+    the separators map to `at` (the template side, past the values file)."""
+    text: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for index, frame in enumerate(frames):
+        if index:
+            text.append(_SEPARATOR)
+            starts.extend([at] * len(_SEPARATOR))
+            ends.extend([at] * len(_SEPARATOR))
+        text.append(frame.text)
+        starts.extend(frame.starts or range(len(frame.text)))
+        ends.extend(frame.ends or range(1, len(frame.text) + 1))
+    end = frames[-1].end if frames else at
+    return Frame("".join(text), tuple(starts), tuple(ends), end)
 
 
 def _templates(folder: Path) -> Iterator[str]:

@@ -6,7 +6,9 @@ A container's argv is its `command` followed by its `args`, one list item per ar
 container, wherever it is nested (Deployment, LeaderWorkerSet leader and worker, KServe,
 AIBrix, Ray, `containers:` in any custom resource), is what this module reads: it finds the
 start in the exec-form argv, or in the script of `sh -c`, which the shell source reads (as
-it reads the `*.sh` files of a ConfigMap, which containers mount and run). A container that
+it reads the `*.sh` files of a ConfigMap, which containers mount and run: a container whose
+argv runs such a file, `command: [/scripts/startup.sh]` over the ConfigMap's volume, puts
+its args where the script writes `"$@"`, `_run_scripts`). A container that
 only overrides `args` with neither image nor command (a kustomize patch, an llm-d role) is
 taken for vLLM when it is named `vllm`; sidecars (routers, EPP schedulers, TEI) are not.
 
@@ -24,18 +26,21 @@ unresolved part of its word.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
 from vllm_config_lsp.document.text_memo import text_memo
 from vllm_config_lsp.sources import gpu_claims, kustomize, shell
-from vllm_config_lsp.sources.invocation import EnvVar, Invocation, Word
+from vllm_config_lsp.sources.invocation import EnvVar, GpuClaim, Invocation, Word
 from vllm_config_lsp.sources.operators import embedded_keys, operators
 from vllm_config_lsp.sources.operators.reader import VALUE, Reader, args_start, k8s_expand
 from vllm_config_lsp.sources.yaml_hosts import (
     Frame,
+    Masked,
     distinct,
     documents,
     get,
@@ -79,11 +84,17 @@ def _find(text: str, expand_env: bool) -> list[Invocation]:
     2,000-line chart, not the chart); the file is Helm when any document is."""
     terraform = is_terraform_template(text)
     found: list[Invocation] = []
+    scripts: list[_Script] = []
+    runs: list[_ScriptRun] = []
     helm = False
     for offset, document in stream_documents(text):
-        in_document, document_helm = _find_in_document(document, terraform, expand_env)
-        helm = helm or document_helm
-        found.extend(invocation.moved(offset) for invocation in in_document)
+        read = _find_in_document(document, terraform, expand_env)
+        helm = helm or read.helm
+        found.extend(invocation.moved(offset) for invocation in read.found)
+        scripts.extend(script.moved(offset) for script in read.scripts)
+        runs.extend(run.moved(offset) for run in read.runs)
+    if runs:
+        found = _run_scripts(found, scripts, runs)
     if helm:
         found = [
             replace(invocation, source="helm") if invocation.source == "kubernetes" else invocation
@@ -92,10 +103,106 @@ def _find(text: str, expand_env: bool) -> list[Invocation]:
     return found
 
 
+@dataclass(frozen=True)
+class _Script:
+    """A shell script a ConfigMap holds (`data: {startup.sh: |…}`): the ConfigMap's name as
+    written (template text included: the same text renders the same), the key, the span of
+    its scalar, and whether its positional parameters are the script's arguments wherever
+    it starts vLLM (no function, `shift` or `set` that would make them something else)."""
+
+    configmap: str
+    key: str
+    start: int
+    end: int
+    plain: bool
+
+    def moved(self, by: int) -> _Script:
+        return replace(self, start=self.start + by, end=self.end + by)
+
+
+@dataclass(frozen=True)
+class _ScriptRun:
+    """A container that runs a file a ConfigMap mounts (`command: [/scripts/startup.sh]`
+    with the ConfigMap's volume at `/scripts`): the ConfigMap and key the path is, the words
+    from the path on (`$0`, then `$1`… as written), the container's GPUs and environment."""
+
+    configmap: str
+    key: str
+    parameters: tuple[Word, ...]
+    gpus: tuple[GpuClaim, ...]
+    environ: tuple[EnvVar, ...]
+    environ_open: bool
+
+    def moved(self, by: int) -> _ScriptRun:
+        return replace(
+            self,
+            parameters=tuple(word.moved(by) for word in self.parameters),
+            gpus=tuple(claim.mapped(lambda at: at + by, lambda at: at + by) for claim in self.gpus),
+            environ=tuple(variable.moved(by) for variable in self.environ),
+        )
+
+
+@dataclass(frozen=True)
+class _Read:
+    """What one document holds: its starts, its ConfigMap scripts, the containers that run
+    a mounted file (matched to the scripts across the file's documents, `_run_scripts`)."""
+
+    found: tuple[Invocation, ...]
+    helm: bool
+    scripts: tuple[_Script, ...]
+    runs: tuple[_ScriptRun, ...]
+
+
+def _run_scripts(
+    found: list[Invocation], scripts: list[_Script], runs: list[_ScriptRun]
+) -> list[Invocation]:
+    """A script's starts as the containers that run it make them: its `"$@"` (`$1`…) are
+    the container's args, each word where it is written (`shell.with_parameters`). Only
+    what is certain: one ConfigMap script of that name and key in the file, plain
+    positional parameters; a script no container runs so stays as it reads alone."""
+    named: dict[tuple[str, str], list[_Script]] = {}
+    for script in scripts:
+        named.setdefault((script.configmap, script.key), []).append(script)
+    certain = sorted(
+        (listed[0] for listed in named.values() if len(listed) == 1 and listed[0].plain),
+        key=lambda script: script.start,
+    )
+    # the starts each script holds, in one pass over both (scripts do not overlap)
+    held: dict[tuple[str, str], list[int]] = {}
+    heads = [script.start for script in certain]
+    for at, invocation in enumerate(found):
+        index = bisect_right(heads, invocation.start) - 1
+        if index >= 0 and invocation.start < certain[index].end:
+            script = certain[index]
+            held.setdefault((script.configmap, script.key), []).append(at)
+    made: dict[int, list[Invocation]] = {}
+    for run in runs:
+        for at in held.get((run.configmap, run.key), []):
+            invocation = found[at]
+            filled = shell.with_parameters(invocation, run.parameters)
+            if filled is invocation:
+                continue
+            made.setdefault(at, []).append(
+                replace(
+                    filled,
+                    gpus=run.gpus or filled.gpus,
+                    environ=run.environ + filled.environ,
+                    environ_open=filled.environ_open or run.environ_open,
+                )
+            )
+    if not made:
+        return found
+    result: list[Invocation] = []
+    for at, invocation in enumerate(found):
+        result.extend(made.get(at, [invocation]))
+    return result
+
+
+_SHELLS = frozenset({"sh", "bash", "/bin/sh", "/bin/bash", "/usr/bin/bash", "/usr/bin/env"})
+
+
 @text_memo
-def _find_in_document(
-    text: str, terraform: bool, expand_env: bool
-) -> tuple[tuple[Invocation, ...], bool]:
+def _find_in_document(text: str, terraform: bool, expand_env: bool) -> _Read:
     """Mask templates, read the document, put template text back into the words; an
     invocation reached twice (an aliased container) is kept once. Cached by text: the
     documents a keystroke did not touch are found here."""
@@ -108,11 +215,21 @@ def _find_in_document(
     for invocation in masked.restore(reader.found):
         key = (invocation.start, tuple(word.start for word in invocation.args))
         unique.setdefault(key, invocation)
-    return tuple(sorted(unique.values(), key=lambda inv: inv.start)), masked.helm
+    return _Read(
+        tuple(sorted(unique.values(), key=lambda inv: inv.start)),
+        masked.helm,
+        tuple(reader.scripts),
+        tuple(reader.runs),
+    )
 
 
 class _KubernetesReader(Reader):
     """The Pods, containers and ConfigMaps of one file, and the operators' resources."""
+
+    def __init__(self, masked: Masked, source: str, expand_env: bool) -> None:
+        super().__init__(masked, source, expand_env)
+        self.scripts: list[_Script] = []
+        self.runs: list[_ScriptRun] = []
 
     # -- documents -------------------------------------------------------------------------
 
@@ -134,7 +251,7 @@ class _KubernetesReader(Reader):
                 if operator.document is not None:
                     operator.document(self, frame, root, kind)
             if kind == "ConfigMap":
-                self.embedded(frame, get(root, "data"))
+                self.embedded(frame, get(root, "data"), self._name(frame, get(root, "metadata")))
         hooks = [
             operator.node
             for operator in operators()
@@ -155,10 +272,18 @@ class _KubernetesReader(Reader):
             for hook in hooks:
                 hook(self, frame, node, parent)
 
-    def embedded(self, frame: Frame, data: Node | None) -> None:
+    def _name(self, frame: Frame, mapping: Node | None) -> str | None:
+        """A mapping's `name` (`metadata`, a `configMap` volume) as written, template text
+        put back."""
+        node = get(mapping, "name")
+        word = scalar_word(frame, node, VALUE) if node is not None else None
+        return self.masked.restore_word(word).text if word is not None else None
+
+    def embedded(self, frame: Frame, data: Node | None, configmap: str | None = None) -> None:
         """A ConfigMap's files: YAML that operators read (KAITO's `inference_config.yaml`,
         Ray LLM model files, AIBrix batch templates), and shell scripts that containers
-        mount and run (`command: [bash, /scripts/serve.sh]`), read by the shell source."""
+        mount and run (`command: [bash, /scripts/serve.sh]`), read by the shell source;
+        each script is remembered for the containers that run it (`_ScriptRun`)."""
         for key, value in pairs(data):
             name = text_of(key)
             if name is None:
@@ -169,6 +294,10 @@ class _KubernetesReader(Reader):
                 if inner is not None:
                     for found in shell.find_invocations(inner.text, source=self.source):
                         self.found.append(relocate(found, inner))
+                    if configmap is not None:
+                        start, end = node_span(frame, value)
+                        plain = shell.plain_parameters(inner.text)
+                        self.scripts.append(_Script(configmap, name, start, end, plain))
                 continue
             self.embedded_value(frame, name, value)
 
@@ -194,6 +323,7 @@ class _KubernetesReader(Reader):
         before = len(self.found)
         self._container_starts(frame, container, kind)
         if len(self.found) == before:
+            self._script_run(frame, pod, container)
             return
         claims = gpu_claims.kubernetes(frame, pod, container)
         environ = self._environ(frame, container)
@@ -245,6 +375,33 @@ class _KubernetesReader(Reader):
             # ModelService role): its image and command live in the base it patches.
             self.found.append(args_start(self.source, args, "serve"))
 
+    def _script_run(self, frame: Frame, pod: MappingNode, container: MappingNode) -> None:
+        """A container whose argv runs a file (`[/scripts/startup.sh, …]`, `[bash, FILE,
+        …]`) that one ConfigMap volume of its pod puts there: remembered for the file's
+        ConfigMaps (`_run_scripts`)."""
+        env = self.env(frame, container) if self.expand_env else None
+        argv = [
+            self.masked.restore_word(word)
+            for key in ("command", "args")
+            for word in self.argv(frame, get(container, key), env)
+        ]
+        at = 1 if argv and argv[0].text in _SHELLS and argv[0].text != "/usr/bin/env" else 0
+        if len(argv) <= at or not argv[at].resolved or not argv[at].text.startswith("/"):
+            return
+        mounted = _mounted(pod, container, argv[at].text, lambda node: self._name(frame, node))
+        if mounted is None:
+            return
+        self.runs.append(
+            _ScriptRun(
+                mounted[0],
+                mounted[1],
+                tuple(argv[at:]),
+                gpu_claims.kubernetes(frame, pod, container),
+                self._environ(frame, container),
+                get(container, "envFrom") is not None,
+            )
+        )
+
     def _environ(self, frame: Frame, container: MappingNode) -> tuple[EnvVar, ...]:
         """The container's `env` list as settings: a `value` with `$(VAR)` expanded from the
         entries above it (the kubelet's order), unresolved otherwise; a `valueFrom` (a secret,
@@ -265,3 +422,50 @@ class _KubernetesReader(Reader):
                 value = Word("", name.end, name.end, (), ())  # no value: the empty string
             found.append(EnvVar(self.masked.restore_word(name), value, "env"))
         return tuple(found)
+
+
+def _mounted(
+    pod: MappingNode,
+    container: MappingNode,
+    path: str,
+    name_of: Callable[[Node | None], str | None],
+) -> tuple[str, str] | None:
+    """The ConfigMap name (as written) and key that `path` is in the container, when that is
+    certain: exactly one mount covers the path, its volume is one `configMap` volume of the
+    pod, and the key is the file there (`items` renaming keys, a `subPath` mount of one
+    file). Anything else (two mounts over the path, a projected volume) is not followed.
+    `name_of` reads a mapping's `name` with its template text put back."""
+    covering = [
+        mount
+        for mount in items(get(container, "volumeMounts"))
+        if (mount_path := (text_of(get(mount, "mountPath")) or "").rstrip("/"))
+        and (path == mount_path or path.startswith(mount_path + "/"))
+    ]
+    if len(covering) != 1:
+        return None
+    mount = covering[0]
+    volume_name = text_of(get(mount, "name"))
+    volumes = [v for v in items(get(pod, "volumes")) if text_of(get(v, "name")) == volume_name]
+    if len(volumes) != 1:
+        return None
+    config_map = get(volumes[0], "configMap")
+    configmap = name_of(config_map)
+    if configmap is None:
+        return None
+    mount_path = (text_of(get(mount, "mountPath")) or "").rstrip("/")
+    sub_path = text_of(get(mount, "subPath"))
+    if sub_path is not None:
+        if path != mount_path:
+            return None
+        inside = sub_path
+    elif path == mount_path:
+        return None
+    else:
+        inside = path[len(mount_path) + 1 :]
+    listed = get(config_map, "items")
+    if listed is None:
+        return (configmap, inside) if "/" not in inside else None
+    keys = [
+        text_of(get(item, "key")) for item in items(listed) if text_of(get(item, "path")) == inside
+    ]
+    return (configmap, keys[0]) if len(keys) == 1 and keys[0] is not None else None

@@ -59,6 +59,8 @@ __all__ = [
     "find_invocations",
     "heredocs",
     "pinned_version",
+    "plain_parameters",
+    "with_parameters",
 ]
 
 #: `bash -c "eval '...'"` nests quoting; real scripts stop at two or three levels, and the cap
@@ -620,7 +622,10 @@ def _invocations(
         fill = found.image if found.image is not None else image
         return [
             argv.in_container(
-                _with_parameters(_relocated(invocation, found.script, fill), found.parameters),
+                with_parameters(
+                    _relocated(invocation, found.script, fill),
+                    found.parameters if plain_parameters(found.script.text) else (),
+                ),
                 found.container,
             )
             for invocation in find_invocations(found.script.text, source=source)
@@ -632,10 +637,11 @@ def _invocations(
 _POSITIONAL = re.compile(r"\$(?:@|\{@\}|([1-9])|\{([1-9])\})")
 
 
-def _with_parameters(invocation: Invocation, parameters: tuple[Word, ...]) -> Invocation:
-    """A start of a `sh -c` script with its `"$@"` and `$1`… words replaced by the words
-    the script is given after it (`sh -c 'exec vllm serve "$@"' sh m --port 1`: `$0` is
-    `sh`, `"$@"` is `m --port 1`), as written there."""
+def with_parameters(invocation: Invocation, parameters: tuple[Word, ...]) -> Invocation:
+    """A start of a script with its `"$@"` and `$1`… words replaced by the words the
+    script is given, `$0` first (`sh -c 'exec vllm serve "$@"' sh m --port 1`: `$0` is
+    `sh`, `"$@"` is `m --port 1`; a mounted ConfigMap script, `sources.kubernetes`), as
+    written there; the invocation itself when it has no such word."""
     if len(parameters) < 2 or not any(_positional(word) for word in invocation.args):
         return invocation
     given = parameters[1:]
@@ -654,6 +660,22 @@ def _with_parameters(invocation: Invocation, parameters: tuple[Word, ...]) -> In
     return replace(
         invocation, args=args, insert_at=last.end if moved and last else invocation.insert_at
     )
+
+
+#: What makes a script's positional parameters other than its arguments where vLLM starts:
+#: a function (its own `$@`), `shift`, `set -- …`/`set WORD` (new ones).
+_RESETS = re.compile(
+    r"(?m)(?:^|[;&|({\s])(?:shift\b|function\s"
+    r"|set(?>(?:[ \t]+[-+][A-Za-z]*o[ \t]+\w+|[ \t]+[-+][A-Za-z]+)*)[ \t]+(?:--|[^-+\s#;&|]))"
+    r"|^\s*[\w.:-]+\s*\(\s*\)"
+)
+
+
+def plain_parameters(script: str) -> bool:
+    """Whether `$@`/`$1`… are the script's arguments wherever it uses them: no function
+    (where they are the function's), no `shift` or `set` giving new ones. Conservative: a
+    script that has any of these keeps its `"$@"` unknown."""
+    return _RESETS.search(script) is None
 
 
 def _positional(word: Word) -> bool:
@@ -1174,7 +1196,9 @@ class _Analyzer:
         ).run(depth + 1)
         for invocation in inner.invocations:
             invocation = _expanded_before(invocation, script)
-            relocated = _with_parameters(_relocated(invocation, script), parameters)
+            relocated = with_parameters(
+                _relocated(invocation, script), parameters if plain_parameters(script.text) else ()
+            )
             relocated = self.values.with_fills(relocated)
             self.scan.invocations.append(relocated)
             if invocation.start in inner.containers:
