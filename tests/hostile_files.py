@@ -53,8 +53,8 @@ def _flags(parses: re.Pattern[str] | frozenset[str]) -> list[str]:
     )
 
 
-def json_flags() -> list[str]:
-    return _flags(_JSON)
+def json_flags(parses: re.Pattern[str] = _JSON) -> list[str]:
+    return _flags(parses)
 
 
 def numeric_flags(parses: frozenset[str] = _NUMERIC) -> list[str]:
