@@ -132,7 +132,9 @@ def test_20000_exports_shared_by_4000_command_lines(tmp_path: Path) -> None:
         limit_memory()
         resource.setrlimit(resource.RLIMIT_CPU, (SHARED_CPU_SECONDS, SHARED_CPU_SECONDS))
 
-    result = bounded_cli("check", "--format", "json", str(path), preexec=bounded)
+    # RLIMIT_CPU bounds the work; the wall-clock timeout only catches a hang (at load 20
+    # on two cores the 4.5 s of CPU took 90 s)
+    result = bounded_cli("check", "--format", "json", str(path), preexec=bounded, timeout=600)
     assert result.returncode == 1, result.stderr[-2000:]
     rows = json.loads(result.stdout)
     assert Counter(row["code"] for row in rows) == {"VC201": 1, "VC240": 1}
