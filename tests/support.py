@@ -98,6 +98,7 @@ def bounded_cli(
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
     preexec: Callable[[], None] = limit_memory,
+    timeout: float = HANG_TIMEOUT,
 ) -> subprocess.CompletedProcess[str]:
     """The CLI with bounded memory and time (a hang fails the test), its stdin a pipe that
     stays open and empty, as an editor's or a CI runner's may: reading it would block.
@@ -111,7 +112,7 @@ def bounded_cli(
             text=True,
             cwd=cwd,
             env=env,
-            timeout=HANG_TIMEOUT,
+            timeout=timeout,
             preexec_fn=preexec,
             check=False,
         )

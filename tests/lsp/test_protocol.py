@@ -182,3 +182,45 @@ def test_the_server_does_not_grow_with_the_number_of_changes() -> None:
         assert grown < MOST_GROWTH_KB, f"+{grown} KB over {CHANGES} changes"
     finally:
         client.close()
+
+
+@pytest.mark.parametrize(
+    ("method", "params"),
+    [
+        (  # an echoed diagnostic whose `data.fixes` is of the wrong type
+            "textDocument/codeAction",
+            {
+                "textDocument": {"uri": URI},
+                "range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 5}},
+                "context": {
+                    "diagnostics": [
+                        {
+                            "range": {
+                                "start": {"line": 1, "character": 0},
+                                "end": {"line": 1, "character": 5},
+                            },
+                            "message": "m",
+                            "code": "VC201",
+                            "source": "vllm-config",
+                            "data": {"fixes": fixes},
+                        }
+                    ]
+                },
+            },
+        )
+        for fixes in ("x", 42, [1, "y", None], {"title": 3})
+    ]
+    + [
+        ("workspace/executeCommand", {"command": "vllmConfig.migrationReport", "arguments": args})
+        for args in ([], [42], [None, None, None], [{"uri": 3}], ["file:///nowhere.yaml"])
+    ],
+)
+def test_hostile_echoed_data_and_command_arguments_are_no_internal_error(
+    client: RawClient, method: str, params: Any
+) -> None:
+    """Echoed diagnostic data of the wrong type and a migration report with bad arguments
+    answered -32603 (issue 30): now an answer, or invalid params, and the server serves on."""
+    client.write_raw(frame(_request("hostile", method, params)))
+    answer = client.answer("hostile")
+    assert "error" not in answer or _error(answer) == -32602, answer
+    _still_serves(client)

@@ -76,3 +76,23 @@ def test_a_burst_of_changes_to_a_slow_document_is_checked_once_more(server: RawC
     assert _published(server, SLOW) == []
     assert len(server.diagnostics(SLOW, 11, SLOW_TIMEOUT)) == KEYS
     assert _published(server, SLOW) == [11]
+
+
+#: A shell script of 1.1 MB: 26,000 exports, a command line after every 50 (about 520):
+#: seconds of CPU to check on an idle machine, far more on a loaded one.
+SCRIPT = "file:///slow/serve.sh"
+SCRIPT_TEXT = "#!/bin/bash\n" + "".join(
+    f"echo step {n}; export V{n}=value{n}\n"
+    + (f"vllm serve m --max-num-seqs {n + 1}\n" if n % 50 == 0 else "")
+    for n in range(26_000)
+)
+
+
+def test_a_small_config_is_answered_while_a_huge_script_is_checked(server: RawClient) -> None:
+    """The script is opened first; the small `--config` file opened after it gets its
+    diagnostics before the script's are published."""
+    server.open(SCRIPT, SCRIPT_TEXT)
+    server.open(SMALL, SMALL_TEXT)
+    assert [d["code"] for d in server.diagnostics(SMALL, 1)] == ["VC201"]
+    assert _published(server, SCRIPT) == []
+    assert server.diagnostics(SCRIPT, 1, SLOW_TIMEOUT) == []

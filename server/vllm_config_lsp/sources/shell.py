@@ -160,7 +160,9 @@ def _with_environ(
     has `--export` options."""
     own = _environ_of(script, invocation.start)
     listed = job.listed if job is not None else ()
-    environ = (*listed, *own, *invocation.environ)
+    # One copy of the exports per start, not one per step: a script's starts each take
+    # every export before them (`engine._EnvironReader` reads what they share once).
+    environ = own if not listed and not invocation.environ else (*listed, *own, *invocation.environ)
     closed = job is not None and not job.everything
     step = _step_export(script, invocation.start) if steps else None
     if step is not None and step.everything:
@@ -273,11 +275,9 @@ def _environ_of(script: str, start: int) -> tuple[EnvVar, ...]:
     vllm serve`, `env NAME=value …`). Functions, subshells and `unset` are not followed."""
     exports, commands, _steps = _environment_sites(script)
     index = _site_index(script)
-    found = list(exports[: bisect_right(index.export_ends, start)])
+    found = exports[: bisect_right(index.export_ends, start)]
     at = _innermost(index.commands, start)
-    if at is not None:
-        found.extend(commands[at][2])
-    return tuple(found)
+    return found if at is None else found + commands[at][2]
 
 
 @dataclass(frozen=True)

@@ -96,7 +96,10 @@ def _inner(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """A finite number (an int always is: `math.isfinite` of a 400-digit one overflows)."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
 
 
 def _valid(value: Any, constraints: dict[str, Any]) -> bool:
@@ -130,7 +133,8 @@ def _nearest(value: Any, spec: FieldSpec) -> Any:
         candidates += [bounds["lt"] - 1] if "lt" in bounds else []
     if "multiple_of" in bounds and _number(bounds["multiple_of"]) and bounds["multiple_of"]:
         step = bounds["multiple_of"]
-        candidates += [math.floor(value / step) * step, math.ceil(value / step) * step]
+        below = value // step * step  # floor division: exact for a 400-digit int
+        candidates += [below, below if below == value else below + step]
     valid = [c for c in candidates if _number(c) and _valid(c, bounds)]
     return min(valid, key=lambda c: abs(c - value)) if valid else None
 
