@@ -8,7 +8,14 @@ the disagreements by cause:
 
 * false error: the engine reports an error, vLLM starts (the worst kind: fix these first);
 * missed refusal: vLLM refuses, the engine reports no error;
-* artefact: the verdict reflects the oracle's stub model or the CPU platform, not the file.
+* artefact: the verdict reflects the oracle's stub model or the CPU platform, not the file;
+* warning mismatch (counted apart, on files both accept): vLLM logs a start-up warning that
+  no finding of the engine quotes.
+
+Besides one-setting mutations, `siblings` sets together the keys that one vLLM check reads
+(each refusal's and start-up warning's keys in docs/catalogue/vllm-rules-VERSION.json and
+vllm-warnings-VERSION.json, sometimes with a check that shares one of them), with the
+extreme numbers a limit meets and a YAML null beside the fields of a config object.
 
 Run a new seed (the oracle is the team's recipe, shared/recipes/oracle/):
 
@@ -19,8 +26,10 @@ that release's catalogue and marks each case `# vllm-config: version=0.28.0`.
 
 It writes OUT/cases/*.yaml, OUT/verdicts.jsonl (one line per case: both verdicts and the class)
 and OUT/report.md, whose first line is `seed S: N configs, agree X (P %), false errors F,
-missed M, artefacts A` (P is taken over the configs that are not artefacts). A seed always
-generates the same files. `--export tests/fidelity/cases/fuzz` then copies
+missed M, artefacts A; warning mismatches W` (P is taken over the configs that are not
+artefacts). A seed always generates the same files (with the same generator: the
+`siblings` mutation, added after seed 24, changed which mutation each case number gets).
+`--export tests/fidelity/cases/fuzz` then copies
 agreeing cases of every class (each refusal cause and artefact once, `2 x --per-class`
 accepted files per mutation kind; `--also OUT2` adds another seed's run) into the fidelity
 suite with their `# phrase:`/`#!` marks, checked against the engine before they are written;
@@ -187,7 +196,12 @@ class Generator:
             "unknown-key": self._unknown_key,
             "negative-flag": self._negative,
             "pair": self._pair,
+            "siblings": self._siblings,
         }
+        #: Settings vLLM checks against each other: the keys each refusal of the release's
+        #: rule catalogue reads (docs/catalogue/vllm-rules-VERSION.json: `data-parallel-size-local`
+        #: with `data-parallel-size`), else the flags of each config class that has several.
+        self.siblings = _checked_together(catalogue, self.flags)
 
     def generate(self, seed: int, count: int) -> Iterator[Case]:
         kinds = sorted(self.mutations)
@@ -324,6 +338,49 @@ class Generator:
             changes[flag.name] = self._value_for_flag(rng, flag, plausible=True)
         return changes, []
 
+    def _siblings(self, rng: random.Random) -> tuple[dict[str, Any], list[str]]:
+        """Settings that vLLM checks against each other, which a pair drawn from the whole
+        catalogue rarely hits: the keys of one refusal (sometimes of two), with the extreme
+        numbers a limit can meet, and sometimes a YAML null in another field of a config
+        object they set (a null next to the fields that decide)."""
+        keys = list(rng.choice(self.siblings))
+        if rng.random() < 0.4:
+            # a check that shares a setting with this one (the pooling hook that turns
+            # chunked prefill off, then the check of max-num-batched-tokens against
+            # max-model-len that only applies with it off)
+            linked = [g for g in self.siblings if set(g) & set(keys) and set(g) - set(keys)]
+            if linked:
+                keys += [k for k in rng.choice(linked) if k not in keys]
+        changes: dict[str, Any] = {}
+        for key in keys:
+            flag_name, _, field_name = key.partition(".")
+            flag = self.cat.flags.get(flag_name)
+            if flag is None:
+                continue
+            spec = self.cat.classes.get(flag.dataclass_name or "")
+            if not field_name and spec is None:
+                changes[flag.name] = self._sibling_value(rng, flag)
+                continue
+            mapping = changes.setdefault(flag.name, {})
+            if not isinstance(mapping, dict):
+                continue
+            fields = spec.fields if spec else {}
+            field = fields.get(field_name.split(".", 1)[0]) or (
+                None if field_name else rng.choice(list(fields.values()) or [None])
+            )
+            if field is not None:
+                mapping[field.name] = self._value_for_field(rng, field, valid=rng.random() < 0.8)
+            if rng.random() < 0.5:
+                others = [f for f in fields.values() if f.init and f.name not in mapping]
+                if others:
+                    mapping[rng.choice(others).name] = None
+        return changes, []
+
+    def _sibling_value(self, rng: random.Random, flag: FlagSpec) -> Any:
+        if flag.parse in ("int", "human_int", "human_int_or_auto") and rng.random() < 0.5:
+            return rng.choice([0, 1, 2, 3, 4, 8, 2**31, 2**63])
+        return self._value_for_flag(rng, flag, plausible=True)
+
     # values
 
     def _class_field(
@@ -445,6 +502,29 @@ def _as_field(spec: dict[str, Any]) -> FieldSpec:
     return FieldSpec("", "", spec, None, False, True, {}, "", None)
 
 
+def _checked_together(catalogue: Catalogue, flags: list[FlagSpec]) -> list[tuple[str, ...]]:
+    """Groups of keys (`max-num-seqs`, `pooler-config.pooling_type`) that vLLM reads in one
+    check: each refusal's keys in the release's rule catalogue, else the flags each config
+    class owns (for a release without one)."""
+    folder = ROOT / "docs" / "catalogue"
+    rules = folder / f"vllm-rules-{catalogue.version}.json"
+    if rules.exists():
+        groups = {tuple(e["fields"]) for e in json.loads(rules.read_text(encoding="utf-8"))}
+        warnings = folder / f"vllm-warnings-{catalogue.version}.json"
+        if warnings.exists():
+            sites = json.loads(warnings.read_text(encoding="utf-8"))["warnings"]
+            groups |= {tuple(w["settings"] or ()) for w in sites}
+        return sorted(
+            g for g in groups if g and all(k.split(".", 1)[0] in catalogue.flags for k in g)
+        )
+    owners: dict[str, list[str]] = collections.defaultdict(list)
+    for flag in flags:
+        target = flag.field or (flag.passed_to[0] if flag.passed_to else "")
+        if "." in target:
+            owners[target.split(".", 1)[0]].append(flag.name)
+    return [tuple(group) for _, group in sorted(owners.items()) if len(group) > 1]
+
+
 def load_corpus(folder: Path) -> list[dict[str, Any]]:
     """The corpus files as mappings (their comments, which may name an older release, dropped)."""
     out = []
@@ -493,16 +573,37 @@ def ask_oracle(
     return rows
 
 
-def product_errors(text: str, path: Path) -> list[dict[str, Any]]:
+def product_findings(text: str, path: Path) -> list[dict[str, Any]]:
+    """Every finding of the engine on one case (a crash is one finding, `CRASH`)."""
     try:
         result = lint(text, path=path)
     except Exception as exc:  # a crash is a finding of the fuzzer, not its end
-        return [{"code": "CRASH", "line": 0, "message": repr(exc)}]
+        return [{"code": "CRASH", "line": 0, "message": repr(exc), "severity": "error"}]
     index = TextIndex(text)
     return [
-        {"code": f.code, "line": index.line_col(f.start)[0], "message": f.message}
+        {
+            "code": f.code,
+            "line": index.line_col(f.start)[0],
+            "message": f.message,
+            "severity": "error" if f.severity == Severity.ERROR else "note",
+        }
         for f in result.findings
-        if f.severity == Severity.ERROR
+    ]
+
+
+def product_errors(text: str, path: Path) -> list[dict[str, Any]]:
+    return [f for f in product_findings(text, path) if f["severity"] == "error"]
+
+
+def unquoted_warnings(verdict: dict[str, Any], notes: list[dict[str, Any]]) -> list[str]:
+    """vLLM's start-up warnings on a file it accepts that no finding of the engine quotes (the
+    oracle sees the warnings of vLLM's loggers up to where it stops; oracle.md section 7)."""
+    if not verdict["vllm_ok"]:
+        return []
+    return [
+        warning
+        for warning in verdict.get("vllm_warnings") or []
+        if not any(len(_phrase(warning, n["message"])) >= MIN_PHRASE for n in notes)
     ]
 
 
@@ -568,6 +669,7 @@ def judge(cases: list[Case], out: Path, oracle_dir: Path, jobs: int) -> list[dic
                 "oracle_notes": row.get("oracle_notes") or [],
                 "model_substituted": bool((row.get("model") or {}).get("substituted")),
                 "cli_args": row.get("cli_args"),
+                "vllm_warnings": row.get("warnings") or [],
             }
         )
     return rejudge(verdicts, out)
@@ -577,8 +679,12 @@ def rejudge(verdicts: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
     """The engine's side of every verdict, afresh (after a fix, no need to ask vLLM again)."""
     for verdict in verdicts:
         path = out / "cases" / verdict["case"]
-        verdict["product_errors"] = product_errors(path.read_text(encoding="utf-8"), path)
+        findings = product_findings(path.read_text(encoding="utf-8"), path)
+        verdict["product_errors"] = [f for f in findings if f["severity"] == "error"]
         verdict["outcome"], verdict["cause"] = classify(verdict)
+        verdict["unquoted_warnings"] = (
+            unquoted_warnings(verdict, findings) if verdict["outcome"] == "agree" else []
+        )
     with (out / "verdicts.jsonl").open("w", encoding="utf-8") as handle:
         for verdict in verdicts:
             handle.write(json.dumps(verdict, default=str) + "\n")
@@ -589,10 +695,11 @@ def agreement_line(seed: int, verdicts: list[dict[str, Any]]) -> str:
     count = collections.Counter(v["outcome"] for v in verdicts)
     judged = len(verdicts) - count["artefact"]
     percent = 100.0 * count["agree"] / judged if judged else 100.0
+    unquoted = sum(bool(v.get("unquoted_warnings")) for v in verdicts)
     return (
         f"seed {seed}: {len(verdicts)} configs, agree {count['agree']} ({percent:.1f} %), "
         f"false errors {count['false-error']}, missed {count['missed']}, "
-        f"artefacts {count['artefact']}"
+        f"artefacts {count['artefact']}; warning mismatches {unquoted}"
     )
 
 
@@ -622,6 +729,18 @@ def report(seed: int, verdicts: list[dict[str, Any]], out: Path) -> str:
         lines.append(
             "| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
         )
+    warned: dict[str, list[dict[str, Any]]] = collections.defaultdict(list)
+    for verdict in verdicts:
+        for warning in verdict.get("unquoted_warnings") or []:
+            warned[normalize(warning)].append(verdict)
+    lines += [
+        "",
+        "| vLLM warning no finding quotes (vLLM starts) | count | example |",
+        "|---|---|---|",
+    ]
+    for warning, members in sorted(warned.items(), key=lambda w: -len(w[1])):
+        cells = [warning, str(len(members)), members[0]["case"]]
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     kinds = collections.Counter((v["kind"], v["outcome"]) for v in verdicts)
     lines += ["", "| mutation | agree | false error | missed | artefact |", "|---|---|---|---|---|"]
     for kind in sorted({v["kind"] for v in verdicts}):

@@ -105,12 +105,17 @@ def test_config_file_outside_the_folder_is_not_read(tmp_path: Path) -> None:
         ("max-model-len: 40000\nmax-num-seqs: 39000\n", False),  # no chunked prefill: 40000
         ("max-model-len: 4096\nmax-num-seqs: 16384\n", False),  # a 160 GB GPU's default
         ("max-model-len: 4096\nmax-num-seqs: 100000\nmax-num-batched-tokens: 100000\n", False),
-        ("max-num-seqs: 9223372036854775808\n", False),  # max_model_len from the model
+        ("max-num-seqs: 9223372036854775808\n", True),  # no model's max_model_len is 2^63
+        ("max-num-seqs: 9223372036854775807\n", False),  # the model's max_model_len decides
+        ("enable-chunked-prefill: true\nmax-num-seqs: 65536\n", True),  # never raised
+        ("enable-chunked-prefill: true\nmax-num-seqs: 16384\n", False),  # a 160 GB GPU's
     ],
 )
 def test_max_num_seqs_above_every_default_batch(tmp_path: Path, lines: str, refused: bool) -> None:
     """A limit that another limit must exceed (VC311): with `max-num-batched-tokens` left to
-    vLLM, `max-num-seqs` above the largest platform default and `max-model-len`."""
+    vLLM, `max-num-seqs` above the largest platform default and `max-model-len` (which, left
+    to the model, is below 2^63), or above the platform default alone with chunked prefill
+    on (then the default is never raised to `max-model-len`)."""
     rows = _errors(check_file(tmp_path, "model: m\n" + lines))
     assert [r["code"] for r in rows] == (["VC311"] if refused else []), rows
     if refused:

@@ -327,21 +327,19 @@ def pooling_turns_chunked_off(model: ConfigModel) -> Given | None:
     """The `pooler-config` key that makes vLLM default chunked prefill and prefix
     caching to off (`ModelConfig.is_chunked_prefill_supported`/`is_prefix_caching_supported`,
     vllm/config/model.py:2193-2228 and 2239-2272, read by arg_utils.py:3044-3045): MEAN/CLS
-    sequence pooling or STEP token pooling of a model run as a pooling model. Encoder-only
-    pooling models are off whatever the pooler; attention-free ones (Terratorch) chunk. None
-    when the file does not decide it."""
+    sequence pooling or STEP token pooling. vLLM reads the file's `pooler-config` whatever
+    the runner (only a pooling runner fills in the model's own pooler defaults,
+    model.py:776-806): a generative model given one loses chunked prefill too (seed 23's
+    fuzz cases). Encoder-only pooling models are off whatever the pooler; attention-free
+    and hybrid ones chunk (model.py:2176-2229: their attention type is kept). A model whose
+    files are not known is taken as a decoder, as the caution for chunked prefill does.
+    None when the file does not decide it."""
     resolved = resolve_runner(model)
-    runner = (
-        resolved.runner if resolved is not None else field_value(model, "ModelConfig", "runner")
-    )
-    if runner != "pooling" or field_value(model, "ModelConfig", "model_impl") not in (
-        "auto",
-        "vllm",
-    ):
+    if field_value(model, "ModelConfig", "model_impl") not in ("auto", "vllm"):
         return None
-    if (
-        resolved is not None
-        and registry_flag(model, resolved.arch, "is_attention_free") is not False
+    if resolved is not None and any(
+        registry_flag(model, resolved.arch, flag) is not False
+        for flag in ("is_attention_free", "is_hybrid")
     ):
         return None
     for key in ("seq_pooling_type", "tok_pooling_type", "pooling_type"):

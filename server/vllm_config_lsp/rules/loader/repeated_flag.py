@@ -121,6 +121,9 @@ def _repeated_options(model: ConfigModel) -> Iterator[Finding]:
                 how += f"; without `{refused[0]}` vLLM refuses to start: {refused[1]}"
         else:
             how = "argparse keeps the last value"
+            if _long(site.key) == _long(winner_site.key) == value.spec.options[0]:
+                # FlexibleArgumentParser notes a `--name` it sees twice (argparse_utils.py:455)
+                how += f', logging only "Found duplicate keys {value.spec.options[0]}"'
         yield finding(
             CODE,
             severity,
@@ -129,6 +132,12 @@ def _repeated_options(model: ConfigModel) -> Iterator[Finding]:
             f"so this `{site.key}` has no effect",
             source=VLLM_SOURCE,
         )
+
+
+def _long(key: str) -> str:
+    """The `--name` vLLM's argv holds for a key as written (`download_dir`, `--download-dir`):
+    FlexibleArgumentParser turns underscores into dashes before it looks for repeats."""
+    return "--" + key.lstrip("-").replace("_", "-")
 
 
 def _dotted(value: FlagValue) -> bool:

@@ -20,9 +20,12 @@ vllm/engine/arg_utils.py:2973-3037), so a `max_num_active_seqs` above that bound
 refused whatever the hardware; and a `max_num_batched_tokens` left to vLLM is never above
 the largest platform default (16384, or 2048 per rank on CPUs; doubled with
 `performance-mode: throughput`) or `max-model-len`, so a `max-num-seqs` above both (say
-2^63) is refused too. Chunked prefill left to vLLM is off for a model run as a
-pooling model with `pooler-config` MEAN or CLS sequence pooling (or STEP token pooling;
-vllm/config/model.py:2193-2228), so there the first check applies too. Encoder-decoder
+2^63) is refused too. A `max-model-len` left to the model is taken as below 2^63 (no
+model's positions reach int64's limit), so 2^63 in `max-num-seqs` or
+`long-prefill-token-threshold` is refused whatever the model. Chunked prefill left to
+vLLM is off wherever the file's `pooler-config` asks for MEAN or CLS sequence pooling (or
+STEP token pooling), even on a generative runner (vllm/config/model.py:2193-2228; hybrid
+and attention-free models keep it), so there the first check applies too. Encoder-decoder
 models (Whisper) switch chunked prefill off and reset the threshold to 0 whatever the file
 says.
 
@@ -44,7 +47,12 @@ max-num-batched-tokens: 8192
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
-from vllm_config_lsp.rules._checkpoint import pooling_turns_chunked_off
+from vllm_config_lsp.rules._checkpoint import (
+    pooling_turns_chunked_off,
+    registry_flag,
+    resolve_runner,
+    served,
+)
 from vllm_config_lsp.rules._engine import (
     Given,
     error,
@@ -92,7 +100,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             why = (
                 f"keep chunked prefill on: `{off.label}` turns it off"
                 if off is chunked
-                else f"`{off.label}` turns chunked prefill off for a pooling model"
+                else f"`{off.label}` turns chunked prefill off, whatever the runner"
             )
             yield error(
                 CODE,
@@ -116,12 +124,14 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             )
             return
     elif seqs is not None and is_int(seqs.value) and batched is None:
-        bound = _batched_limit(model, model_len)
+        on = (chunked is not None and chunked.value is True) or _chunks_by_default(model)
+        bound = _batched_limit(model, None if on else model_len, raised=not on)
         if bound is not None and seqs.value > bound:
+            most = bound if on or model_len is not None else "the model's max_model_len, below 2^63"
             yield error(
                 CODE,
                 seqs,
-                f"max_num_batched_tokens (unset: vLLM's default is at most {bound} here) "
+                f"max_num_batched_tokens (unset: vLLM's default is at most {most} here) "
                 f"must be greater than or equal to max_num_seqs ({seqs.value}). Lower "
                 f"`{seqs.label}`, or set `max-num-batched-tokens` at least as high.",
                 VLLM_SOURCE,
@@ -138,17 +148,14 @@ def check(model: ConfigModel) -> Iterator[Finding]:
                 ACTIVE_SOURCE,
             )
             return
-    if (
-        threshold is not None
-        and model_len is not None
-        and is_int(threshold.value)
-        and threshold.value > model_len.value
-    ):
+    longest = model_len.value if model_len is not None else LONGEST_CONTEXT
+    if threshold is not None and is_int(threshold.value) and threshold.value > longest:
+        said = model_len.value if model_len is not None else MODEL_LEN_UNSET
         yield error(
             CODE,
             threshold,
             f"long_prefill_token_threshold ({threshold.value}) cannot be greater than the "
-            f"max_model_len ({model_len.value}). Lower `{threshold.label}` (0 lets vLLM "
+            f"max_model_len ({said}). Lower `{threshold.label}` (0 lets vLLM "
             "choose) or raise max_model_len.",
             LONG_PREFILL_SOURCE,
         )
@@ -174,16 +181,37 @@ LARGEST_BATCH_DEFAULT = 16384
 CPU_BATCH_DEFAULT_PER_RANK = 2048
 
 
-def _batched_limit(model: ConfigModel, model_len: Given | None) -> int | None:
+#: The longest context any model can have: vLLM derives `max_model_len` from the model's
+#: config.json as a Python int, but indexes positions with int64 tensors, so no model reaches
+#: 2^63 tokens. A limit set to 2^63 or more is above `max_model_len` whatever the model.
+LONGEST_CONTEXT = 2**63 - 1
+MODEL_LEN_UNSET = "unset: the model's, below 2^63"
+
+
+def _chunks_by_default(model: ConfigModel) -> bool:
+    """Chunked prefill is on without the file saying so: a generative run, without
+    `pooler-config`, of a text-only decoder whose files are known
+    (`ModelConfig.is_chunked_prefill_supported`, vllm/config/model.py:2193-2236: only
+    encoder-decoder models lose it). Then the default batch stays the platform's, never
+    raised to `max_model_len` (arg_utils.py:3194) nor to one multimodal item's tokens."""
+    resolved = resolve_runner(model)
+    config = served(model)
+    if resolved is None or config is None or resolved.runner != "generate":
+        return False
+    if config.is_encoder_decoder or given(model, "pooler-config") is not None:
+        return False
+    return registry_flag(model, resolved.arch, "supports_multimodal") is False
+
+
+def _batched_limit(model: ConfigModel, model_len: Given | None, *, raised: bool) -> int | None:
     """The largest `max_num_batched_tokens` vLLM can default to
     (`_set_default_max_num_seqs_and_batched_tokens_args`, arg_utils.py:3147-3225): the
     platform's default, doubled by `performance-mode: throughput`, raised to
     `max_model_len` when chunked prefill is off (and, for a multimodal prefix-LM, to one
     item's tokens, which fit in `max_model_len`), then capped at `max_num_seqs x
-    max_model_len`. None when `max_model_len` comes from the model or the world size is
-    not known."""
-    if model_len is None:
-        return None
+    max_model_len`. A `max_model_len` left to the model is below 2^63 (`LONGEST_CONTEXT`);
+    with chunked prefill on (not `raised`), the platform's default is the limit. None when
+    the world size is not known."""
     sizes = [field_value(model, "ParallelConfig", name) for name in WORLD]
     if not all(is_int(size) and size > 0 for size in sizes):
         return None
@@ -191,5 +219,7 @@ def _batched_limit(model: ConfigModel, model_len: Given | None) -> int | None:
     bound = max(LARGEST_BATCH_DEFAULT, CPU_BATCH_DEFAULT_PER_RANK * world)
     if field_value(model, "VllmConfig", "performance_mode") == "throughput":
         bound *= 2
-    length: int = model_len.value
+    if not raised:
+        return bound
+    length: int = model_len.value if model_len is not None else LONGEST_CONTEXT
     return max(bound, length)
