@@ -147,6 +147,15 @@ NO_ORACLE_FOR_THEIR_RELEASES = {
     "VC365": "vLLM 0.20.2-0.22.1 (PoolerConfig logit_bias/logit_scale)",
     "VC366": "vLLM 0.19.1 (encoder_cudagraph_max_images_per_batch)",
     "VC368": "vLLM 0.9.2 (num_redundant_experts without EPLB)",
+    "VC825": "vLLM 0.30.0-0.31.0 (watermarking with a method that is not model-based)",
+    "VC826": "vLLM 0.32.0 (watermarking with a method that is not model-based)",
+    "VC830": "vLLM 0.28.0-0.29.0 (Proton with CUDA graphs): the 0.28.0 CPU oracle refuses "
+    "Proton first as CUDA-only (vllm/config/vllm.py:1293), before the CUDA-graph check",
+    "VC831": "vLLM 0.29.0 (adaptive verification without CUDA graphs)",
+    "VC832": "vLLM 0.30.0 (Engram dp_shared_memory with another load format)",
+    "VC834": "vLLM 0.32.0 (ReplaySSM with Mamba prefix caching, the words naming the mode)",
+    "VC833": "vLLM 0.27.1-0.29.0 (use-replayssm with speculation or a backend but triton): the "
+    "0.28.0 oracle refuses first every model but Nemotron-H, of which no fixture is stored",
 }
 
 

@@ -283,6 +283,16 @@ VC714 rocm-only-fusion platforms.rocm_only_fusion
 VC715 encoder-decoder-rocm-eager platforms.encoder_decoder_rocm_eager
 VC716 hisparse-connector-path platforms.hisparse_connector_path
 VC717 async-rocm-deepep-dbo-off platforms.async_rocm_deepep_dbo_off
+VC825 watermark-method-0-31 config.vllm.watermark_method_0_31 0.31.0
+VC826 watermark-method-0-32 config.vllm.watermark_method_0_32 0.32.0
+VC827 return-routed-experts-0-30 config.vllm.return_routed_experts_0_30 0.30.0
+VC828 sampling-replay-speculative-0-31 config.vllm.sampling_replay_speculative_0_31 0.31.0
+VC829 elastic-ep-external-lb-0-32 config.parallel.elastic_ep_external_lb_0_32 0.32.0
+VC830 proton-cuda-graphs-0-29 config.vllm.proton_cuda_graphs_0_29 0.29.0
+VC831 adaptive-verification-eager-0-29 config.vllm.adaptive_verification_eager_0_29 0.29.0
+VC832 engram-load-format-0-30 config.engram.engram_load_format_0_30 0.30.0
+VC833 replayssm-0-28 config.vllm.replayssm_0_28 0.28.0
+VC834 replayssm-prefix-caching-0-32 config.vllm.replayssm_prefix_caching_0_32 0.32.0
 """
 
 #: By code: the settings without which the rule's `check` returns before any finding, as
@@ -467,7 +477,7 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC627": (("some", "_checkpoint.served"),),
     "VC628": (("some", "_engine.switched_on", "enable-return-routed-experts"), ("some", "_checkpoint.served"),),
     "VC629": (("some", "_engine.switched_on", "return-sampling-mask"), ("some", "_checkpoint.served"),),
-    "VC630": (("some", "_engine.switched_on", "use-replayssm"), ("some", "_engine.above_one", "ParallelConfig", "pipeline_parallel_size"), ("some", "_checkpoint.served"),),
+    "VC630": (("some", "_engine.switched_on", "use-replayssm"), ("some", "_engine.above_one", "ParallelConfig", "pipeline_parallel_size"),),
     "VC631": (("some", "_checkpoint.served"),),
     "VC632": (("some", "_engine.json_given", "speculative-config", "max_model_len"), ("some", "_model_config.spec"),),
     "VC633": (("some", "_engine.json_given", "speculative-config", "draft_lm_head_quantization"), ("some", "_model_config.spec"),),
@@ -495,5 +505,12 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC715": (("some", "_checkpoint.served"),),
     "VC716": (("some", "_engine.json_given", "kv-transfer-config", "kv_connector"),),
     "VC717": (("some", "_engine.given_field", "ParallelConfig", "all2all_backend"),),
+    "VC827": (("some", "_engine.switched_on", "enable-return-routed-experts"),),
+    "VC828": (("some", "_engine.switched_on", "return-sampling-mask"),),
+    "VC829": (("some", "_engine.switched_on", "enable-elastic-ep"), ("some", "_engine.switched_on", "enable-eplb"),),
+    "VC830": (("some", "_engine.json_given", "profiler-config", "profiler"),),
+    "VC831": (("some", "_engine.adaptive_verification"),),
+    "VC832": (("some", "_engine.json_given", "engram-config", "dp_shared_memory"), ("some", "_engine.given", "load-format"),),
+    "VC833": (("some", "_engine.switched_on", "use-replayssm"),),
 }
 # fmt: on

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import error, removal, switched_on
-from vllm_config_lsp.rules.config.vllm.watermark_speculative import _method
+from vllm_config_lsp.rules.config.vllm.watermark_speculative import written_method
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC342"
@@ -45,7 +45,7 @@ EAGLE_METHODS = ("eagle", "eagle3", "mtp", "dflash", "dspark")
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     fast = switched_on(model, "kv-sharing-fast-prefill")
-    method = _method(model)
+    method = written_method(model)
     if fast is None or method is None or method.value not in EAGLE_METHODS:
         return
     yield error(
