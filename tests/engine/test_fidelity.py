@@ -160,6 +160,15 @@ NO_ORACLE_FOR_THEIR_RELEASES = {
     "VC818": "vLLM 0.21.0 (enable-return-routed-experts with PP, PCP, DCP or async scheduling)",
     "VC819": "vLLM 0.20.2-0.30.0 (VLLM_USE_V2_MODEL_RUNNER=1 with unsupported features): the "
     "environment, whose recordings (tests/fidelity/environ/) are 0.33.0's only",
+    "VC825": "vLLM 0.30.0-0.31.0 (watermarking with a method that is not model-based)",
+    "VC826": "vLLM 0.32.0 (watermarking with a method that is not model-based)",
+    "VC830": "vLLM 0.28.0-0.29.0 (Proton with CUDA graphs): the 0.28.0 CPU oracle refuses "
+    "Proton first as CUDA-only (vllm/config/vllm.py:1293), before the CUDA-graph check",
+    "VC831": "vLLM 0.29.0 (adaptive verification without CUDA graphs)",
+    "VC832": "vLLM 0.30.0 (Engram dp_shared_memory with another load format)",
+    "VC834": "vLLM 0.32.0 (ReplaySSM with Mamba prefix caching, the words naming the mode)",
+    "VC833": "vLLM 0.27.1-0.29.0 (use-replayssm with speculation or a backend but triton): the "
+    "0.28.0 oracle refuses first every model but Nemotron-H, of which no fixture is stored",
     "VC840": "vLLM 0.6.6.post1 (worker-use-ray with the mp backend)",
     "VC841": "vLLM 0.6.6.post1-0.7.3 (tokenizer pool type and extra config)",
     "VC842": "vLLM 0.6.6.post1-0.7.3 (bitsandbytes quantization and load format)",

@@ -13,6 +13,11 @@ import pytest
 from support import REPO, apply_json_fix, cli
 
 NGRAM = '{"method": "ngram", "num_speculative_tokens": 3, %s}'
+#: Releases (the first, a middle one, the last) whose VllmConfig.__post_init__ refuses
+#: returning routed experts next to a KV connector (0.22.1-0.30.0), and whose ParallelConfig
+#: refuses elastic EP with an external LB (0.17.1-0.32.0).
+ROUTED_CONNECTOR_RELEASES = ("0.22.1", "0.26.0", "0.30.0")
+ELASTIC_RELEASES = ("0.17.1", "0.21.0", "0.26.0", "0.29.0", "0.32.0")
 #: (setting, the rule, the releases that refuse it, a release that does not, phrase)
 REFUSED = [
     (
@@ -108,6 +113,100 @@ REFUSED = [
         "0.30.0",
         "use_fp4_indexer_cache=True conflicts with indexer_kv_dtype='fp8'.",
     ),
+    (
+        "watermark-config: '{\"key\": 42}'\nspeculative-config: '%s'"
+        % (NGRAM % '"prompt_lookup_max": 3, "draft_sample_method": "probabilistic"'),
+        "VC825",
+        ("0.30.0", "0.31.0"),
+        "0.32.0",
+        "Watermarking supports only autoregressive model-based speculative decoding.",
+    ),
+    (
+        "watermark-config: '{\"key\": 42}'\nspeculative-config: '%s'"
+        % (NGRAM % '"prompt_lookup_max": 3, "draft_sample_method": "probabilistic"'),
+        "VC826",
+        ("0.32.0",),
+        "0.31.0",
+        "Watermarking supports only autoregressive model-based speculative decoding.",
+    ),
+    (
+        "enable-return-routed-experts: true\n"
+        'kv-transfer-config: \'{"kv_connector": "LMCacheConnectorV1", "kv_role": "kv_both"}\'',
+        "VC827",
+        ROUTED_CONNECTOR_RELEASES,
+        "0.31.0",
+        "--enable-return-routed-experts is incompatible with KV connectors",
+    ),
+    (
+        "tensor-parallel-size: 2\nenable-return-routed-experts: true\n"
+        "decode-context-parallel-size: 2",
+        "VC827",
+        ("0.28.0", "0.29.0", "0.30.0"),
+        "0.27.1",
+        "--enable-return-routed-experts is incompatible with context parallelism",
+    ),
+    (
+        "return-sampling-mask: true\nlogprobs-mode: processed_logprobs\n"
+        "speculative-config: '%s'" % (NGRAM % '"prompt_lookup_max": 3'),
+        "VC828",
+        ("0.28.0", "0.29.0", "0.30.0", "0.31.0"),
+        "0.32.0",
+        "sampling distribution replay does not support speculative decoding",
+    ),
+    (
+        "data-parallel-size: 2\nenable-expert-parallel: true\nenable-eplb: true\n"
+        "enable-elastic-ep: true\ndata-parallel-rank: 0",
+        "VC829",
+        ELASTIC_RELEASES,
+        "0.33.0",
+        "Elastic EP is not compatible with data_parallel_external_lb or data_parallel_hybrid_lb.",
+    ),
+    (
+        "data-parallel-size: 4\ndata-parallel-size-local: 2\nenable-expert-parallel: true\n"
+        "enable-eplb: true\nenable-elastic-ep: true\ndata-parallel-hybrid-lb: true",
+        "VC829",
+        ("0.17.1", "0.32.0"),
+        "0.33.0",  # VC318 refuses hybrid LB there, in its own words
+        "Elastic EP is not compatible with data_parallel_external_lb or data_parallel_hybrid_lb.",
+    ),
+    (
+        'profiler-config: \'{"profiler": "proton", "proton_profiler_dir": "/tmp/p"}\'',
+        "VC830",
+        ("0.28.0", "0.29.0"),
+        "0.30.0",
+        "The Proton profiler requires CUDA graphs to be disabled.",
+    ),
+    (
+        'speculative-config: \'{"method": "dspark", "model": "d", '
+        '"num_speculative_tokens": 4, "enable_adaptive_verification": true}\'\n'
+        "enforce-eager: true",
+        "VC831",
+        ("0.29.0",),
+        "0.30.0",
+        "Adaptive verification is not currently compatible with enforce_eager/cudagraph_mode=none",
+    ),
+    (
+        "data-parallel-size: 2\n"
+        'engram-config: \'{"cpu_offload": true, "dp_shared_memory": true}\'\nload-format: dummy',
+        "VC832",
+        ("0.30.0",),
+        "0.31.0",
+        "dp_shared_memory requires load_format 'auto', 'safetensors' or 'pt'; got 'dummy'.",
+    ),
+    (
+        "use-replayssm: true\nmamba-backend: flashinfer",
+        "VC833",
+        ("0.27.1", "0.28.0", "0.29.0"),
+        "0.30.0",
+        "--use-replayssm requires --mamba-backend triton",
+    ),
+    (
+        "use-replayssm: true\nspeculative-config: '%s'" % (NGRAM % '"prompt_lookup_max": 3'),
+        "VC833",
+        ("0.27.1", "0.28.0"),
+        "0.29.0",
+        "--use-replayssm does not support speculative decoding",
+    ),
 ]
 ACCEPTED = [
     "speculative-config: '%s'" % (NGRAM % '"prompt_lookup_min": 1, "prompt_lookup_max": 1'),
@@ -120,7 +219,9 @@ ACCEPTED = [
     "speculative-config: '%s'" % (NGRAM % '"prompt_lookup_max": 3, "disable_by_batch_size": 2'),
     "cuda-graph-sizes: [1, 2]",
 ]
-OURS = {"VC349", "VC350", "VC353", "VC355", "VC356", "VC365", "VC366", "VC367", "VC368"}
+OURS = {"VC349", "VC350", "VC353", "VC355", "VC356", "VC365", "VC366", "VC367", "VC368"} | {
+    f"VC{n}" for n in range(825, 835)
+}
 #: (setting vLLM accepts, a release that has the check)
 ACCEPTED_LATER = [
     ("pooler-config: '{\"logit_mean\": 0.5}'", "0.22.1"),
@@ -142,6 +243,51 @@ ACCEPTED_LATER = [
         "0.29.0",
     ),
     ('attention-config: \'{"use_fp4_indexer_cache": false, "indexer_kv_dtype": "fp8"}\'', "0.28.0"),
+    (
+        'watermark-config: \'{"key": 42}\'\nspeculative-config: \'{"method": "eagle3", '
+        '"model": "d", "num_speculative_tokens": 3, "draft_sample_method": "probabilistic"}\'',
+        "0.31.0",
+    ),
+    (
+        'watermark-config: \'{"key": 42}\'\nspeculative-config: \'{"method": "mtp", '
+        '"num_speculative_tokens": 1, "draft_sample_method": "probabilistic"}\'',
+        "0.32.0",
+    ),
+    (
+        'enable-return-routed-experts: true\nkv-transfer-config: \'{"kv_role": "kv_both"}\'',
+        "0.30.0",
+    ),
+    ("enable-return-routed-experts: true\ndecode-context-parallel-size: 1", "0.30.0"),
+    ("return-sampling-mask: true\nlogprobs-mode: processed_logprobs", "0.31.0"),
+    (
+        "data-parallel-size: 2\ndata-parallel-size-local: 2\nenable-expert-parallel: true\n"
+        "enable-eplb: true\nenable-elastic-ep: true\ndata-parallel-hybrid-lb: true",
+        "0.32.0",
+    ),
+    ("data-parallel-rank: 0\ndata-parallel-size: 2\nenable-elastic-ep: false", "0.32.0"),
+    (
+        'profiler-config: \'{"profiler": "proton", "proton_profiler_dir": "/tmp/p"}\'\n'
+        "enforce-eager: true",
+        "0.29.0",
+    ),
+    (
+        'profiler-config: \'{"profiler": "proton", "proton_profiler_dir": "/tmp/p"}\'\n'
+        'compilation-config: \'{"cudagraph_mode": "NONE"}\'',
+        "0.28.0",
+    ),
+    (
+        'speculative-config: \'{"method": "dspark", "model": "d", '
+        '"num_speculative_tokens": 4, "enable_adaptive_verification": true}\'',
+        "0.29.0",
+    ),
+    (
+        "data-parallel-size: 2\n"
+        'engram-config: \'{"cpu_offload": true, "dp_shared_memory": true}\'\nload-format: pt',
+        "0.30.0",
+    ),
+    ("use-replayssm: true\nmamba-backend: triton", "0.28.0"),
+    ("use-replayssm: true\nmamba-backend: flashinfer\nenable-prefix-caching: false", "0.32.0"),
+    ("use-replayssm: true\nmamba-backend: triton\nenable-prefix-caching: true", "0.33.0"),
 ]
 
 
@@ -219,6 +365,28 @@ def test_near_miss_of_a_later_release_is_accepted(
             "Remove",
             "'{\"logit_mean\": 0.5}'",
         ),
+        (
+            "model: m\ndata-parallel-size: 2\n"
+            'engram-config: \'{"cpu_offload": true, "dp_shared_memory": true}\'\n'
+            "load-format: dummy\n",
+            "0.30.0",
+            "Use `auto`",
+            "load-format: auto",
+        ),
+        ("model: m\nuse-replayssm: true\nmamba-backend: cpu\n", "0.28.0", "Use", "backend: triton"),
+        (
+            'model: m\nprofiler-config: \'{"profiler": "proton", "proton_profiler_dir": "/p"}\'\n',
+            "0.29.0",
+            "Add",
+            "enforce-eager: true",
+        ),
+        (
+            "model: m\nwatermark-config: '{\"key\": 42}'\nspeculative-config: '%s'\n"
+            % (NGRAM % '"prompt_lookup_max": 3, "draft_sample_method": "probabilistic"'),
+            "0.31.0",
+            "Remove `watermark-config`",
+            "prompt_lookup_max",
+        ),
     ],
 )
 def test_fix_applied_is_accepted(
@@ -263,3 +431,70 @@ def test_every_gone_refusal_has_a_rule_or_a_reason() -> None:
     assert set(reasons) <= set(rows), set(reasons) - set(rows)
     ruled = [i for i in reasons if rows[i]["status"] != reasons[i]]
     assert not ruled, f"reasons left for refusals a rule transcribes: {ruled}"
+
+
+REPLAYSSM_PREFIX = "use-replayssm: true\nmamba-backend: flashinfer\nenable-prefix-caching: true\n"
+REPLAYSSM_SPEC_PREFIX = (
+    "use-replayssm: true\nmamba-backend: flashinfer\nreplayssm-buffer-len: 8\n"
+    "speculative-config: '%s'\nenable-prefix-caching: true\n" % (NGRAM % '"prompt_lookup_max": 3')
+)
+
+
+@pytest.mark.parametrize(
+    ("version", "code", "phrase"),
+    [
+        ("0.33.0", "VC337", "FlashInfer ReplaySSM does not support prefix caching yet"),
+        (
+            "0.32.0",
+            "VC834",
+            "FlashInfer ReplaySSM does not support --mamba-cache-mode align yet; use none",
+        ),
+    ],
+)
+def test_replayssm_flashinfer_prefix_caching(
+    tmp_path: Path, version: str, code: str, phrase: str
+) -> None:
+    """The Mamba prefix-caching check (`mamba_cache_mode` align) in 0.33.0's words (VC337)
+    and in 0.32.0's, which named the mode (VC834); 0.31.0's check sits under another
+    branch, and neither rule runs there."""
+    rows = _codes(tmp_path, f"model: m\n{REPLAYSSM_PREFIX}", version)
+    assert [(r["code"], r["line"]) for r in rows] == [(code, 4)], rows
+    assert phrase in str(rows[0]["message"]), rows
+    fine = REPLAYSSM_PREFIX.replace("prefix-caching: true", "prefix-caching: false")
+    assert not _codes(tmp_path, f"model: m\n{fine}", version)
+    older = _codes(tmp_path, f"model: m\n{REPLAYSSM_PREFIX}", "0.31.0")
+    assert not {"VC337", "VC834"} & {r["code"] for r in older}, older
+
+
+@pytest.mark.parametrize(
+    ("version", "code", "phrase"),
+    [
+        (
+            "0.33.0",
+            "VC337",
+            "FlashInfer ReplaySSM speculative decoding does not support prefix caching",
+        ),
+        (
+            "0.32.0",
+            "VC834",
+            "FlashInfer ReplaySSM speculative decoding requires --mamba-cache-mode none",
+        ),
+    ],
+)
+def test_replayssm_speculative_prefix_caching(
+    tmp_path: Path, version: str, code: str, phrase: str
+) -> None:
+    """A Mamba2 model (known from its config.json) refuses speculative ReplaySSM with Mamba
+    prefix caching; a model vLLM cannot see yet may be a KDA one, which runs RecoverSSM:
+    then it is a warning."""
+    path = tmp_path / "serve.yaml"
+    model = REPO / "tests/fixtures/models/state-spaces/mamba-130m-hf"
+    for text, severity in (
+        (f"model: m\n{REPLAYSSM_SPEC_PREFIX}", "warning"),
+        (f"model: {model}\n{REPLAYSSM_SPEC_PREFIX}", "error"),
+    ):
+        path.write_text(text, encoding="utf-8")
+        result = cli("check", str(path), "--format", "json", "--vllm-version", version)
+        rows = [r for r in json.loads(result.stdout) if r["code"] == code and r["line"] == 6]
+        assert [r["severity"] for r in rows] == [severity], rows
+        assert phrase in str(rows[0]["message"]), rows

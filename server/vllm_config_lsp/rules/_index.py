@@ -295,6 +295,16 @@ VC816 pcp-needs-v2-runner config.vllm.pcp_needs_v2_runner 0.28.0
 VC817 kv-connector-expandable-segments config.vllm.kv_connector_expandable_segments 0.21.0
 VC818 return-routed-experts-0-21 config.vllm.return_routed_experts_0_21 0.21.0
 VC819 v2-runner-unsupported config.vllm.v2_runner_unsupported 0.22.1
+VC825 watermark-method-0-31 config.vllm.watermark_method_0_31 0.31.0
+VC826 watermark-method-0-32 config.vllm.watermark_method_0_32 0.32.0
+VC827 return-routed-experts-0-30 config.vllm.return_routed_experts_0_30 0.30.0
+VC828 sampling-replay-speculative-0-31 config.vllm.sampling_replay_speculative_0_31 0.31.0
+VC829 elastic-ep-external-lb-0-32 config.parallel.elastic_ep_external_lb_0_32 0.32.0
+VC830 proton-cuda-graphs-0-29 config.vllm.proton_cuda_graphs_0_29 0.29.0
+VC831 adaptive-verification-eager-0-29 config.vllm.adaptive_verification_eager_0_29 0.29.0
+VC832 engram-load-format-0-30 config.engram.engram_load_format_0_30 0.30.0
+VC833 replayssm-0-28 config.vllm.replayssm_0_28 0.28.0
+VC834 replayssm-prefix-caching-0-32 config.vllm.replayssm_prefix_caching_0_32 0.32.0
 VC840 worker-use-ray-backend-0-6 config.parallel.worker_use_ray_backend_0_6 0.6.6.post1
 VC841 tokenizer-pool-config-0-7 config.parallel.tokenizer_pool_config_0_7 0.7.3
 VC842 bitsandbytes-load-format-0-7 config.quantization.bitsandbytes_load_format_0_7 0.7.3
@@ -485,7 +495,7 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC627": (("some", "_checkpoint.served"),),
     "VC628": (("some", "_engine.switched_on", "enable-return-routed-experts"), ("some", "_checkpoint.served"),),
     "VC629": (("some", "_engine.switched_on", "return-sampling-mask"), ("some", "_checkpoint.served"),),
-    "VC630": (("some", "_engine.switched_on", "use-replayssm"), ("some", "_engine.above_one", "ParallelConfig", "pipeline_parallel_size"), ("some", "_checkpoint.served"),),
+    "VC630": (("some", "_engine.switched_on", "use-replayssm"), ("some", "_engine.above_one", "ParallelConfig", "pipeline_parallel_size"),),
     "VC631": (("some", "_checkpoint.served"),),
     "VC632": (("some", "_engine.json_given", "speculative-config", "max_model_len"), ("some", "_model_config.spec"),),
     "VC633": (("some", "_engine.json_given", "speculative-config", "draft_lm_head_quantization"), ("some", "_model_config.spec"),),
@@ -520,6 +530,13 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC816": (("some", "_engine.above_one", "ParallelConfig", "prefill_context_parallel_size"),),
     "VC817": (("some", "_engine.json_given", "kv-transfer-config", "kv_connector"),),
     "VC818": (("some", "_engine.switched_on", "enable-return-routed-experts"),),
+    "VC827": (("some", "_engine.switched_on", "enable-return-routed-experts"),),
+    "VC828": (("some", "_engine.switched_on", "return-sampling-mask"),),
+    "VC829": (("some", "_engine.switched_on", "enable-elastic-ep"), ("some", "_engine.switched_on", "enable-eplb"),),
+    "VC830": (("some", "_engine.json_given", "profiler-config", "profiler"),),
+    "VC831": (("some", "_engine.adaptive_verification"),),
+    "VC832": (("some", "_engine.json_given", "engram-config", "dp_shared_memory"), ("some", "_engine.given", "load-format"),),
+    "VC833": (("some", "_engine.switched_on", "use-replayssm"),),
     "VC840": (("true", "_frontend.arg_field", "distributed_executor_backend", "explicit", "worker-use-ray", "distributed-executor-backend"),),
     "VC841": (("true", "_frontend.arg_field", "tokenizer_pool_size", "value", "tokenizer-pool-size", "tokenizer-pool-type", "tokenizer-pool-extra-config"),),
     "VC843": (("true", "_frontend.arg_field", "collect_detailed_traces", "explicit", "collect-detailed-traces"),),

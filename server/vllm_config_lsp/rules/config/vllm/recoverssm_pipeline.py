@@ -48,17 +48,22 @@ CATALOGUE = ("vllm.recoverssm.pp",)
 KDA_ARCHITECTURES = ("KimiLinearForCausalLM", "KimiK3ForConditionalGeneration")
 
 
+def served_architecture(model: ConfigModel) -> str | None:
+    """`ModelConfig.architecture` of the served model when its config.json is at hand: the
+    first architecture vLLM's registry resolves (None when unknown)."""
+    config = served(model)
+    if config is None or field_value(model, "ModelConfig", "model_impl") not in ("auto", "vllm"):
+        return None
+    table = registry(model.version)
+    return next((n for a in config.architectures if (n := normalize_arch(a, table)) in table), None)
+
+
 def check(model: ConfigModel) -> Iterator[Finding]:
     enabled = switched_on(model, "use-replayssm")
     pp = above_one(model, "ParallelConfig", "pipeline_parallel_size")
     if enabled is None or pp is None:
         return
-    config = served(model)
-    if config is None or field_value(model, "ModelConfig", "model_impl") not in ("auto", "vllm"):
-        return
-    table = registry(model.version)
-    # `ModelConfig.architecture`: the first architecture vLLM's registry resolves.
-    arch = next((n for a in config.architectures if (n := normalize_arch(a, table)) in table), None)
+    arch = served_architecture(model)
     if arch not in KDA_ARCHITECTURES:
         return
     tokens = int_value((speculative(model) or {}).get("num_speculative_tokens", (None,))[0])

@@ -37,7 +37,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import error, given_field, is_int, replace, speculative_tokens
-from vllm_config_lsp.rules.config.vllm.watermark_speculative import _method
+from vllm_config_lsp.rules.config.vllm.watermark_speculative import written_method
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC340"
@@ -50,7 +50,7 @@ ONE_PER_TOKEN = ("eagle", "eagle3", "mtp", "dspark", "draft_model")
 
 
 def check(model: ConfigModel) -> Iterator[Finding]:
-    method = _method(model)
+    method = written_method(model)
     tokens = speculative_tokens(model)
     batched = given_field(model, "SchedulerConfig", "max_num_batched_tokens")
     if method is None or tokens is None or batched is None or not is_int(batched.value):

@@ -74,7 +74,7 @@ SPEC = "speculative-config"
 WATERMARK = "watermark-config"
 
 
-def _speculative_anchor(model: ConfigModel) -> Given | None:
+def speculative_anchor(model: ConfigModel) -> Given | None:
     """Where the file turns speculative decoding on, or None when it does not."""
     for flag in (SPEC, "spec-method", "spec-model", "spec-tokens"):
         found = given(model, flag)
@@ -83,7 +83,7 @@ def _speculative_anchor(model: ConfigModel) -> Given | None:
     return None
 
 
-def _method(model: ConfigModel) -> Given | None:
+def written_method(model: ConfigModel) -> Given | None:
     written = json_given(model, SPEC, "method") or given(model, "spec-method")
     if written is None or not isinstance(written.value, str):
         return None
@@ -95,7 +95,7 @@ def _method(model: ConfigModel) -> Given | None:
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     watermark = given(model, WATERMARK)
-    spec = _speculative_anchor(model)
+    spec = speculative_anchor(model)
     if watermark is None or not isinstance(watermark.value, dict) or spec is None:
         return
     if model.flag(SPEC) is not None and model.json_tree(SPEC) is None:
@@ -123,7 +123,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             [replace(model, rejection, "standard", "Use `standard`")],
         )
         return
-    method = _method(model)
+    method = written_method(model)
     parallel = json_given(model, SPEC, "parallel_drafting")
     if (
         method is not None
