@@ -198,3 +198,32 @@ def test_fast_prefill_reads_the_method_vllm_settles_on(
     result = cli("check", str(path), "--format", "json")
     codes = [r["code"] for r in json.loads(result.stdout) if r["code"] in ("VC342", "VC398")]
     assert codes == (["VC342"] if refused else ["VC398"])
+
+
+WATERMARK = 'watermark-config: \'{"key": 42, "algorithm": "dual_key_gumbel"}\'\n'
+
+
+@pytest.mark.parametrize(
+    ("speculative", "refused"),
+    [
+        # `draft_model` with an EAGLE-3 draft: vLLM settles on eagle3, which watermarking takes
+        ('{"method": "draft_model", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"', False),
+        # a draft whose name says nothing: its architecture decides, so no error
+        ('{"method": "draft_model", "model": "org/draft"', False),
+        ('{"method": "ngram", "prompt_lookup_max": 3', True),
+        ('{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"', False),
+    ],
+)
+def test_watermarking_reads_the_method_vllm_settles_on(
+    tmp_path: Path, speculative: str, refused: bool
+) -> None:
+    """VC330's method check (vllm/config/vllm.py:1377) tests `SpeculativeConfig.method` after
+    `__post_init__` re-detected it, as VC342 does: never an error on a method vLLM settles
+    into one watermarking supports."""
+    body = f'{speculative}, "num_speculative_tokens": 3, "draft_sample_method": "probabilistic"}}'
+    path = tmp_path / "serve.yaml"
+    path.write_text(f"model: m\n{WATERMARK}speculative-config: '{body}'\n", encoding="utf-8")
+    result = cli("check", str(path), "--format", "json")
+    messages = [r["message"] for r in json.loads(result.stdout) if r["code"] == "VC330"]
+    method_errors = [m for m in messages if m.startswith("Watermarking supports only")]
+    assert bool(method_errors) == refused, messages

@@ -10,7 +10,9 @@ method other than `dflash`/`dspark`, a method other than `dflash`, `dspark`, `ea
 the default; only `dual_key_gumbel` can) unless `allow_target_only_watermarking` is set.
 Draft tokens must be sampled with the same keyed randomness as target tokens, or the
 watermark is lost on every accepted draft. A method left unset is detected from the draft
-checkpoint, so the method checks apply only to a method the file names.
+checkpoint, so the method checks apply only to a method the file names, and they test the
+method `SpeculativeConfig` settles on: `draft_model` with an EAGLE-3 draft becomes `eagle3`
+(as VC342 reads it), and a draft whose checkpoint alone decides gets no error.
 
 A setup that passes gets two start-up notes: with `allow_target_only_watermarking` and an
 algorithm other than `dual_key_gumbel`, information that accepted draft tokens stay
@@ -47,7 +49,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules._engine import Given, error, given, json_given, removal, replace, warning
-from vllm_config_lsp.rules._model_config import USE_EAGLE
+from vllm_config_lsp.rules._model_config import USE_EAGLE, spec
 from vllm_config_lsp.rules.support import finding
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -95,8 +97,8 @@ def written_method(model: ConfigModel) -> Given | None:
 
 def check(model: ConfigModel) -> Iterator[Finding]:
     watermark = given(model, WATERMARK)
-    spec = speculative_anchor(model)
-    if watermark is None or not isinstance(watermark.value, dict) or spec is None:
+    anchor = speculative_anchor(model)
+    if watermark is None or not isinstance(watermark.value, dict) or anchor is None:
         return
     if model.flag(SPEC) is not None and model.json_tree(SPEC) is None:
         return  # the speculative config itself is refused first
@@ -105,7 +107,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         current = draft.value if draft is not None else "greedy (the default)"
         yield error(
             CODE,
-            draft or spec,
+            draft or anchor,
             "Speculative decoding with watermarking requires "
             f"draft_sample_method='probabilistic' (got {current}). Add "
             "`draft_sample_method: probabilistic` to speculative-config.",
@@ -124,12 +126,14 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         )
         return
     method = written_method(model)
+    config = spec(model)
+    settled = config.settled if method is not None and config is not None else None
     parallel = json_given(model, SPEC, "parallel_drafting")
     if (
-        method is not None
+        settled is not None
         and parallel is not None
         and parallel.value is True
-        and method.value not in ("dflash", "dspark")
+        and settled not in ("dflash", "dspark")
     ):
         yield error(
             CODE,
@@ -138,19 +142,19 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             PARALLEL_SOURCE,
         )
         return
-    if method is not None and method.value not in USE_EAGLE:  # vllm.py:1377, use_eagle()'s five
+    if method is not None and settled is not None and settled not in USE_EAGLE:  # vllm.py:1377
         yield error(
             CODE,
             method,
             "Watermarking supports only dflash, dspark, eagle, eagle3 and mtp speculative "
-            f"decoding (got `{method.value}`).",
+            f"decoding (got `{settled}`).",
             METHOD_SOURCE,
         )
         return
     algorithm = json_given(model, WATERMARK, "algorithm")
     name = algorithm.value if algorithm is not None else "gumbel"
     allow = json_given(model, WATERMARK, "allow_target_only_watermarking")
-    if method is not None and method.value in USE_EAGLE:
+    if settled in USE_EAGLE:
         yield from _startup_notes(model, name, allow)
     if name == "dual_key_gumbel" or (allow is not None and allow.value is True):
         return
