@@ -50,8 +50,10 @@ def test_huge_integers_in_bounded_fields(tmp_path: Path) -> None:
     found = _walked(
         tmp_path,
         {
-            # ge=1 compared exactly: vLLM accepts both
+            # ge=1 compared exactly, then the scheduler's check: no default
+            # max_num_batched_tokens reaches it (recorded: refusals/max-num-seqs-huge-*.yaml)
             "seqs-350.vllm.yaml": f"model: m\nmax-num-seqs: {'9' * 350}\n",
+            # ge=1 compared exactly: vLLM accepts it
             "spec-400.vllm.yaml": (
                 f"model: m\nspeculative-config: {{method: ngram, num_speculative_tokens: "
                 f"{'9' * 400}, prompt_lookup_max: 2}}\n"
@@ -64,7 +66,7 @@ def test_huge_integers_in_bounded_fields(tmp_path: Path) -> None:
             ),
         },
     )
-    assert "seqs-350.vllm.yaml" not in found
+    assert [code for code, _ in found["seqs-350.vllm.yaml"]] == ["VC311"]
     assert "spec-400.vllm.yaml" not in found
     assert [code for code, _ in found["util-350.vllm.yaml"]] == ["VC203"]
     [(code, message), *_] = found["seqs-4301.vllm.yaml"]
