@@ -37,6 +37,9 @@ COMMAND_LINE_ONLY = {
     "VC241": "the environment a host gives the command line",
     "VC242": "the environment a host gives the command line",
     "VC539": "the environment a host gives the command line",
+    "VC816": "the environment a host gives the command line",
+    "VC817": "the environment a host gives the command line",
+    "VC819": "the environment a host gives the command line",
     "VC252": "`--omni` is read from sys.argv: in a `--config` file it is an unknown flag",
 }
 RULES = [

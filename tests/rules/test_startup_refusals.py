@@ -210,8 +210,10 @@ def test_model_class_override_target(tmp_path: Path) -> None:
         ("runner: pooling\npooler-config:\n  seq_pooling_type: MEAN\n", ["VC311"]),
         ('runner: pooling\npooler-config: \'{"pooling_type": "CLS"}\'\n', ["VC311"]),
         ("runner: pooling\npooler-config:\n  seq_pooling_type: LAST\n", []),
-        # a generative model keeps chunked prefill whatever the pooler says
-        ("pooler-config:\n  seq_pooling_type: MEAN\n", []),
+        # a generative model given a MEAN pooler loses chunked prefill too:
+        # is_chunked_prefill_supported reads the file's pooler whatever the runner
+        # (the real vLLM 0.33.0 in refusals/pooler-mean-generative-runner.yaml)
+        ("pooler-config:\n  seq_pooling_type: MEAN\n", ["VC311"]),
         (
             "runner: pooling\npooler-config:\n  seq_pooling_type: MEAN\n"
             "enable-chunked-prefill: true\n",

@@ -326,9 +326,14 @@ class Session:
         if checked.crash is not None:
             self.log(f"engine crashed:\n{checked.crash}", types.MessageType.Error)
         positions = Positions(text, self.encoding)
-        return Snapshot(
+        snapshot = Snapshot(
             uri, version, positions, checked, settings, self.capabilities, self.client_name
         )
+        if checked.result is not None:
+            # rendered here, not when published: tens of thousands of findings take seconds
+            # to render, and the event loop answers the other documents meanwhile
+            snapshot.memo["diagnostics"] = self._diagnose(snapshot)
+        return snapshot
 
     def releases(self) -> Releases:
         """The session's release choices (made on the lint thread only)."""
@@ -453,7 +458,7 @@ class Session:
                 why = f"{snapshot.reason}; {snapshot.version_source}"
                 self.log(f"{snapshot.uri}: checked as a vLLM config ({why})")
             self._checked.add(snapshot.uri)
-            items = self._diagnose(snapshot)
+            items = snapshot.memo["diagnostics"]
             for finding in result.findings:
                 if finding.code == "VC000" and (snapshot.uri, finding.message) not in self._logged:
                     self._logged.add((snapshot.uri, finding.message))
