@@ -275,10 +275,18 @@ def node_signature(node: object) -> list[tuple[object, ...]]:
     from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
     out: list[tuple[object, ...]] = []
+    #: Each node met, by identity, and where it was listed: an alias is a node met again,
+    #: listed by that place, not walked again (a recursive alias is a cycle of nodes, and
+    #: aliases of aliases multiply: walking them exhausted memory).
+    seen: dict[int, int] = {}
     stack = [node]
     while stack:
         item = stack.pop()
         assert isinstance(item, (MappingNode, ScalarNode, SequenceNode))
+        if id(item) in seen:
+            out.append(("alias", seen[id(item)]))
+            continue
+        seen[id(item)] = len(out)
         out.append(
             (
                 type(item).__name__,

@@ -27,6 +27,7 @@ STRESS = generate(240)
 EXTRA = [
     STRESS,
     "model: m\nx: &a [1]\ny: *a\n",  # an alias across entries: the full path
+    "model: m\nhf-overrides: &a\n  b: *a\n",  # a recursive alias: a cycle of nodes
     "model: m\n<<: {port: 1}\nport: 2\n",  # a top-level merge key: the full path
     "model: m\nport: 1\nport: 2\n",  # duplicates across entries
     '# head\nmodel: m\nhf-overrides:\n  a: 1\n  a: 2\nkv-transfer-config: |\n  {"a": 1}\n',
