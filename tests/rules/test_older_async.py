@@ -204,6 +204,9 @@ WATERMARK = 'watermark-config: \'{"key": 42, "algorithm": "dual_key_gumbel"}\'\n
 
 
 @pytest.mark.parametrize(
+    ("release", "code"), [("0.33.0", "VC330"), ("0.32.0", "VC826"), ("0.31.0", "VC825")]
+)
+@pytest.mark.parametrize(
     ("speculative", "refused"),
     [
         # `draft_model` with an EAGLE-3 draft: vLLM settles on eagle3, which watermarking takes
@@ -215,15 +218,18 @@ WATERMARK = 'watermark-config: \'{"key": 42, "algorithm": "dual_key_gumbel"}\'\n
     ],
 )
 def test_watermarking_reads_the_method_vllm_settles_on(
-    tmp_path: Path, speculative: str, refused: bool
+    tmp_path: Path, speculative: str, refused: bool, release: str, code: str
 ) -> None:
-    """VC330's method check (vllm/config/vllm.py:1377) tests `SpeculativeConfig.method` after
-    `__post_init__` re-detected it, as VC342 does: never an error on a method vLLM settles
-    into one watermarking supports."""
+    """The method check (vllm/config/vllm.py:1377 in 0.33.0, 1311 in 0.32.0, 1323 in 0.31.0)
+    tests `SpeculativeConfig.method` after `__post_init__` re-detected it, as VC342 does:
+    never an error on a method vLLM settles into one watermarking supports."""
     body = f'{speculative}, "num_speculative_tokens": 3, "draft_sample_method": "probabilistic"}}'
     path = tmp_path / "serve.yaml"
-    path.write_text(f"model: m\n{WATERMARK}speculative-config: '{body}'\n", encoding="utf-8")
+    path.write_text(
+        f"# vllm-config: version={release}\nmodel: m\n{WATERMARK}speculative-config: '{body}'\n",
+        encoding="utf-8",
+    )
     result = cli("check", str(path), "--format", "json")
-    messages = [r["message"] for r in json.loads(result.stdout) if r["code"] == "VC330"]
+    messages = [r["message"] for r in json.loads(result.stdout) if r["code"] == code]
     method_errors = [m for m in messages if m.startswith("Watermarking supports only")]
     assert bool(method_errors) == refused, messages

@@ -10,9 +10,11 @@ model-based speculative decoding." (vllm/config/vllm.py:1322-1326 in 0.31.0). Dr
 must be sampled with the target's keyed randomness, which only those drafters do; n-gram,
 suffix, draft-model and Medusa drafting cannot. Later releases accept `dflash` too
 (VC330). A method left unset is detected from the draft checkpoint, so only a method the
-file names is checked, and only once the sampling checks before it pass
-(`draft_sample_method: probabilistic`, `rejection_sample_method: standard`, no
-`parallel_drafting` outside DSpark): those refuse first, in their own words.
+file names is checked, as the method `SpeculativeConfig` settles on (`draft_model` with an
+EAGLE-3 draft becomes `eagle3`; a draft whose architecture decides gets no error), and only
+once the sampling checks before it pass (`draft_sample_method: probabilistic`,
+`rejection_sample_method: standard`, no `parallel_drafting` outside DSpark): those refuse
+first, in their own words.
 
 ## Example
 ```yaml
@@ -35,6 +37,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import error, given, json_given, removal
+from vllm_config_lsp.rules._model_config import spec
 from vllm_config_lsp.rules.config.vllm.watermark_speculative import (
     speculative_anchor,
     written_method,
@@ -58,8 +61,10 @@ def method_refused(model: ConfigModel, code: str, source: str) -> Iterator[Findi
         return
     if speculative_anchor(model) is None:
         return
-    spec = model.flag("speculative-config")
-    if spec is not None and model.json_tree("speculative-config") is None:
+    if (
+        model.flag("speculative-config") is not None
+        and model.json_tree("speculative-config") is None
+    ):
         return  # the speculative config itself is refused first
     draft = json_given(model, "speculative-config", "draft_sample_method")
     rejection = json_given(model, "speculative-config", "rejection_sample_method")
@@ -68,17 +73,21 @@ def method_refused(model: ConfigModel, code: str, source: str) -> Iterator[Findi
     if rejection is not None and rejection.value != "standard":
         return  # refused first: rejection sampling must be standard
     method = written_method(model)
-    if method is None or method.value in METHODS:
+    config = spec(model)
+    # the method `SpeculativeConfig` settles on (a `draft_model` with an EAGLE-3 draft is
+    # eagle3), None when the draft's architecture decides it
+    settled = config.settled if method is not None and config is not None else None
+    if method is None or settled is None or settled in METHODS:
         return
     parallel = json_given(model, "speculative-config", "parallel_drafting")
-    if parallel is not None and parallel.value is True and method.value != "dspark":
+    if parallel is not None and parallel.value is True and settled != "dspark":
         return  # refused first: parallel drafting
     yield error(
         code,
         method,
         "Watermarking supports only autoregressive model-based speculative decoding. "
         f"vLLM {model.version} watermarks drafts of {', '.join(METHODS)} only (got "
-        f"`{method.value}`): use one of them, or remove `watermark-config`.",
+        f"`{settled}`): use one of them, or remove `watermark-config`.",
         source,
         [removal(model, watermark, "Remove `watermark-config`")],
     )
