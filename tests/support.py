@@ -379,3 +379,12 @@ def model_hosts(model: str, flags: list[tuple[str, str]]) -> dict[str, str]:
             f"          engine_kwargs:\n{kwargs}"
         ),
     }
+
+
+def sarif_errors(log: object) -> list[str]:
+    """What SARIF 2.1.0's schema (tests/fixtures/sarif/) finds wrong in a log (Draft 4, as
+    the schema says of itself)."""
+    import jsonschema
+
+    schema = json.loads((REPO / "tests/fixtures/sarif/sarif-schema-2.1.0.json").read_text())
+    return [error.message for error in jsonschema.Draft4Validator(schema).iter_errors(log)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from support import REPO, cli, corpus_chart
+from support import REPO, cli, corpus_chart, sarif_errors
 
 BAD = "model: m\nmax-num-seqs: lots\nenable-prefix-caching: false\n"
 GOOD = "model: m\nmax-num-seqs: 128\n"
@@ -79,6 +79,17 @@ def test_warnings_name_the_setting_that_causes_them(tmp_path: Path) -> None:
     assert row["related"] == [{"line": 2, "column": 1, "message": "`enforce-eager` is set here"}]
     shown = cli("check", str(path)).stdout
     assert "    note: 2:1: `enforce-eager` is set here\n" in shown
+    sarif = json.loads(cli("check", str(path), "--format", "sarif").stdout)
+    assert sarif_errors(sarif) == []
+    [result] = sarif["runs"][0]["results"]
+    [related] = result["relatedLocations"]
+    assert related["message"]["text"] == "`enforce-eager` is set here"
+    assert related["physicalLocation"]["region"] == {
+        "startLine": 2,
+        "startColumn": 1,
+        "endLine": 2,
+        "endColumn": 20,  # the whole `enforce-eager: true` entry
+    }
 
 
 def test_github_and_sarif(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import re
 import shutil
 from pathlib import Path
 
-from support import REPO, cli
+from support import REPO, cli, sarif_errors
 
 DATA = REPO / "tests" / "sources" / "data" / "compose-env"
 
@@ -76,6 +76,12 @@ def test_a_finding_on_a_filled_reference_points_at_the_env_line(tmp_path: Path) 
     assert related["column"] == 1
     shown = cli("check", "--vllm-version", "0.33.0", str(path)).stdout
     assert f"note: {folder / '.env'}:{related['line']}:1: `HARBOR_VLLM_MODEL_SPECIFIER`" in shown
+    sarif = json.loads(cli("check", "--format", "sarif", str(path)).stdout)
+    assert sarif_errors(sarif) == []
+    [result] = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "VC384"]
+    [location] = result["relatedLocations"]
+    assert location["physicalLocation"]["artifactLocation"]["uri"] == (folder / ".env").as_uri()
+    assert location["physicalLocation"]["region"]["startLine"] == related["line"]
 
 
 def test_a_value_the_env_file_gets_wrong_is_reported_and_not_rewritten(tmp_path: Path) -> None:

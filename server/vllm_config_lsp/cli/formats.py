@@ -126,6 +126,36 @@ def _related_at(report: FileReport, related: Related) -> tuple[str | None, int, 
     return None, line, column
 
 
+def _related_sarif(report: FileReport, related: Related, ident: int) -> dict[str, Any]:
+    """A SARIF `relatedLocations` entry: the setting that makes the finding so, in this
+    file or in the one its `place` names (the `.env` line of a compose reference), so
+    code scanning shows both ends of a warning, as the editor's related information does."""
+    if related.place is not None:
+        place = related.place
+        uri = _artifact_uri(place.path)
+        line = place.line + 1
+        region = {
+            "startLine": line,
+            "startColumn": place.start + 1,
+            "endLine": line,
+            "endColumn": place.end + 1,
+        }
+    else:
+        uri = _artifact_uri(report.path)
+        region = _region(report, related.start, related.end)
+    return {
+        "id": ident,
+        "physicalLocation": {"artifactLocation": {"uri": uri}, "region": region},
+        "message": {"text": related.message},
+    }
+
+
+def _region(report: FileReport, start: int, end: int) -> dict[str, int]:
+    line, column = report.position(start)
+    end_line, end_column = report.position(end)
+    return {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
+
+
 def _related_json(report: FileReport, related: Related) -> dict[str, Any]:
     path, line, column = _related_at(report, related)
     row: dict[str, Any] = {"line": line, "column": column, "message": related.message}
@@ -247,7 +277,8 @@ def render_github(reports: list[FileReport]) -> str:
 def render_sarif(reports: list[FileReport]) -> str:
     """SARIF 2.1.0 as GitHub code scanning reads it: every rule with its `shortDescription`,
     its documentation (`fullDescription`, `help`) and `helpUri` (its page in docs/rules/);
-    each result with `ruleId` and `ruleIndex`, `level`, the region and the chosen fix."""
+    each result with `ruleId` and `ruleIndex`, `level`, the region, the settings that take
+    part in it (`relatedLocations`) and the chosen fix."""
     level = {"error": "error", "warning": "warning", "info": "note"}
     rules = [
         {
@@ -264,14 +295,7 @@ def render_sarif(reports: list[FileReport]) -> str:
     results = []
     for report in reports:
         for f in report.findings:
-            line, column = report.position(f.start)
-            end_line, end_column = report.position(f.end)
-            region = {
-                "startLine": line,
-                "startColumn": column,
-                "endLine": end_line,
-                "endColumn": end_column,
-            }
+            region = _region(report, f.start, f.end)
             result: dict[str, Any] = {
                 "ruleId": f.code,
                 **({"ruleIndex": index[f.code]} if f.code in index else {}),
@@ -286,6 +310,12 @@ def render_sarif(reports: list[FileReport]) -> str:
                     }
                 ],
             }
+            # a chart template's text lies past the values file's end: not a place in it
+            related = [r for r in f.related if r.place is not None or r.end <= len(report.text)]
+            if related:
+                result["relatedLocations"] = [
+                    _related_sarif(report, r, ident) for ident, r in enumerate(related, 1)
+                ]
             if f.suppressed is not None:
                 # --ignore-suppressions: reported, so not as a SARIF `suppressions` entry
                 # (code scanning closes those); the comment goes in the property bag
@@ -294,16 +324,9 @@ def render_sarif(reports: list[FileReport]) -> str:
             if fix is not None:
                 replacements = []
                 for edit in fix.edits:
-                    sl, sc = report.position(edit.start)
-                    el, ec = report.position(edit.end)
                     replacements.append(
                         {
-                            "deletedRegion": {
-                                "startLine": sl,
-                                "startColumn": sc,
-                                "endLine": el,
-                                "endColumn": ec,
-                            },
+                            "deletedRegion": _region(report, edit.start, edit.end),
                             "insertedContent": {"text": edit.new_text},
                         }
                     )
