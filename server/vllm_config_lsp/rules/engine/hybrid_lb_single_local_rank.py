@@ -32,7 +32,7 @@ data-parallel-rank: 0
 from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
-from vllm_config_lsp.rules._engine import given, removal, switched_on, warning
+from vllm_config_lsp.rules._engine import Given, given, removal, switched_on, warning
 from vllm_config_lsp.rules.releases import has_check
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -44,12 +44,15 @@ CATALOGUE = ("warn.cli.hybrid_lb.local_one",)
 INFERRED_FROM_START = "vllm/engine/arg_utils.py:2489"
 
 
-def check(model: ConfigModel) -> Iterator[Finding]:
+def autoswitched(model: ConfigModel) -> list[Given]:
+    """The settings (`data-parallel-hybrid-lb`, the start rank that infers it) with which
+    vLLM switches this rank to external LB because the local size is 1; none otherwise.
+    VC314 reads them too: the external LB it ends in needs `data-parallel-size` above 1."""
     local = given(model, "data-parallel-size-local")
     if local is None or local.value != 1:
-        return
+        return []
     if switched_on(model, "data-parallel-external-lb") or given(model, "data-parallel-rank"):
-        return  # external LB already: the hybrid branch is not reached
+        return []  # external LB already: the hybrid branch is not reached
     start = given(model, "data-parallel-start-rank")
     if (
         start is not None
@@ -57,11 +60,20 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         and not has_check(model.catalogue, CODE, INFERRED_FROM_START)
     ):
         start = None  # `if self.data_parallel_start_rank and …`: 0 infers nothing there
+    if switched_on(model, "headless"):
+        start = None
     hybrid = switched_on(model, "data-parallel-hybrid-lb")
-    if hybrid is None and (start is None or switched_on(model, "headless")):
+    return [found for found in (hybrid, start) if found is not None]
+
+
+def check(model: ConfigModel) -> Iterator[Finding]:
+    causes = autoswitched(model)
+    if not causes:
         return
-    cause = hybrid or start
-    assert cause is not None
+    cause = causes[0]
+    local = given(model, "data-parallel-size-local")
+    hybrid = switched_on(model, "data-parallel-hybrid-lb")
+    assert local is not None
     yield warning(
         CODE,
         cause,

@@ -12,7 +12,9 @@ given, and `data-parallel-start-rank` becomes the rank. `ParallelConfig` then re
 
 `data-parallel-hybrid-lb` changes none of these: with a local size it only picks the
 launcher (arg_utils.py:2488-2506), so `data-parallel-size-local: 3` above
-`data-parallel-size: 2` is refused with it too.
+`data-parallel-size: 2` is refused with it too. With a local size of 1, hybrid LB (written,
+or inferred from `data-parallel-start-rank`) switches the rank to external LB (VC383), which
+the second check then refuses when `data-parallel-size` is 1.
 
 ## Example
 ```yaml
@@ -33,6 +35,7 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import Given, error, field_value, given, is_int, removal
+from vllm_config_lsp.rules.engine.hybrid_lb_single_local_rank import autoswitched
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
 CODE = "VC314"
@@ -87,6 +90,20 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             yield _out_of_range(rank, rank.value, dp)
         return
     if local is None or not is_int(local.value):
+        return
+    switched = autoswitched(model) if dp <= 1 else []
+    if switched:
+        yield error(
+            CODE,
+            switched[0],
+            "data_parallel_external_lb can only be set when data_parallel_size > 1. With "
+            f"`{local.label}: 1`, `{switched[0].label}` makes vLLM switch this rank to "
+            "external LB (arg_utils.py:2495-2501); set `data-parallel-size` to the total "
+            "number of ranks, or remove it.",
+            EXTERNAL_SOURCE,
+            # removing one of two causes leaves the other switching
+            [removal(model, switched[0])] if len(switched) == 1 else [],
+        )
         return
     if local.value > dp:
         yield error(
