@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from vllm_config_lsp.findings import Finding, Severity
 from vllm_config_lsp.rules.config.utils.out_of_range import BOUND_KINDS
 from vllm_config_lsp.rules.support import field_issues, field_path, finding, shown
+from vllm_config_lsp.vllm.catalogue import FlagSpec
 from vllm_config_lsp.vllm.config_model import ConfigModel
 from vllm_config_lsp.vllm.pydantic_lax import UNKNOWN_KEY_KINDS, FieldIssue
 
@@ -41,7 +42,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
     other = BOUND_KINDS | UNKNOWN_KEY_KINDS | {"missing"}
     for value, issue in field_issues(model, other, exclude=True):
         node = issue.node
-        if node is None or _none_item_of_a_list_flag(value.spec.dataclass_name, issue):
+        if node is None or _none_item_of_a_list_flag(value.spec, issue):
             continue
         # a plain flag's path starts with the parameter it fills (`limit_mm_per_prompt`)
         inner = issue.path if value.spec.dataclass_name else issue.path[1:]
@@ -55,11 +56,13 @@ def check(model: ConfigModel) -> Iterator[Finding]:
         )
 
 
-def _none_item_of_a_list_flag(dataclass_name: str | None, issue: FieldIssue) -> bool:
+def _none_item_of_a_list_flag(spec: FlagSpec, issue: FieldIssue) -> bool:
     """A plain list flag's `''`/`None` item: VC209 (none-list-item) reports it on the item
-    itself, where this check only knows the whole value's span."""
+    itself, where this check only knows the whole value's span. A JSON flag's null is
+    JSON's, not argparse's, and VC209 does not read it (`model-class-overrides: {video:
+    [null]}` is refused as a list where a text is wanted)."""
     given = issue.node.value if issue.node is not None else None
-    if dataclass_name:
+    if spec.dataclass_name or spec.is_json:
         return False
     return (given is None and issue.path[-1].isdigit()) or (
         isinstance(given, list) and None in given
