@@ -403,7 +403,6 @@ TRIGGERS: dict[str, tuple[tuple[str, ...], ...]] = {
     "VC380": (("some", "_engine.switched_on", "enable-elastic-ep"), ("some", "_engine.given", "api-server-count"),),
     "VC381": (("some", "_engine.given", "kv-cache-dtype"), ("some", "_engine.given_field", "AttentionConfig", "flash_attn_version"),),
     "VC382": (("some", "_engine.given", "quantization"), ("some", "_engine.switched_on", "allow-deprecated-quantization"),),
-    "VC383": (("some", "_engine.given", "data-parallel-size-local"),),
     "VC384": (("false", "model", "is_config_file"), ("true", "model", "invocation", "args"),),
     "VC386": (("some", "_model_config.spec"),),
     "VC387": (("some", "_engine.given_field", "SchedulerConfig", "max_num_batched_tokens"), ("some", "_engine.given_field", "SchedulerConfig", "max_num_seqs"),),
