@@ -83,6 +83,7 @@ WRAPPERS = frozenset(
         "timeout",
         "setsid",
         "unbuffer",
+        "systemd-run",
         "srun",
         "salloc",
         "mpirun",
@@ -310,14 +311,36 @@ def container(
     runs: str | None = None,
 ) -> Match:
     """A container started from `image`: `entrypoint` (when the host overrides it) with
-    `command` appended; otherwise `command` when it starts something itself (an image
+    `command` appended, or `command` alone after an entrypoint script that runs it
+    (`_entrypoint_script`); otherwise `command` when it starts something itself (an image
     without an entrypoint of its own), or the image's entrypoint with `command` as its
     arguments when the image is a vLLM image. `runs` is that entrypoint when the host
     knows it otherwise (an image built from a Dockerfile beside it), instead of the
     image table's."""
     if entrypoint is not None:
-        return _Matcher([*entrypoint, *command], resolve).match(0, image, 0)
+        found = _Matcher([*entrypoint, *command], resolve).match(0, image, 0)
+        if found is None and _entrypoint_script(entrypoint):
+            return _Matcher(command, resolve).match(0, image, 0)
+        return found
     return _Matcher(command, resolve).image_run(image, None, 0, 0, runs)
+
+
+#: What names an entrypoint script: `/vllm-entrypoint.sh`, `docker-entrypoint`, `start.sh`.
+_SCRIPT_NAME = re.compile(r"[^/]*(?:\.sh|entrypoint[^/]*)")
+
+
+def _entrypoint_script(entrypoint: Sequence[Word]) -> bool:
+    """An entrypoint that is a script of its own (`["/vllm-entrypoint.sh"]`, `[bash,
+    /start.sh]`): by the convention of entrypoint scripts it prepares the container and
+    ends in `exec "$@"`, so a command that starts vLLM by itself (`python -m
+    vllm.entrypoints.openai.api_server …`) is what runs. A command that starts nothing
+    alone (`--model m`) stays the script's arguments, whatever it makes of them."""
+    words = [word for word in entrypoint if word.resolved]
+    if len(words) != len(entrypoint) or not 1 <= len(words) <= 2:
+        return False
+    if len(words) == 2 and (_name(words[0]) not in _SHELLS or words[1].text.startswith("-")):
+        return False
+    return _SCRIPT_NAME.fullmatch(_name(words[-1])) is not None
 
 
 def invocation(

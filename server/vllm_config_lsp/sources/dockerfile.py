@@ -562,7 +562,7 @@ class _Reader:
         if cmd is not None:
             tail = cmd.words if cmd.exec_form else self._command_words(cmd)
         self.found.extend(
-            shell.argv_invocations([*head, *tail], source="dockerfile", image=stage.image)
+            shell.container_invocations(stage.image, tail, source="dockerfile", entrypoint=head)
         )
 
     def _container(self, stage: _Stage, words: list[Word]) -> None:

@@ -31,6 +31,9 @@ SHELL_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch", ".pbs", "
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdx"}
 YAML_SUFFIXES = {".yaml", ".yml", ".tftpl"}
 NOTEBOOK_SUFFIX = ".ipynb"
+#: A file to copy to the name under this suffix (`start.sh.example`, `compose.yml.dist`,
+#: `serve.sh.sample`): what it starts is what the copy starts.
+COPY_SUFFIXES = frozenset({".example", ".sample", ".dist"})
 #: Triton's `<model>/<version>/model.json`, and copies kept beside it (`llama_model.json`).
 _TRITON_NAME = re.compile(r"(?:^|[._-])model\.json$")
 
@@ -112,6 +115,12 @@ _MAKEFILE = re.compile(r"^(?:gnu)?makefile(?:\.[^.]+)?$|\.(?:mk|mak)$")
 #: `justfile`, `Justfile`, `.justfile`, and the modules a justfile imports (`utils.just`).
 _JUSTFILE = re.compile(r"^\.?justfile$|\.just$")
 _SHEBANG = re.compile(r"\A#![^\n]*\b(?:ba|z|k|da)?sh\b")
+#: A Jinja statement (`{% if %}`, `{% extends "base.sh" %}`, `{%- block command %}`), which
+#: no shell writes: a script under its own name that an application renders with Jinja
+#: (`templates/serve.sh`) is a template, read as the script it renders to.
+_JINJA_STATEMENT = re.compile(
+    r"\{%-?[ \t]*(?:if|for|block|extends|set|include|macro|import|from|raw|with)\b[^\n]*?%\}"
+)
 _K8S = re.compile(r"^(?:apiVersion|kind):", re.M)
 #: Helm values of charts that map their keys to vLLM flags (production-stack), and KubeAI's
 #: models chart (`catalog.<name>` Model specs with `engine: VLLM`).
@@ -174,6 +183,9 @@ def host_of(
         return "ipython" if language_id == "python" else "notebook"
     if language_id in LANGUAGES:
         return LANGUAGES[language_id]
+    if suffix in COPY_SUFFIXES:
+        copied = path[: -len(suffix)]
+        return host_of(copied, text, language_id, flag_names=flag_names)
     if suffix in TEMPLATE_SUFFIXES and not _yaml_tftpl(lower):
         return "template" if _renders_a_host(path, text) else None
     if _DOCKERFILE.search(lower):
@@ -183,7 +195,7 @@ def host_of(
     if _JUSTFILE.search(lower):
         return "justfile"
     if suffix in SHELL_SUFFIXES or (not suffix and _SHEBANG.match(text)):
-        return "shell"
+        return "template" if _JINJA_STATEMENT.search(text) else "shell"
     if suffix in MARKDOWN_SUFFIXES:
         return "markdown"
     if suffix == ".py":

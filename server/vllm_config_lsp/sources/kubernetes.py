@@ -354,7 +354,7 @@ class _KubernetesReader(Reader):
         command = self.argv(frame, command_node, env)
         args = self.argv(frame, get(container, "args"), env)
         if command_node is not None and command:
-            found = shell.argv_invocations(command + args, source=self.source, image=image)
+            found = shell.container_invocations(image, args, source=self.source, entrypoint=command)
             self.found.extend(found)
             return
         name = text_of(get(container, "name"))

@@ -129,7 +129,9 @@ def _start(container: _Patched, base: _Base | None, images: dict[str, str]) -> I
             command = [
                 generated_word(word, index, origin) for index, word in enumerate(base.command)
             ]
-            found = shell.argv_invocations(command + args, source="kubernetes", image=image)
+            found = shell.container_invocations(
+                image, args, source="kubernetes", entrypoint=command
+            )
         else:
             found = shell.container_invocations(
                 image, args, source="kubernetes", anchor=container.anchor

@@ -96,6 +96,12 @@ _WHEEL = re.compile(
 )
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 _BRACE_PROBE = re.compile(r"(\{[0-9]*(?:\.\.[0-9]*)?)([^\x00-\x7f])")
+#: An inline comment written as a command substitution of nothing but a comment, a word of
+#: its own in a command line (`--dtype auto `# why` \`): bash finds the closing backtick
+#: before it reads the inside, which runs no command and substitutes nothing, so the word
+#: goes. tree-sitter-bash reads the `#` as a comment to the end of the line instead (the
+#: closing backtick and the rest of the command line swallowed into one word).
+_BACKTICK_COMMENT = re.compile(r"(?<!\S)`[ \t]*#[^`\n]*`(?=\s|\\$|\\\n|$)", re.M)
 _DEFAULTED = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^${}`\"']*)\}")
 _ANSI_C = {
     "a": "\a",
@@ -1602,8 +1608,15 @@ def _scanner_safe(text: str) -> str:
     same UTF-8 length, so byte offsets do not move. Its scanner tests a possible `{1..9}`
     with C `isdigit()` on the code point after `{`, `{12` or `{1..2`, and a code point
     outside the C table reads out of bounds (SIGSEGV with `{` + U+D1B3F; tree-sitter-bash
-    issue 337). Such a character is a word character either way."""
+    issue 337). Such a character is a word character either way. A backtick comment
+    (`_BACKTICK_COMMENT`) becomes blanks of its UTF-8 length, as bash drops the word."""
+    if "`" in text:
+        text = _BACKTICK_COMMENT.sub(_blanks, text)
     return _BRACE_PROBE.sub(_ascii_stand_in, text)
+
+
+def _blanks(match: re.Match[str]) -> str:
+    return " " * len(match.group(0).encode("utf-8", "surrogatepass"))
 
 
 def _ascii_stand_in(match: re.Match[str]) -> str:

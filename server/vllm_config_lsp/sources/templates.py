@@ -28,7 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from vllm_config_lsp.sources.invocation import Invocation
-from vllm_config_lsp.sources.yaml_hosts import Masked, action_end, braced_end, mask_actions
+from vllm_config_lsp.sources.yaml_hosts import (
+    PLACEHOLDER,
+    Masked,
+    action_end,
+    braced_end,
+    mask_actions,
+)
 
 __all__ = ["find_invocations", "inner_name", "template_text"]
 
@@ -97,7 +103,7 @@ def find_invocations(
         return []
     seen: set[tuple[int, tuple[tuple[int, int], ...]]] = set()
     found: list[Invocation] = []
-    for masked in _variants(name, text, join=kind in _JOINED):
+    for masked in _variants(name, text, join=kind in _JOINED, expand=kind == "shell"):
         for invocation in masked.restore(read(kind, masked.text, inner)):
             key = (invocation.start, tuple((w.start, w.end) for w in invocation.args))
             if key not in seen:
@@ -106,12 +112,21 @@ def find_invocations(
     return found
 
 
-def _variants(name: str, text: str, *, join: bool) -> list[Masked]:
+def _variants(name: str, text: str, *, join: bool, expand: bool = False) -> list[Masked]:
     """One reading per branch index (at least one), each with its holes replaced. `join`:
     a line the masking left blank goes with its line break (as Ansible's `trim_blocks` and
-    Go's `{{-` render it), so a shell continuation runs on over a `{% if %}` line."""
+    Go's `{{-` render it), so a shell continuation runs on over a `{% if %}` line.
+    `expand`: each expression's placeholder starts with `$`, so the shell reads it as the
+    expansion of unknown text it is (`docker run {{ gpu_flags }} IMAGE` has options in
+    front of the image, not an image named by the hole)."""
     actions = _actions(name, text)
     base = mask_actions(text, [(a.start, a.end, a.kind != "expr") for a in actions])
+    if expand:
+        dollars = list(base.text)
+        for start, end in base.spans:
+            if end - start > 1 and dollars[start] == PLACEHOLDER:
+                dollars[start] = "$"
+        base = Masked(text, "".join(dollars), base.spans)
     chains = _chains(actions)
     variants: list[Masked] = []
     for index in range(min(max((len(chain) for chain in chains), default=1), _MAX_READINGS)):
