@@ -12,7 +12,10 @@ other servers (recall2/other-servers/) on which nothing is reported:
   command that starts vLLM by itself runs that command (`exec "$@"`);
 * a script under its own name with Jinja statements in it (`templates/serve.sh` of an
   application that renders it) is a template: its branches are read apart, its holes are
-  unknown text (among `docker run` options too), not words of the command line.
+  unknown text (among `docker run` options too), not words of the command line;
+* `apptainer instance run [options] IMAGE NAME args` runs the image's runscript with the
+  args, and an expansion in front of an option (`$NV --bind …`) is options, not the image;
+* `pm2 start PROGRAM [pm2 options] -- args` runs PROGRAM with the args after `--`.
 """
 
 from __future__ import annotations
@@ -198,12 +201,63 @@ def test_a_shell_script_with_braces_but_no_jinja_stays_a_script(tmp_path: Path) 
     assert "VC201" in _codes(path)
 
 
-def test_a_real_jinja_script_with_a_hole_among_docker_options() -> None:
-    (start,) = _argv(DATA / "text_generation_local.sh")
-    assert start["line"] == 8  # the image: `docker run -d {{ … }}` holds options
-    assert start["vllm_version"] == "0.8.5.post1"  # vllm/vllm-openai:v0.8.4
-    assert start["argv"][:2] == ["--model", "/data/snapshots/{{ container_config['revision'] }}"]
-    assert start["argv"][-1] == "--trust-remote-code"
+def test_a_real_jinja_script_with_holes_among_container_options() -> None:
+    docker, apptainer = _argv(DATA / "text_generation_local.sh")
+    assert docker["line"] == 8  # the image: `docker run -d {{ … }}` holds options
+    assert docker["vllm_version"] == "0.8.5.post1"  # vllm/vllm-openai:v0.8.4
+    revision = "/data/snapshots/{{ container_config['revision'] }}"
+    assert docker["argv"][:2] == ["--model", revision]
+    assert docker["argv"][-1] == "--trust-remote-code"
+    assert apptainer["line"] == 16  # `{{ cache_dir }}/images/vllm-openai_v0.10.2.sif`
+    assert apptainer["argv"] == docker["argv"]  # the instance name `{{ name }}` is not one
+    (slurm,) = _argv(DATA / "text_generation_slurm.sh")
+    assert slurm["argv"][:2] == ["--model", revision]
+
+
+@pytest.mark.parametrize(
+    ("command", "argv"),
+    [
+        (
+            "apptainer instance run --nv images/vllm-openai_latest.sif vllm1 --model m",
+            ["--model", "m"],
+        ),
+        (
+            "apptainer instance run $NV --bind /m:/d vllm-openai_latest.sif i1 --model m",
+            ["--model", "m"],
+        ),
+        ("singularity run $FLAGS --nv vllm-openai_latest.sif --port 8001", ["--port", "8001"]),
+        ("apptainer instance start vllm-openai_latest.sif vllm1 --model m", None),
+        ("apptainer run $IMAGE --model m", None),  # the image is not known
+    ],
+)
+def test_apptainer_instances_and_unknown_options(
+    tmp_path: Path, command: str, argv: list[str] | None
+) -> None:
+    script = tmp_path / "serve.sh"
+    script.write_text(f"{command}\n", encoding="utf-8")
+    found = [start["argv"] for start in _argv(script)]
+    assert found == ([] if argv is None else [argv])
+
+
+@pytest.mark.parametrize(
+    ("command", "argv"),
+    [
+        (
+            "pm2 start python3 --name vllm-0 -- -m vllm.entrypoints.openai.api_server --model m",
+            ["--model", "m"],
+        ),
+        ("pm2 start vllm --name v -- serve org/m --port 8002", ["org/m", "--port", "8002"]),
+        ('pm2 start "vllm serve org/m --port 8003" --name v3', ["org/m", "--port", "8003"]),
+        ("pm2 start app.js --name web -- vllm serve org/m", None),  # app.js gets the words
+        ("pm2 start vllm --name v", None),  # `vllm` alone serves nothing
+        ("pm2 logs vllm serve", None),
+    ],
+)
+def test_pm2_start_runs_its_program(tmp_path: Path, command: str, argv: list[str] | None) -> None:
+    script = tmp_path / "serve.sh"
+    script.write_text(f"{command}\n", encoding="utf-8")
+    found = [start["argv"] for start in _argv(script)]
+    assert found == ([] if argv is None else [argv])
 
 
 def test_the_recall2_data_is_cited() -> None:

@@ -482,8 +482,13 @@ class _Matcher:
             return True, Script(_joined(words[at + 1 :]), image)
         if name in _DOCKERS:
             return True, self.docker(at, depth)
+        if name == "pm2" and following == "start":
+            return True, self.pm2_start(at, image, depth)
         if name in _APPTAINERS and following == "run":
-            ran = self.apptainer_run(at, image, depth)
+            ran = self.apptainer_run(at + 2, image, depth)
+            return ran is not None, ran
+        if name in _APPTAINERS and following == "instance" and self.text_at(at + 2) == "run":
+            ran = self.apptainer_run(at + 3, image, depth, instance=True)
             return ran is not None, ran
         return False, None
 
@@ -551,6 +556,22 @@ class _Matcher:
             return None
         return Script(words[index], image, parameters=tuple(words[index + 1 :]))
 
+    def pm2_start(self, at: int, image: str | None, depth: int) -> Match:
+        """`pm2 start PROGRAM [pm2 options] [-- args]`: pm2 runs PROGRAM with the words
+        after `--` (its own options, `--name`, `--interpreter`…, stay its own); a PROGRAM
+        string with blanks (`pm2 start "vllm serve m"`) is a command line of its own."""
+        words = self.words
+        if at + 2 >= len(words):
+            return None
+        program = words[at + 2]
+        if " " in program.text:
+            return Script(program, image)
+        tail = next(
+            (index for index in range(at + 3, len(words)) if words[index].text == "--"), None
+        )
+        args = list(words[tail + 1 :]) if tail is not None else []
+        return _Matcher([program, *args], self.resolve).match(0, image, depth + 1)
+
     def docker(self, at: int, depth: int) -> Match:
         """`docker run [options] IMAGE [args]`: the image's entrypoint (`--entrypoint` when
         given) receives the args; `docker exec [options] CONTAINER cmd...` runs a command."""
@@ -595,22 +616,32 @@ class _Matcher:
             return self.start(image_entrypoint(image), exe, first, image)
         return None
 
-    def apptainer_run(self, at: int, image: str | None, depth: int) -> Match:
-        """`apptainer run [options] IMAGE [args]`: the image's runscript (a Docker image's
-        ENTRYPOINT) receives the args."""
+    def text_at(self, at: int) -> str | None:
+        return self.words[at].text if at < len(self.words) else None
+
+    def apptainer_run(
+        self, at: int, image: str | None, depth: int, *, instance: bool = False
+    ) -> Match:
+        """`apptainer run [options] IMAGE [args]` (the options from `at`): the image's
+        runscript (a Docker image's ENTRYPOINT) receives the args; `apptainer instance run
+        [options] IMAGE NAME [args]` runs it too, in the instance NAME."""
         words = self.words
-        index = at + 2
+        index = at
         while index < len(words):
             text = words[index].text
+            if _is_expansion(words[index]) and (self.text_at(index + 1) or "").startswith("-"):
+                index += 1  # `$GPU_FLAGS --bind …`: options the file does not spell out
+                continue
             if not text.startswith("-") or words[index].splat:
                 break
             index += 1 if "=" in text or text in _APPTAINER_FLAGS else 2
         if index >= len(words):
             return None
         named = self.resolve(words[index])
+        first = index + 2 if instance else index + 1
         if not is_vllm_image(named):
-            return self.match(index + 1, image, depth + 1)
-        return self.start(image_entrypoint(named), index, index + 1, named)
+            return self.match(first, image, depth + 1)
+        return self.start(image_entrypoint(named), index, first, named)
 
 
 #: `apptainer run` options that take no value (the others take one).
