@@ -37,10 +37,9 @@ from collections.abc import Iterator
 
 from vllm_config_lsp.findings import Finding
 from vllm_config_lsp.rules._engine import error, given, json_given, removal
-from vllm_config_lsp.rules._model_config import spec
 from vllm_config_lsp.rules.config.vllm.watermark_speculative import (
+    settled_method,
     speculative_anchor,
-    written_method,
 )
 from vllm_config_lsp.vllm.config_model import ConfigModel
 
@@ -72,11 +71,7 @@ def method_refused(model: ConfigModel, code: str, source: str) -> Iterator[Findi
         return  # refused first: draft tokens must be sampled probabilistically
     if rejection is not None and rejection.value != "standard":
         return  # refused first: rejection sampling must be standard
-    method = written_method(model)
-    config = spec(model)
-    # the method `SpeculativeConfig` settles on (a `draft_model` with an EAGLE-3 draft is
-    # eagle3), None when the draft's architecture decides it
-    settled = config.settled if method is not None and config is not None else None
+    method, settled = settled_method(model)
     if method is None or settled is None or settled in METHODS:
         return
     parallel = json_given(model, "speculative-config", "parallel_drafting")

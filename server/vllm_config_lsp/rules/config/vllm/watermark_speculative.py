@@ -95,6 +95,15 @@ def written_method(model: ConfigModel) -> Given | None:
     return written
 
 
+def settled_method(model: ConfigModel) -> tuple[Given | None, str | None]:
+    """The method the file names, and the one `SpeculativeConfig` settles on from it
+    (`draft_model` with an EAGLE-3 draft is eagle3); the second is None when no method is
+    named or the draft's architecture decides it. VC825/VC826 read it too."""
+    method = written_method(model)
+    config = spec(model)
+    return method, config.settled if method is not None and config is not None else None
+
+
 def check(model: ConfigModel) -> Iterator[Finding]:
     watermark = given(model, WATERMARK)
     anchor = speculative_anchor(model)
@@ -125,9 +134,7 @@ def check(model: ConfigModel) -> Iterator[Finding]:
             [replace(model, rejection, "standard", "Use `standard`")],
         )
         return
-    method = written_method(model)
-    config = spec(model)
-    settled = config.settled if method is not None and config is not None else None
+    method, settled = settled_method(model)
     parallel = json_given(model, SPEC, "parallel_drafting")
     if (
         settled is not None
